@@ -22,6 +22,25 @@ function listTs(dir) {
   return out;
 }
 
+/**
+ * undici embeds its HTTP parser twice, as SIMD and as plain WebAssembly (~72 KB each). Den keeps
+ * only the plain one: undici tries SIMD first and falls back to it when the module is missing.
+ * See docs/decisions/2026-11-22-bundle-size.md.
+ */
+const dropSimdParser = {
+  name: 'drop-undici-simd-parser',
+  setup(build) {
+    build.onResolve({ filter: /llhttp_simd-wasm\.js$/ }, (args) => ({
+      path: args.path,
+      namespace: 'den-empty',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'den-empty' }, () => ({
+      contents: 'module.exports = undefined;',
+      loader: 'js',
+    }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const configs = [];
 if (fs.existsSync('src/extension.ts')) {
@@ -33,6 +52,8 @@ if (fs.existsSync('src/extension.ts')) {
     target: 'node20',
     external: ['vscode'],
     outfile: 'dist/extension.js',
+    plugins: [dropSimdParser],
+    metafile: true,
     minify: production,
     sourcemap: !production,
     logLevel: 'warning',
@@ -54,7 +75,8 @@ if (fs.existsSync('src/webview/main.ts')) {
 if (tests) {
   configs.push({
     entryPoints: [...listTs('src'), ...listTs('test'), ...listTs('bench')].filter(
-      (f) => !f.startsWith('src/webview'),
+      // test/ext is bundled below instead (same output paths)
+      (f) => !f.startsWith('src/webview') && !f.startsWith('test/ext/'),
     ),
     bundle: false,
     platform: 'node',
@@ -62,6 +84,23 @@ if (tests) {
     target: 'node20',
     outdir: 'dist',
     outbase: '.',
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
+}
+
+if (tests) {
+  // Extension-host integration tests: one bundle per test/ext/*.ts, loaded by code-server's extension
+  // host (`extensionTestsPath` = dist/test/ext/index); `vscode` comes from the host, mocha from node_modules.
+  configs.push({
+    entryPoints: listTs('test/ext').filter((f) => path.dirname(f) === 'test/ext'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode', 'mocha'],
+    plugins: [dropSimdParser],
+    outdir: 'dist/test/ext',
     sourcemap: 'inline',
     logLevel: 'warning',
   });

@@ -108,6 +108,8 @@ export interface SessionPage {
   totalCount: number;
   totalPages: number;
   currentPage: number;
+  /** Entries of the response left out because they could not be read (no id); absent when none. */
+  skipped?: number;
 }
 
 /** A file entry of a turn request. */

@@ -1,0 +1,267 @@
+import { DenError, isDenError, redact, type DenErrorCode } from './errors';
+
+/** What a failed call was doing, for messages a person can act on. */
+export interface ErrorContext {
+  /** The action in words, e.g. "list sessions", "open session 1234". */
+  operation: string;
+  /** What a 404 means for this call, e.g. "Session 1234 does not exist or was deleted". */
+  notFound?: string;
+  /** Secrets to strip from every message and detail (the API key). */
+  secrets?: readonly (string | undefined)[];
+}
+
+/** A received HTTP response, reduced to what error mapping needs. */
+export interface ResponseFacts {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as text (already capped by the reader). */
+  body: string;
+}
+
+/** Longest server text quoted in a message. */
+const MAX_QUOTE = 300;
+
+function header(headers: ResponseFacts['headers'], name: string): string | undefined {
+  const v = headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Seconds to wait from `X-Rate-Limit-Retry-After` (seconds) or `Retry-After` (seconds or an HTTP
+ * date); undefined when neither is readable.
+ */
+export function parseRetryAfter(headers: ResponseFacts['headers'], now = Date.now()): number | undefined {
+  for (const name of ['x-rate-limit-retry-after', 'retry-after']) {
+    const v = header(headers, name)?.trim();
+    if (!v) continue;
+    if (/^\d+(\.\d+)?$/.test(v)) return Number(v);
+    const at = Date.parse(v);
+    if (!Number.isNaN(at)) return Math.max(0, Math.ceil((at - now) / 1000));
+  }
+  return undefined;
+}
+
+/** Body text fit for a message: tags of an HTML page dropped, whitespace collapsed, capped. */
+export function quoteBody(text: string, max = MAX_QUOTE): string {
+  let t = text.trim();
+  if (/^<(!doctype|html|head|body|\?xml)/i.test(t)) {
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(t)?.[1];
+    t = title ?? t.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ');
+  }
+  t = t.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+interface ServerBody {
+  error?: string;
+  message?: string;
+  details?: Record<string, unknown>;
+}
+
+function readServerBody(text: string): ServerBody {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    const quoted = quoteBody(text);
+    return quoted ? { message: quoted } : {};
+  }
+  if (typeof parsed === 'string') return { message: quoteBody(parsed) };
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { message: quoteBody(text) };
+  }
+  const o = parsed as Record<string, unknown>;
+  const out: ServerBody = {};
+  if (typeof o.error === 'string') out.error = o.error;
+  const msg = [o.message, o.error_description, o.detail, o.msg].find((v) => v !== undefined && v !== null);
+  if (typeof msg === 'string') out.message = quoteBody(msg);
+  else if (msg !== undefined) out.message = quoteBody(JSON.stringify(msg));
+  else if (typeof o.error === 'object' && o.error !== null) out.message = quoteBody(JSON.stringify(o.error));
+  if (typeof o.details === 'object' && o.details !== null && !Array.isArray(o.details)) {
+    out.details = o.details as Record<string, unknown>;
+  }
+  return out;
+}
+
+/** Redacts every string inside a JSON-like value. */
+export function redactDeep<T>(value: T, secrets: readonly (string | undefined)[]): T {
+  if (typeof value === 'string') return redact(value, ...secrets) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets)) as T;
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[redact(k, ...secrets)] = redactDeep(v, secrets);
+    return out as T;
+  }
+  return value;
+}
+
+/**
+ * The error with every secret removed from its message, server error and details (the same
+ * instance when there was nothing to remove). The last line of defence for errors leaving the core.
+ */
+export function redactError(err: DenError, secrets: readonly (string | undefined)[]): DenError {
+  const message = redact(err.message, ...secrets);
+  const serverError = err.serverError === undefined ? undefined : redact(err.serverError, ...secrets);
+  const details = err.details === undefined ? undefined : redactDeep(err.details, secrets);
+  const same =
+    message === err.message &&
+    serverError === err.serverError &&
+    JSON.stringify(details) === JSON.stringify(err.details);
+  if (same) return err;
+  return new DenError({
+    code: err.code,
+    message,
+    status: err.status,
+    serverError,
+    details,
+    retryAfter: err.retryAfter,
+    cause: err.cause,
+  });
+}
+
+function statusCode(status: number): DenErrorCode {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'server';
+  if (status >= 400) return 'bad_request';
+  return 'protocol';
+}
+
+function leadFor(res: ResponseFacts, ctx: ErrorContext, retryAfter: number | undefined): string {
+  const s = res.status;
+  switch (statusCode(s)) {
+    case 'unauthorized':
+      return `API key rejected (${s}): set a new key`;
+    case 'forbidden':
+      return `Not allowed (${s}): this API key may not ${ctx.operation}`;
+    case 'not_found':
+      return ctx.notFound ? `${ctx.notFound} (${s})` : `Not found (${s}) while trying to ${ctx.operation}`;
+    case 'rate_limited':
+      return retryAfter !== undefined
+        ? `Rate limited: retry in ${Math.ceil(retryAfter)} s`
+        : `Rate limited (${s}): too many requests, try again shortly`;
+    case 'server':
+      return `Service error ${s}`;
+    case 'bad_request':
+      return `Request rejected (${s}) while trying to ${ctx.operation}`;
+    default: {
+      const where = header(res.headers, 'location');
+      return s >= 300 && s < 400
+        ? `Unexpected redirect (${s})${where ? ` to ${where}` : ''} while trying to ${ctx.operation}: check the service URL`
+        : `Unexpected status ${s} while trying to ${ctx.operation}`;
+    }
+  }
+}
+
+/** A DenError for a non-2xx response: Error object or plain-text body, status mapped to a code. */
+export function errorFromResponse(res: ResponseFacts, ctx: ErrorContext): DenError {
+  const secrets = ctx.secrets ?? [];
+  const body = readServerBody(res.body);
+  const code = statusCode(res.status);
+  const retryAfter = code === 'rate_limited' ? parseRetryAfter(res.headers) : undefined;
+  const lead = leadFor(res, ctx, retryAfter);
+  const said = body.message ?? (code === 'server' ? undefined : body.error);
+  let message: string;
+  if (code === 'server') message = said ? `${lead}: ${said}` : `${lead} while trying to ${ctx.operation}`;
+  else message = said && said !== lead ? `${lead} — ${said}` : lead;
+  return new DenError({
+    code,
+    message: redact(message, ...secrets),
+    status: res.status,
+    serverError: body.error === undefined ? undefined : redact(body.error, ...secrets),
+    details: body.details === undefined ? undefined : redactDeep(body.details, secrets),
+    retryAfter,
+  });
+}
+
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection closed while sending',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'name lookup failed (temporary)',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  UND_ERR_SOCKET: 'connection closed by the other side',
+  UND_ERR_CLOSED: 'connection closed',
+};
+
+const TIMEOUT_CODES = new Set([
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** The first `code` found on an error, its cause, or its aggregated errors. */
+export function errorCodeOf(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+    const o = e as { code?: unknown; errors?: unknown[]; cause?: unknown };
+    if (typeof o.code === 'string') return o.code;
+    if (Array.isArray(o.errors) && o.errors.length > 0) e = o.errors[0];
+    else e = o.cause;
+  }
+  return undefined;
+}
+
+/** Whether the connection was refused, so the request cannot have reached the service. */
+export function isConnectRefused(err: unknown): boolean {
+  return errorCodeOf(err) === 'ECONNREFUSED';
+}
+
+/** How a request that threw ended: why it was stopped, if Den stopped it. */
+export interface FailureFacts extends ErrorContext {
+  /** The caller's signal fired. */
+  aborted?: boolean;
+  /** Den's own timer fired after `timeoutMs` (of silence, when `idle`). */
+  timedOut?: boolean;
+  timeoutMs?: number;
+  idle?: boolean;
+  /** The service's origin, for "cannot reach …". */
+  origin?: string;
+}
+
+/** A DenError for a request that failed without a response (or whose body could not be read). */
+export function errorFromException(err: unknown, facts: FailureFacts): DenError {
+  if (isDenError(err)) return err;
+  const secrets = facts.secrets ?? [];
+  const make = (code: DenErrorCode, message: string, details?: Record<string, unknown>): DenError =>
+    new DenError({ code, message: redact(message, ...secrets), details, cause: err });
+  const errCode = errorCodeOf(err);
+  const name = (err as { name?: unknown } | undefined)?.name;
+  if (facts.aborted) return make('aborted', `Cancelled: ${facts.operation}`);
+  if (facts.timedOut || (errCode !== undefined && TIMEOUT_CODES.has(errCode))) {
+    const s = Math.round((facts.timeoutMs ?? 0) / 100) / 10;
+    const span = facts.timeoutMs === undefined ? '' : ` ${facts.idle ? 'for' : 'within'} ${s} s`;
+    const what = facts.idle ? `The service went silent${span}` : `No answer from the service${span}`;
+    return make('timeout', `${what} while trying to ${facts.operation}: check the network, then retry`, {
+      ...(errCode ? { errno: errCode } : {}),
+    });
+  }
+  const raw = err instanceof Error ? err.message : String(err);
+  // undici reports a proxy's refusal of the CONNECT tunnel as an "aborted" request.
+  const proxyStatus = /Proxy response \((\d{3})\)|Proxy refused the tunnel.*?: HTTP\/[\d.]+ (\d{3})/.exec(
+    raw,
+  );
+  if (proxyStatus) {
+    const status = proxyStatus[1] ?? proxyStatus[2];
+    const hint = status === '407' ? 'check the proxy credentials' : 'check the proxy settings';
+    return make('network', `The proxy refused to connect to the service (${status}): ${hint}`, {
+      proxyStatus: Number(status),
+    });
+  }
+  if (name === 'AbortError' || errCode === 'UND_ERR_ABORTED' || errCode === 'ABORT_ERR') {
+    return make('aborted', `Cancelled: ${facts.operation}`);
+  }
+  const words =
+    (errCode && NETWORK_WORDS[errCode]) ??
+    (errCode && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(errCode)
+      ? `TLS certificate problem (${raw}); if this network inspects TLS, configure its CA or turn off strict SSL`
+      : raw);
+  const where = facts.origin ? ` at ${facts.origin}` : '';
+  return make('network', `Cannot reach the service${where} to ${facts.operation}: ${words}`, {
+    ...(errCode ? { errno: errCode } : {}),
+  });
+}

@@ -1,0 +1,102 @@
+import { DenError } from './errors';
+
+/** A JSON object as received, before normalization. */
+export type WireObject = Record<string, unknown>;
+
+/** Builds the `protocol` error every normalizer throws on a shape it cannot read. */
+export function protocolError(what: string, problem: string, details?: Record<string, unknown>): DenError {
+  return new DenError({
+    code: 'protocol',
+    message: `Unexpected response from the service (${what}): ${problem}`,
+    details,
+  });
+}
+
+export function isObject(v: unknown): v is WireObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The value as an object, or a `protocol` error naming `what`. */
+export function expectObject(v: unknown, what: string): WireObject {
+  if (!isObject(v)) throw protocolError(what, `expected an object, got ${describe(v)}`);
+  return v;
+}
+
+/** Short description of a value's shape for error messages (never the value itself: it may be large). */
+export function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
+/** The first of `keys` present on `o` (not undefined/null). */
+export function pick(o: WireObject, ...keys: string[]): unknown {
+  for (const k of keys) {
+    const v = o[k];
+    if (v !== undefined && v !== null) return v;
+  }
+  return undefined;
+}
+
+/** A non-empty string, or a number turned into one (ids sometimes arrive as numbers). */
+export function readId(v: unknown): string | undefined {
+  if (typeof v === 'string') return v.length > 0 ? v : undefined;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  // MongoDB-style `{ "$oid": "…" }`: the `id` fields are database object ids.
+  if (isObject(v) && typeof v.$oid === 'string') return v.$oid;
+  return undefined;
+}
+
+export function readString(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return undefined;
+}
+
+/** A finite number, also from a numeric string. */
+export function readNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
+  if (typeof v === 'string' && v.trim() !== '') {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+export function readBoolean(v: unknown): boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (v === 1 || v === 'true' || v === '1') return true;
+  if (v === 0 || v === 'false' || v === '0') return false;
+  return undefined;
+}
+
+/** Below this a number is taken as Unix seconds (1e11 ms is March 1973, 1e11 s is far future). */
+const SECONDS_LIMIT = 1e11;
+
+/**
+ * A timestamp as Unix ms from a number (ms, or seconds when small), a numeric string, an ISO
+ * date string, or `{ "$date": … }`.
+ */
+export function readTime(v: unknown): number | undefined {
+  if (isObject(v) && v.$date !== undefined) return readTime(v.$date);
+  const n = readNumber(v);
+  if (n !== undefined) return Math.abs(n) < SECONDS_LIMIT ? Math.round(n * 1000) : Math.round(n);
+  if (typeof v === 'string') {
+    const ms = Date.parse(v);
+    return Number.isNaN(ms) ? undefined : ms;
+  }
+  return undefined;
+}
+
+/** The value as an array, or undefined when absent; a `protocol` error when present but not an array. */
+export function readArray(v: unknown, what: string): unknown[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v)) throw protocolError(what, `expected an array, got ${describe(v)}`);
+  return v;
+}
+
+/** The last path segment of a key or path. */
+export function baseName(key: string): string {
+  const parts = key.split(/[\\/]/).filter((p) => p.length > 0);
+  return parts.length > 0 ? parts[parts.length - 1] : key;
+}

@@ -1,0 +1,85 @@
+import { DenError } from './errors';
+import { isConnectRefused } from './http-errors';
+
+/** How idempotent requests are repeated. */
+export interface RetryPolicy {
+  /** Extra attempts after the first (0 = never retry). */
+  retries: number;
+  /** First backoff step; doubles each attempt. */
+  baseDelayMs: number;
+  /** Ceiling of one backoff step. */
+  maxDelayMs: number;
+  /** A 429 whose retry-after exceeds this is surfaced instead of waited out. */
+  maxRetryAfterMs?: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  retries: 3,
+  baseDelayMs: 300,
+  maxDelayMs: 5_000,
+  maxRetryAfterMs: 30_000,
+};
+
+/** Full-jitter exponential backoff: a random delay in [0, min(max, base·2^attempt)]. */
+export function backoffDelay(
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number {
+  // setTimeout fires at once past 2^31-1 ms, so that is the hard ceiling.
+  const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(attempt, 30), 2 ** 31 - 1);
+  return Math.floor(random() * cap);
+}
+
+/**
+ * The wait before retrying after `err`, or undefined when the error must surface.
+ * `idempotent` requests retry on network failures, timeouts, 5xx, truncated bodies and 429s with
+ * a bounded retry-after; any request retries when the connection was refused, since then nothing
+ * reached the service (this is the only retry a turn start ever gets).
+ */
+export function retryDelay(
+  err: DenError,
+  attempt: number,
+  policy: RetryPolicy,
+  idempotent: boolean,
+  random: () => number = Math.random,
+): number | undefined {
+  if (attempt >= policy.retries) return undefined;
+  if (isConnectRefused(err.cause)) return backoffDelay(attempt, policy, random);
+  if (!idempotent) return undefined;
+  switch (err.code) {
+    case 'network':
+    case 'timeout':
+    case 'server':
+      return backoffDelay(attempt, policy, random);
+    case 'protocol':
+      return err.details?.truncated === true ? backoffDelay(attempt, policy, random) : undefined;
+    case 'rate_limited': {
+      if (err.retryAfter === undefined) return Math.max(backoffDelay(attempt, policy, random), 1_000);
+      const ms = err.retryAfter * 1000;
+      return ms <= (policy.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs ?? 0) ? ms : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Waits `ms`, rejecting with `onAbort()` as soon as `signal` fires. */
+export function sleep(ms: number, signal: AbortSignal | undefined, onAbort: () => Error): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(onAbort());
+      return;
+    }
+    const done = (): void => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const abort = (): void => {
+      clearTimeout(timer);
+      reject(onAbort());
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}

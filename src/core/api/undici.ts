@@ -1,0 +1,32 @@
+/**
+ * The parts of undici Den uses, imported from their own modules rather than undici's index, which
+ * pulls in fetch, WebSocket, caches and mocks (about 220 KB of the bundle). Types still come from
+ * the package's declarations. See docs/decisions/2026-11-22-bundle-size.md.
+ */
+import type * as Undici from 'undici';
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+export const Agent: typeof Undici.Agent = require('undici/lib/dispatcher/agent');
+export const ProxyAgent: typeof Undici.ProxyAgent = require('undici/lib/dispatcher/proxy-agent');
+const api: {
+  request: (
+    this: Undici.Dispatcher,
+    opts: Record<string, unknown>,
+  ) => Promise<Undici.Dispatcher.ResponseData>;
+} = require('undici/lib/api');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+export type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path'> & {
+  dispatcher: Undici.Dispatcher;
+};
+
+/** `undici.request(url, options)` with a required dispatcher (as undici's own wrapper does). */
+export function request(url: URL, options: RequestOptions): Promise<Undici.Dispatcher.ResponseData> {
+  const { dispatcher, ...rest } = options;
+  return api.request.call(dispatcher, {
+    ...rest,
+    origin: url.origin,
+    path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+    method: rest.method ?? 'GET',
+  });
+}

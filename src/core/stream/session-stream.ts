@@ -1,0 +1,409 @@
+import { performance } from 'node:perf_hooks';
+import type { RawData } from 'ws';
+import { DenError, redact } from '../api/errors';
+import type { AgentEvent, TurnFile } from '../api/types';
+import { redactingLogger, silentLogger, type Logger } from '../log';
+import { backoffDelay, delayWithRetryAfter, type BackoffOptions } from './backoff';
+import { frameText, parseFrame, terminalKind, terminalPhase } from './frames';
+import { Sequencer, START_CURSOR } from './sequencer';
+import { StreamConnection } from './stream-connection';
+import { streamUrl } from './stream-url';
+import type {
+  SessionStreamListener,
+  SessionStreamOptions,
+  StreamDone,
+  StreamState,
+  StreamStateInfo,
+  StreamStats,
+} from './stream-types';
+
+export type * from './stream-types';
+
+const MAX_OUTBOX = 256;
+const MAX_RAW = 4096;
+
+type Phase = 'idle' | 'running' | 'finished';
+
+/**
+ * Follows one agent message over `/ws/sessions/{id}` and hands each of its events to the listener
+ * exactly once, in `event_id` order, across drops, silence, duplicates, reordering and garbage.
+ * Reconnects resume from the `stream_entry_id` of the last delivered event. A terminal event, a
+ * refused key or `close()` ends it; `done` says how.
+ */
+export class SessionStream {
+  /** Resolves once, when the stream is over; never rejects. */
+  readonly done: Promise<StreamDone>;
+
+  private readonly opts: SessionStreamOptions;
+  private readonly listener: SessionStreamListener;
+  private readonly log: Logger;
+  private readonly seq: Sequencer;
+  private readonly backoff: Partial<BackoffOptions>;
+  private readonly idleMs: number;
+  private readonly maxFailures: number;
+  private readonly counters: StreamStats = {
+    framesReceived: 0,
+    duplicates: 0,
+    malformed: 0,
+    reconnects: 0,
+    reordered: 0,
+    foreign: 0,
+  };
+  private phase: Phase = 'idle';
+  private conn: StreamConnection | undefined;
+  private connections = 0;
+  private failures = 0;
+  private connFrames = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private gapTimer: NodeJS.Timeout | undefined;
+  private outbox: string[] = [];
+  private resolveDone!: (d: StreamDone) => void;
+
+  constructor(options: SessionStreamOptions, listener: SessionStreamListener) {
+    this.opts = options;
+    this.listener = listener;
+    this.log = redactingLogger(options.logger ?? silentLogger, () => [options.apiKey()]);
+    this.seq = new Sequencer({
+      lastEventId: options.lastEventId,
+      cursor: options.lastStreamEntryId || START_CURSOR,
+      windowMs: options.reorderWindowMs ?? 1000,
+      maxBuffered: options.reorderBufferSize ?? 1024,
+    });
+    this.backoff = options.backoff ?? {};
+    this.idleMs = Math.max(1, options.idleTimeoutMs ?? 45_000);
+    this.maxFailures = Math.max(1, options.maxConsecutiveFailures ?? 12);
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+  }
+
+  /** `stream_entry_id` to resume from: the last delivered event's, or the starting cursor. */
+  get cursor(): string {
+    return this.seq.cursor;
+  }
+
+  /** `event_id` of the last delivered event (0 when none). */
+  get lastEventId(): number {
+    return this.seq.lastEventId;
+  }
+
+  get stats(): Readonly<StreamStats> {
+    return { ...this.counters };
+  }
+
+  /** Opens the first connection. Calling it again does nothing. */
+  start(): void {
+    if (this.phase !== 'idle') return;
+    this.phase = 'running';
+    this.connect();
+  }
+
+  /** Stops everything now: the socket, every timer, every callback after `closed`. */
+  close(): void {
+    if (this.phase === 'finished') return;
+    this.finish({ kind: 'closed' }, 'closed', { attempt: this.failures });
+  }
+
+  /** Asks the service to stop the turn (`{"type":"stop"}`). Returns false once the stream is over. */
+  sendStop(): boolean {
+    return this.send({ type: 'stop' });
+  }
+
+  /** Queues a follow-up message for the running task, with files shaped as in a turn request. */
+  sendMessage(text: string, files?: TurnFile[]): boolean {
+    return this.send({ type: 'message', text, files: files ?? [] });
+  }
+
+  /** Retracts the last queued message. */
+  sendRetract(): boolean {
+    return this.send({ type: 'retract' });
+  }
+
+  /** Tells the service about files the user edited. */
+  sendFileEdits(files: { path: string; content: string }[]): boolean {
+    return this.send({ type: 'file_edits', files });
+  }
+
+  /** Frames go out now when the socket is open, otherwise as soon as the next one opens. */
+  private send(frame: Record<string, unknown>): boolean {
+    if (this.phase === 'finished') {
+      this.log.debug(`stream: dropped a ${String(frame.type)} frame, the stream is over`);
+      return false;
+    }
+    const text = JSON.stringify(frame);
+    if (!this.conn?.send(text)) {
+      if (this.outbox.length >= MAX_OUTBOX) this.outbox.shift();
+      this.outbox.push(text);
+    }
+    return true;
+  }
+
+  private connect(): void {
+    if (this.phase !== 'running') return;
+    const resolve = this.opts.resolveCursor;
+    if (resolve && this.seq.cursorBehind) {
+      // Delivered events came without stream_entry_id: learn the last one's from the stored
+      // history, so the replay starts there instead of repeating everything since the cursor.
+      const last = this.seq.lastEventId;
+      resolve(last)
+        .then((cursor) => {
+          if (cursor) this.seq.resumeAt(last, cursor);
+        })
+        .catch((err: unknown) => {
+          const msg = err instanceof Error ? err.message : String(err);
+          this.log.debug(`stream: could not look up the cursor of event ${last}: ${msg}`);
+        })
+        .finally(() => this.open());
+      return;
+    }
+    this.open();
+  }
+
+  private open(): void {
+    if (this.phase !== 'running') return;
+    const key = this.opts.apiKey();
+    let url: string;
+    try {
+      if (!key)
+        throw new DenError({ code: 'config', message: 'No API key is set: set one to follow live sessions' });
+      url = streamUrl({
+        baseUrl: this.opts.baseUrl,
+        path: this.opts.path,
+        sessionId: this.opts.sessionId,
+        token: key,
+        messageId: this.opts.messageId,
+        cursor: this.seq.cursor,
+      });
+    } catch (err) {
+      this.fail(err instanceof DenError ? err : new DenError({ code: 'config', message: String(err) }));
+      return;
+    }
+    if (this.connections++ > 0) this.counters.reconnects++;
+    this.seq.beginConnection();
+    this.connFrames = 0;
+    this.log.debug(`stream: connecting to ${redact(url, key)} (try ${this.failures + 1})`);
+    this.emitState('connecting', { attempt: this.failures + 1 });
+    if (this.phase !== 'running') return;
+    const conn: StreamConnection = new StreamConnection(
+      url,
+      { agent: this.opts.agent, idleMs: this.idleMs, secret: key },
+      {
+        open: () => {
+          this.log.debug(`stream: open at cursor ${this.seq.cursor}`);
+          this.emitState('open', { attempt: this.failures + 1 });
+          if (this.conn !== conn) return;
+          const pending = this.outbox;
+          this.outbox = [];
+          for (const text of pending) conn.send(text);
+        },
+        frame: (data, isBinary) => this.onFrame(data, isBinary),
+        lost: (error) => {
+          if (this.conn === conn) this.lost(error);
+        },
+      },
+    );
+    this.conn = conn;
+  }
+
+  private onFrame(data: RawData, isBinary: boolean): void {
+    this.counters.framesReceived++;
+    if (this.connFrames++ === 0) this.failures = 0;
+    if (isBinary) {
+      this.malformed('binary frame', '<binary frame>');
+      return;
+    }
+    const text = frameText(data);
+    const frame = parseFrame(text);
+    switch (frame.type) {
+      case 'ack':
+        this.log.debug(`stream: ack, resuming from ${frame.resumeFrom ?? '(not said)'}`);
+        return;
+      case 'snapshot': {
+        this.safely('onSnapshot', () => this.listener.onSnapshot?.(frame.payload));
+        if (this.phase !== 'running') return;
+        this.deliver(this.seq.applySnapshot(frame.lastEventId, frame.lastStreamEntryId, performance.now()));
+        // A finished turn's snapshot covers its terminal event, which is then never sent again.
+        const end = terminalPhase(frame.phase);
+        const covered = frame.lastEventId !== undefined && this.seq.lastEventId >= frame.lastEventId;
+        if (end && covered && this.phase === 'running') {
+          this.finish({ kind: end }, 'ended', { attempt: this.failures });
+          return;
+        }
+        this.armGap();
+        return;
+      }
+      case 'malformed':
+        this.malformed(frame.reason, text);
+        return;
+      case 'event':
+        this.onEventFrame(frame.event);
+        return;
+    }
+  }
+
+  private onEventFrame(ev: AgentEvent): void {
+    if (ev.message_id !== undefined && ev.message_id !== this.opts.messageId) {
+      this.counters.foreign++;
+      return;
+    }
+    const r = this.seq.push(ev, performance.now());
+    switch (r.outcome) {
+      case 'duplicate':
+        this.counters.duplicates++;
+        return;
+      case 'buffered':
+        this.counters.reordered++;
+        this.armGap();
+        return;
+      case 'overflow':
+        this.log.info(
+          `stream: too many events ahead of a gap after ${this.seq.lastEventId}; asking for a replay`,
+        );
+        this.resync();
+        return;
+      case 'delivered':
+        this.deliver(r.ready);
+        return;
+    }
+  }
+
+  private deliver(events: AgentEvent[]): void {
+    for (const ev of events) {
+      if (this.phase !== 'running') return;
+      this.safely('onEvent', () => this.listener.onEvent(ev));
+      const end = terminalKind(ev.kind);
+      if (end && this.phase === 'running') {
+        this.finish({ kind: end, event: ev }, 'ended', { attempt: this.failures });
+        return;
+      }
+    }
+  }
+
+  private malformed(reason: string, raw: string): void {
+    this.counters.malformed++;
+    const clean = redact(raw.length > MAX_RAW ? raw.slice(0, MAX_RAW) : raw, this.opts.apiKey());
+    const err = new DenError({
+      code: 'protocol',
+      message: `Skipped an unreadable frame on the live stream (${reason})`,
+    });
+    this.log.debug(`stream: ${err.message}`);
+    this.safely('onProtocolError', () => this.listener.onProtocolError?.(err, clean));
+  }
+
+  /** The socket is gone (refused, closed, errored or silent) without a terminal event. */
+  private lost(error: DenError): void {
+    this.drop();
+    if (this.phase !== 'running') return;
+    if (error.status !== undefined && !error.retryable) {
+      this.fail(error, this.failures + 1);
+      return;
+    }
+    // Held events can only wait for a baseline decision; the connection's end is that moment.
+    const r = this.seq.expire(performance.now(), true);
+    if (r.action === 'baseline') {
+      this.deliver(r.ready);
+      if (this.phase !== 'running') return;
+    }
+    this.retry(error);
+  }
+
+  private retry(error: DenError): void {
+    this.failures++;
+    if (this.failures >= this.maxFailures) {
+      this.log.warn(`stream: giving up after ${this.failures} failed tries`);
+      this.fail(error);
+      return;
+    }
+    const delayMs = delayWithRetryAfter(
+      backoffDelay(this.failures, this.backoff, this.opts.random),
+      error.retryAfter,
+    );
+    this.log.info(`stream: ${error.message}; reconnecting in ${delayMs} ms`);
+    this.emitState('reconnecting', { attempt: this.failures + 1, delayMs, error });
+    this.schedule(delayMs);
+  }
+
+  /** A gap did not fill or overflowed: reconnect now from the cursor, without counting a failure. */
+  private resync(): void {
+    this.drop();
+    this.emitState('reconnecting', { attempt: this.failures + 1, delayMs: 0 });
+    this.schedule(0);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.phase !== 'running') return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.connect();
+    }, delayMs);
+  }
+
+  private armGap(): void {
+    const deadline = this.seq.gapDeadline;
+    if (this.gapTimer || deadline === undefined) return;
+    this.gapTimer = setTimeout(
+      () => {
+        this.gapTimer = undefined;
+        if (!this.conn || this.phase !== 'running') return;
+        const now = performance.now();
+        const due = this.seq.gapDeadline;
+        if (due === undefined) return;
+        if (now < due) {
+          this.armGap();
+          return;
+        }
+        const r = this.seq.expire(now);
+        if (r.action === 'resync') {
+          this.log.info(
+            `stream: event ${this.seq.lastEventId + 1} did not arrive in time; asking for a replay`,
+          );
+          this.resync();
+        } else if (r.action === 'baseline') {
+          this.log.info(`stream: taking event ${this.seq.lastEventId - r.ready.length + 1} as the first one`);
+          this.deliver(r.ready);
+          this.armGap();
+        }
+      },
+      Math.max(0, deadline - performance.now()),
+    );
+  }
+
+  /** Forgets the current connection (no more of its callbacks) and the gap timer. */
+  private drop(graceful = false): void {
+    clearTimeout(this.gapTimer);
+    this.gapTimer = undefined;
+    const conn = this.conn;
+    this.conn = undefined;
+    conn?.close(graceful);
+  }
+
+  private finish(done: StreamDone, state: StreamState, info: StreamStateInfo): void {
+    if (this.phase === 'finished') return;
+    this.phase = 'finished';
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.outbox = [];
+    // After the turn's end a polite close; the service may close first, or never answer.
+    this.drop(state === 'ended');
+    if (done.error) this.log.warn(`stream: ${done.error.message}`);
+    else this.log.debug(`stream: ${state}`);
+    this.emitState(state, info);
+    this.resolveDone(done);
+  }
+
+  private fail(error: DenError, attempt = this.failures): void {
+    this.finish({ kind: 'failed', error }, 'failed', { attempt, error });
+  }
+
+  private emitState(state: StreamState, info: StreamStateInfo): void {
+    this.safely('onState', () => this.listener.onState?.(state, info));
+  }
+
+  private safely(what: string, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      this.log.error(`stream: the ${what} listener threw: ${msg}`);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import type { Agent } from 'node:http';
+import type { DenError } from '../api/errors';
+import type { AgentEvent } from '../api/types';
+import type { Logger } from '../log';
+import type { BackoffOptions } from './backoff';
+
+/** Life of a `SessionStream`. `ended`, `failed` and `closed` are final. */
+export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'ended' | 'failed' | 'closed';
+
+/** Facts that come with a state change. Never carries the key. */
+export interface StreamStateInfo {
+  /** Which try this is since the last connection that received a frame (1 = first). */
+  attempt: number;
+  /** With `reconnecting`: how long until the next try. */
+  delayMs?: number;
+  /** Why the stream is reconnecting or failed. */
+  error?: DenError;
+}
+
+/** Counters for diagnostics and tests. */
+export interface StreamStats {
+  /** Every text or binary frame received, whatever it held. */
+  framesReceived: number;
+  /** Events dropped because they were delivered or held already. */
+  duplicates: number;
+  /** Frames that were not an ack, a snapshot or an event. */
+  malformed: number;
+  /** Connections opened after the first (after drops, errors, silence or a gap). */
+  reconnects: number;
+  /** Events that arrived ahead of a gap and were held back. */
+  reordered: number;
+  /** Events of another agent message, ignored. */
+  foreign: number;
+}
+
+/** How a stream finished. */
+export interface StreamDone {
+  /** `completed`/`aborted`/`error`: the turn's terminal event; `closed`: `close()`; `failed`: gave up. */
+  kind: 'completed' | 'aborted' | 'error' | 'closed' | 'failed';
+  /** The terminal event; absent when an older-variant snapshot already said the turn was over. */
+  event?: AgentEvent;
+  /** Why it failed. */
+  error?: DenError;
+}
+
+/** Receives what a `SessionStream` sees. A listener that throws is logged, never fatal. */
+export interface SessionStreamListener {
+  /** Each event of the agent message, exactly once, in `event_id` order. */
+  onEvent(ev: AgentEvent): void;
+  /**
+   * The older variant's `state.snapshot` payload, as sent. Events up to its `last_event_id` are
+   * taken as covered by it and not delivered again.
+   */
+  onSnapshot?(snapshot: Record<string, unknown>): void;
+  onState?(state: StreamState, info: StreamStateInfo): void;
+  /** A frame that could not be read; `raw` is its text (credentials removed, truncated). */
+  onProtocolError?(err: DenError, raw: string): void;
+}
+
+/** What a `SessionStream` follows and how patiently. */
+export interface SessionStreamOptions {
+  /** The service base URL (`http(s)://…`); the socket uses `ws(s)://` on the same host. */
+  baseUrl: string;
+  /** Read at every connection attempt, so a changed key is picked up on reconnect. */
+  apiKey: () => string | undefined;
+  sessionId: string;
+  /** The agent message to follow; always sent as `message_id`. */
+  messageId: string;
+  /** `stream_entry_id` to resume after (default `'0-0'`, the start). */
+  lastStreamEntryId?: string;
+  /** Events with `event_id` ≤ this were delivered before and are skipped. */
+  lastEventId?: number;
+  /** Proxy tunnel for the socket. */
+  agent?: Agent;
+  /** No frame for this long means a dead socket: reconnect (default 45,000 ms). */
+  idleTimeoutMs?: number;
+  backoff?: Partial<BackoffOptions>;
+  /** Failed tries in a row before giving up with state `failed` (default 12). */
+  maxConsecutiveFailures?: number;
+  /** How long a gap in `event_id`s may stay open before a replay is asked for (default 1000 ms). */
+  reorderWindowMs?: number;
+  /** Most events held back while waiting for a gap (default 1024). */
+  reorderBufferSize?: number;
+  logger?: Logger;
+  /** Source of jitter, `[0, 1)` (default `Math.random`). */
+  random?: () => number;
+  /** `/ws/sessions/{id}` (default) or the older `/ws/chat/{id}`. */
+  path?: 'sessions' | 'chat';
+  /**
+   * Optional. When delivered events came without `stream_entry_id`, asked before a reconnect for
+   * the stored `stream_entry_id` of event `lastEventId` (e.g. from `GET /sessions/{id}`), so the
+   * replay starts there instead of at the last known cursor. Undefined or a rejection: resume
+   * from the last known cursor; duplicates are then dropped by `event_id`.
+   */
+  resolveCursor?: (lastEventId: number) => Promise<string | undefined>;
+}

@@ -1,0 +1,80 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { DenError, redact, type DenErrorCode } from '../api/errors';
+
+/**
+ * The `DenError` for a socket upgrade the server answered with an HTTP status instead of 101.
+ * Keeps the server's `error`/`message` (from an Error-object body) and the retry hint from
+ * `X-Rate-Limit-Retry-After` or `Retry-After`. `secret` is removed from anything quoted.
+ */
+export function upgradeError(
+  status: number,
+  headers: IncomingHttpHeaders,
+  body: string,
+  secret: string | undefined,
+): DenError {
+  const clean = redact(body, secret).trim();
+  let serverError: string | undefined;
+  let serverMessage: string | undefined;
+  try {
+    const parsed: unknown = JSON.parse(clean);
+    if (typeof parsed === 'object' && parsed !== null) {
+      const o = parsed as Record<string, unknown>;
+      if (typeof o.error === 'string') serverError = o.error;
+      if (typeof o.message === 'string') serverMessage = o.message;
+    }
+  } catch {
+    if (clean) serverMessage = clean.slice(0, 200);
+  }
+  const code = codeFor(status);
+  const said = serverMessage ? `: ${serverMessage}` : '';
+  return new DenError({
+    code,
+    status,
+    serverError,
+    message: `${lead(code)} (HTTP ${status})${said}`,
+    retryAfter: retryAfterSeconds(headers),
+    details: serverMessage === undefined ? undefined : { message: serverMessage },
+  });
+}
+
+/** Seconds from `X-Rate-Limit-Retry-After` or `Retry-After` (seconds or an HTTP date). */
+export function retryAfterSeconds(
+  headers: IncomingHttpHeaders,
+  now: number = Date.now(),
+): number | undefined {
+  for (const name of ['x-rate-limit-retry-after', 'retry-after']) {
+    const v = headers[name];
+    const s = Array.isArray(v) ? v[0] : v;
+    if (!s) continue;
+    if (/^\s*\d+(\.\d+)?\s*$/.test(s)) return Number(s);
+    const at = Date.parse(s);
+    if (!Number.isNaN(at)) return Math.max(0, Math.ceil((at - now) / 1000));
+  }
+  return undefined;
+}
+
+function codeFor(status: number): DenErrorCode {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'server';
+  return 'bad_request';
+}
+
+function lead(code: DenErrorCode): string {
+  switch (code) {
+    case 'unauthorized':
+      return 'The service rejected the API key for the live stream; set a new key';
+    case 'forbidden':
+      return 'This API key may not follow this session';
+    case 'not_found':
+      return 'The service does not know this session or message';
+    case 'rate_limited':
+      return 'The service is rate limiting live streams';
+    case 'server':
+      return 'The service failed to open the live stream';
+    default:
+      return 'The service refused the live stream';
+  }
+}

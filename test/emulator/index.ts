@@ -1,0 +1,102 @@
+/**
+ * The local emulator of the Agent Session Service: HTTP API, session WebSocket, `/lam/run`,
+ * fault injection and variants, on 127.0.0.1. The options and the `Emulator` interface are
+ * documented in `./types`; behaviour follows shared/spec/service-behaviour.md.
+ */
+import { createServer } from 'node:http';
+import type { Socket } from 'node:net';
+import type { AgentEvent } from '../../src/core/api/types';
+import type { EmulatorContext, ResolvedOptions } from './context';
+import { FaultState } from './faults';
+import { requestHandler } from './http-routes';
+import { seedSessions } from './seed';
+import { SessionSockets } from './socket';
+import { DEFAULT_KEYS, Store } from './store';
+import { TimerSet } from './timers';
+import { TurnRunner } from './turn-runner';
+import type { Emulator, EmulatorKeys, EmulatorOptions, FaultPlan, HttpFaultRule } from './types';
+
+export type { Emulator, EmulatorKeys, EmulatorOptions, FaultPlan, HttpFaultRule } from './types';
+
+/** Starts an emulator on 127.0.0.1 (ephemeral port unless `port` is given). */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const opts: ResolvedOptions = {
+    variant: options.variant ?? 'current',
+    liveStreamEntryIds: options.liveStreamEntryIds ?? true,
+    replayStreamEntryIds: options.replayStreamEntryIds ?? true,
+    closeAfterTerminal: options.closeAfterTerminal ?? true,
+    eventDelayMs: Math.max(0, options.eventDelayMs ?? 2),
+    maxConcurrent: Math.max(1, options.maxConcurrent ?? 3),
+    downloads: options.downloads ?? 'template',
+  };
+  const keys: EmulatorKeys = { ...DEFAULT_KEYS, ...options.keys };
+  const store = new Store(keys);
+  const timers = new TimerSet();
+  const faults = new FaultState();
+  let baseUrl = '';
+  const snapshotKey = (sessionId: string, path: string): string =>
+    opts.downloads === 'absolute-url' ? `${baseUrl}/media/${sessionId}/${path}` : `${sessionId}/${path}`;
+  const runner = new TurnRunner(store, timers, {
+    eventDelayMs: opts.eventDelayMs,
+    maxConcurrent: opts.maxConcurrent,
+    snapshotKey,
+  });
+  const ctx: EmulatorContext = { opts, store, runner, faults, timers, url: () => baseUrl, snapshotKey };
+  const sockets = new SessionSockets(ctx);
+  const server = createServer(requestHandler(ctx));
+  const connections = new Set<Socket>();
+  server.on('connection', (c) => {
+    connections.add(c);
+    c.on('close', () => connections.delete(c));
+  });
+  server.on('upgrade', (req, socket, head) => sockets.handleUpgrade(req, socket, head));
+  server.on('clientError', (_err, socket) => socket.destroy());
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  baseUrl = `http://127.0.0.1:${port}`;
+  seedSessions(ctx, options.seed ?? true, Math.max(0, options.extraSessions ?? 0));
+
+  let closing: Promise<void> | undefined;
+  const emulator: Emulator = {
+    url: baseUrl,
+    keys,
+    get faults(): FaultPlan {
+      return faults.plan;
+    },
+    set faults(plan: FaultPlan) {
+      faults.replace(plan);
+    },
+    failNext(rule: HttpFaultRule): void {
+      faults.failNext(rule);
+    },
+    storedEvents(sessionId: string, agentMessageId: string): AgentEvent[] {
+      const m = store.sessions
+        .get(sessionId)
+        ?.messages.find((x) => x.id === agentMessageId && x.type === 'agent');
+      return m ? structuredClone(m.events) : [];
+    },
+    turnEnded(_sessionId: string, agentMessageId: string): Promise<void> {
+      return runner.ended(agentMessageId);
+    },
+    close(): Promise<void> {
+      closing ??= new Promise<void>((resolve) => {
+        runner.stopAll();
+        timers.clearAll();
+        sockets.close();
+        server.close(() => resolve());
+        for (const c of connections) c.destroy();
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+  return emulator;
+}

@@ -1,0 +1,339 @@
+/**
+ * Scripted turns: the event sequence a turn emits, chosen from the task text (see the emulator
+ * contract). Payload fields follow the event-kind table of service-behaviour.md.
+ */
+import type { FileInfo, Mode } from '../../src/core/api/types';
+
+/** One scripted event; `writes` are applied to the session's files when the event is emitted. */
+export interface ScriptStep {
+  kind: string;
+  block_id?: string;
+  payload: Record<string, unknown>;
+  /** Pause before this event, overriding the emulator's `eventDelayMs`. */
+  delayMs?: number;
+  writes?: { path: string; content: string }[];
+}
+
+export interface ScriptContext {
+  sessionId: string;
+  task: string;
+  mode: Mode;
+  /** The fileSnapshot key under which a generated path is published. */
+  snapshotKey(path: string): string;
+  /** Unix ms used in snapshot payloads. */
+  now: number;
+}
+
+const TERMINAL_KINDS = new Set(['task.completed', 'task.error', 'task.aborted']);
+
+export function isTerminalKind(kind: string): boolean {
+  return TERMINAL_KINDS.has(kind);
+}
+
+/** The events of a turn after `message.received` and the queued phase, ending with a terminal event. */
+export function scriptFor(ctx: ScriptContext): ScriptStep[] {
+  const t = ctx.task.toLowerCase();
+  const slow = t.includes('slow');
+  let steps: ScriptStep[];
+  const count = /(\d+)\s+events/.exec(t);
+  if (t.includes('fail')) steps = failTurn(ctx);
+  else if (count) steps = longAnswer(Math.min(Number(count[1]), 500_000));
+  else if (t.includes('plan') || ctx.mode === 'plan') steps = planTurn(ctx);
+  else if (t.includes('long')) steps = longAnswer(400);
+  else if (ctx.mode === 'deepsearch') steps = deepsearchTurn(ctx);
+  else steps = codingTurn(ctx);
+  if (slow) for (const s of steps) s.delayMs = 300;
+  return steps;
+}
+
+function slug(task: string): string {
+  const words = task
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]+/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length > 2 && !['the', 'and', 'for', 'with', 'slow'].includes(w))
+    .slice(0, 3);
+  return words.length ? words.join('-') : 'task';
+}
+
+function camel(s: string): string {
+  return s.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+function answerSteps(text: string, chunkSize = 48): ScriptStep[] {
+  const steps: ScriptStep[] = [
+    {
+      kind: 'block.create',
+      block_id: 'answer:main',
+      payload: { type: 'markdown', initial_state: { content: '' } },
+    },
+  ];
+  for (let i = 0; i < text.length; i += chunkSize) {
+    steps.push({
+      kind: 'markdown.chunk',
+      block_id: 'answer:main',
+      payload: { delta: text.slice(i, i + chunkSize) },
+    });
+  }
+  steps.push({ kind: 'block.update', block_id: 'answer:main', payload: { patch: { final: true } } });
+  return steps;
+}
+
+function toolSteps(
+  name: string,
+  run: number,
+  parameters: Record<string, unknown>,
+  logs: { stream: 'stdout' | 'stderr'; data: string }[],
+  result: { status: 'success' | 'error'; output: string },
+): ScriptStep[] {
+  const block_id = `tool:${name}:${run}`;
+  return [
+    { kind: 'tool.start', block_id, payload: { tool_name: name } },
+    { kind: 'tool.parameters', block_id, payload: { parameters } },
+    ...logs.map((l) => ({ kind: 'tool.log', block_id, payload: { stream: l.stream, data: l.data } })),
+    {
+      kind: 'tool.result',
+      block_id,
+      payload: { status: result.status, output: result.output, finalize: true },
+    },
+  ];
+}
+
+function writeFile(path: string, content: string, run: number): ScriptStep[] {
+  const lines = content.split('\n').length;
+  return toolSteps(
+    'write_file',
+    run,
+    { path, content },
+    [{ stream: 'stdout', data: `Wrote ${lines} lines to ${path}\n` }],
+    { status: 'success', output: `File written: ${path} (${Buffer.byteLength(content)} bytes)` },
+  );
+}
+
+function snapshotStep(ctx: ScriptContext, files: { path: string; content: string }[]): ScriptStep {
+  const snapshot: Record<string, { key: string; name: string; updatedAt: number }> = {};
+  for (const f of files)
+    snapshot[f.path] = { key: ctx.snapshotKey(f.path), name: f.path, updatedAt: ctx.now };
+  return {
+    kind: 'sandbox.snapshot',
+    payload: { sandbox_id: `sbx_${ctx.sessionId.slice(0, 8)}`, snapshot, deleted: [] },
+    writes: files,
+  };
+}
+
+function completed(
+  ctx: ScriptContext,
+  files: { path: string; content: string }[],
+  summary: string,
+): ScriptStep {
+  const out: FileInfo[] = files.map((f) => ({
+    key: ctx.snapshotKey(f.path),
+    name: f.path,
+    size: Buffer.byteLength(f.content),
+  }));
+  const continuation = JSON.stringify({
+    session_id: ctx.sessionId,
+    summary,
+    files: files.map((f) => f.path),
+  });
+  return { kind: 'task.completed', payload: { continuation, files: out } };
+}
+
+function codingTurn(ctx: ScriptContext): ScriptStep[] {
+  const base = slug(ctx.task);
+  const fn = camel(base);
+  const src = `src/${base}.ts`;
+  const test = `test/${base}.test.ts`;
+  const srcContent = [
+    `/** ${ctx.task} */`,
+    `export interface ${fn[0].toUpperCase()}${fn.slice(1)}Options {`,
+    '  enabled: boolean;',
+    '  retries?: number;',
+    '}',
+    '',
+    `export function ${fn}(input: string, options: { enabled: boolean }): string {`,
+    '  if (!options.enabled) return input;',
+    '  return input.trim().replace(/\\s+/g, " ");',
+    '}',
+    '',
+  ].join('\n');
+  const testContent = [
+    "import assert from 'node:assert/strict';",
+    `import { ${fn} } from '../src/${base}';`,
+    '',
+    `describe('${fn}', () => {`,
+    "  it('collapses whitespace when enabled', () => {",
+    `    assert.equal(${fn}('  a   b ', { enabled: true }), 'a b');`,
+    '  });',
+    '});',
+    '',
+  ].join('\n');
+  const files = [
+    { path: src, content: srcContent },
+    { path: test, content: testContent },
+  ];
+  const answer =
+    `I implemented **${ctx.task}**.\n\n` +
+    `- \`${src}\`: the new \`${fn}\` function with an options object.\n` +
+    `- \`${test}\`: a unit test covering the enabled path.\n\n` +
+    'The test suite passes (`npm test`: 2 passing). One deprecation warning remains from the test runner; it is harmless.\n';
+  return [
+    { kind: 'task.phase', payload: { phase: 'running', eta_seconds: 42 } },
+    {
+      kind: 'thought',
+      block_id: 'thought:1',
+      payload: {
+        thought: `The task asks me to ${ctx.task.toLowerCase()}. I'll look at the project layout first, then write the code and a test.`,
+        finalize: true,
+      },
+    },
+    { kind: 'focus', payload: { title: 'Writing code', detail: src } },
+    ...writeFile(src, srcContent, 1),
+    ...writeFile(test, testContent, 2),
+    {
+      kind: 'thought',
+      block_id: 'thought:2',
+      payload: { thought: 'Both files are written. Running the tests to check.', finalize: true },
+    },
+    ...toolSteps(
+      'run_command',
+      1,
+      { command: 'npm test' },
+      [
+        { stream: 'stdout', data: `\n> sandbox@1.0.0 test\n> mocha\n\n  ${fn}\n` },
+        { stream: 'stdout', data: '    \x1b[32m✔\x1b[0m collapses whitespace when enabled\n' },
+        {
+          stream: 'stderr',
+          data: '\x1b[33m(node:118) Warning:\x1b[0m --experimental-loader may be removed\n',
+        },
+        { stream: 'stdout', data: '\n  \x1b[32m2 passing\x1b[0m \x1b[90m(14ms)\x1b[0m\n' },
+      ],
+      { status: 'success', output: 'exit code 0' },
+    ),
+    snapshotStep(ctx, files),
+    { kind: 'context.usage', payload: { used_tokens: 18_432, max_tokens: 200_000 } },
+    ...answerSteps(answer),
+    completed(ctx, files, `Implemented ${base}`),
+  ];
+}
+
+function failTurn(ctx: ScriptContext): ScriptStep[] {
+  return [
+    { kind: 'task.phase', payload: { phase: 'running', eta_seconds: 20 } },
+    {
+      kind: 'thought',
+      block_id: 'thought:1',
+      payload: { thought: 'Installing the dependencies first.', finalize: true },
+    },
+    ...toolSteps(
+      'run_command',
+      1,
+      { command: 'npm ci' },
+      [
+        { stream: 'stdout', data: 'added 312 packages in 4s\n' },
+        { stream: 'stderr', data: '\x1b[31mnpm ERR!\x1b[0m code ELIFECYCLE\n' },
+      ],
+      { status: 'error', output: 'exit code 1' },
+    ),
+    {
+      kind: 'block.create',
+      block_id: 'answer:main',
+      payload: { type: 'markdown', initial_state: { content: '' } },
+    },
+    { kind: 'markdown.chunk', block_id: 'answer:main', payload: { delta: `Working on "${ctx.task}": ` } },
+    { kind: 'markdown.chunk', block_id: 'answer:main', payload: { delta: 'the install step failed.' } },
+    {
+      kind: 'task.error',
+      payload: { message: 'The sandbox process exited unexpectedly (exit code 1).', code: 'sandbox_failed' },
+    },
+  ];
+}
+
+function planTurn(ctx: ScriptContext): ScriptStep[] {
+  const titles = ['Read the existing code', 'Design the change', 'Implement it', 'Write tests', 'Summarize'];
+  const todos = titles.map((content, i) => ({ id: `todo-${i + 1}`, content, status: 'pending' }));
+  const plan = (): ScriptStep => ({
+    kind: 'plan.update',
+    block_id: 'plan:root',
+    payload: { patch: { todos: todos.map((t) => ({ ...t })) } },
+  });
+  const steps: ScriptStep[] = [
+    { kind: 'task.phase', payload: { phase: 'running', eta_seconds: 60 } },
+    { kind: 'thought', block_id: 'thought:1', payload: { thought: `Planning: ${ctx.task}`, finalize: true } },
+    plan(),
+  ];
+  todos.forEach((t, i) => {
+    t.status = 'active';
+    steps.push(plan());
+    steps.push({ kind: 'text', block_id: `text:${i + 1}`, payload: { text: `Working on: ${t.content}.` } });
+    t.status = 'completed';
+    steps.push(plan());
+  });
+  const files = [{ path: 'PLAN.md', content: titles.map((x, i) => `${i + 1}. ${x}`).join('\n') + '\n' }];
+  steps.push(snapshotStep(ctx, files));
+  steps.push(
+    ...answerSteps(
+      `The plan for **${ctx.task}** is done: ${titles.length} steps, all completed. See \`PLAN.md\`.\n`,
+    ),
+  );
+  steps.push(completed(ctx, files, 'Plan executed'));
+  return steps;
+}
+
+function deepsearchTurn(ctx: ScriptContext): ScriptStep[] {
+  const results = [
+    { title: 'Official documentation', url: 'https://example.com/docs' },
+    { title: 'Benchmark comparison 2025', url: 'https://example.org/benchmarks' },
+  ];
+  const files = [
+    {
+      path: 'report.md',
+      content: `# ${ctx.task}\n\n${results.map((r) => `- [${r.title}](${r.url})`).join('\n')}\n`,
+    },
+  ];
+  return [
+    { kind: 'task.phase', payload: { phase: 'running', eta_seconds: 90 } },
+    {
+      kind: 'thought',
+      block_id: 'thought:1',
+      payload: { thought: 'Searching the web for primary sources.', finalize: true },
+    },
+    ...toolSteps('web_search', 1, { query: ctx.task }, [], {
+      status: 'success',
+      output: JSON.stringify(results),
+    }),
+    snapshotStep(ctx, files),
+    ...answerSteps(
+      `Findings for **${ctx.task}**:\n\n1. The documentation covers the basics [1].\n2. Recent benchmarks disagree [2].\n\n[1]: ${results[0].url}\n[2]: ${results[1].url}\n`,
+    ),
+    completed(ctx, files, 'Research report'),
+  ];
+}
+
+const WORDS =
+  'the agent reads the repository then writes code runs tests and explains every change in plain words so a reviewer can follow along'.split(
+    ' ',
+  );
+
+/** Exactly `n` markdown chunks framed by phase, block and terminal events. */
+function longAnswer(n: number): ScriptStep[] {
+  const steps: ScriptStep[] = [
+    { kind: 'task.phase', payload: { phase: 'running', eta_seconds: Math.ceil(n / 100) } },
+    {
+      kind: 'block.create',
+      block_id: 'answer:main',
+      payload: { type: 'markdown', initial_state: { content: '' } },
+    },
+  ];
+  for (let i = 0; i < n; i++) {
+    const sep = i % 12 === 11 ? '.\n\n' : ' ';
+    steps.push({
+      kind: 'markdown.chunk',
+      block_id: 'answer:main',
+      payload: { delta: WORDS[i % WORDS.length] + sep },
+    });
+  }
+  steps.push({ kind: 'block.update', block_id: 'answer:main', payload: { patch: { final: true } } });
+  steps.push({ kind: 'task.completed', payload: {} });
+  return steps;
+}

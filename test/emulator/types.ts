@@ -1,0 +1,91 @@
+/**
+ * Public option and control types of the local emulator of the Agent Session Service.
+ * `index.ts` re-exports them; see /tmp/emu-contract.md and shared/spec/service-behaviour.md.
+ */
+import type { AgentEvent } from '../../src/core/api/types';
+
+/** How the emulator starts. Every field is optional. */
+export interface EmulatorOptions {
+  /** Default 0 (ephemeral). The emulator always binds 127.0.0.1. */
+  port?: number;
+  /** Default true: sample sessions with realistic completed history for the primary user. */
+  seed?: boolean;
+  /** Extra generated sessions for the primary user (paging tests, e.g. 1000 or 10000). */
+  extraSessions?: number;
+  /**
+   * `legacy`: list key `chats` + ids `chatId`; detail `chat` instead of `session`; agent messages with
+   * `blocks` + `status` instead of `events`; `assistant_message_id` instead of `agent_message_id`;
+   * the socket sends a `state.snapshot` frame after the ack.
+   */
+  variant?: 'current' | 'legacy';
+  /**
+   * Default true; false: WebSocket event frames (live and replayed) omit `stream_entry_id`; stored
+   * events (`GET /sessions/{id}`) keep it.
+   */
+  liveStreamEntryIds?: boolean;
+  /** Default true; false (with `liveStreamEntryIds: false`): replayed stored events omit it too. */
+  replayStreamEntryIds?: boolean;
+  /** Default true: the server closes the socket (1000) after a turn's terminal event. */
+  closeAfterTerminal?: boolean;
+  /** Pause between scripted events, default 2 ms (0 = as fast as the event loop allows). */
+  eventDelayMs?: number;
+  /** Per-user running turns before 429 (default 3); sent as `X-Rate-Limit-Max-Concurrent`. */
+  maxConcurrent?: number;
+  /** How generated files can be fetched (default `template`: `GET /media/{key}` with Bearer). */
+  downloads?: 'template' | 'absolute-url' | 'none';
+  /** Fixed keys to use instead of the built-in ones (all `sk_live_…`). */
+  keys?: Partial<EmulatorKeys>;
+}
+
+/** The three API keys the emulator accepts. */
+export interface EmulatorKeys {
+  primary: string;
+  second: string;
+  /** The primary user's data, GET only (403 on writes). */
+  readOnly: string;
+}
+
+/** Faults applied to traffic; mutable at any time through `emulator.faults`. */
+export interface FaultPlan {
+  /** Destroy the TCP socket (no close frame) after every N event frames sent on one connection. */
+  dropAfterFrames?: number;
+  /** 0..1: probability an event frame is sent twice. */
+  duplicateRate?: number;
+  /** 0..1: probability two adjacent event frames are swapped. */
+  reorderRate?: number;
+  /** 0..1: probability a garbage frame (not JSON / JSON without event fields) is inserted. */
+  malformedRate?: number;
+  /** Delay before every HTTP response. */
+  latencyMs?: number;
+  /** HTTP JSON responses: send about half the body, then destroy the socket. */
+  truncateBodies?: boolean;
+  /** RNG seed for the rates above (deterministic). */
+  seed?: number;
+}
+
+/** One injected HTTP failure, matched against the next requests. */
+export interface HttpFaultRule {
+  method?: string;
+  /** A regular-expression source matched against the URL path. */
+  path: string;
+  status: number;
+  body?: string | object;
+  headers?: Record<string, string>;
+  /** How many matching requests fail (default 1). */
+  times?: number;
+}
+
+/** A running emulator. */
+export interface Emulator {
+  /** `http://127.0.0.1:PORT`; the WebSocket URL is the same host with the `ws` scheme. */
+  readonly url: string;
+  readonly keys: EmulatorKeys;
+  faults: FaultPlan;
+  failNext(rule: HttpFaultRule): void;
+  /** The server's stored events of one agent message, in order. */
+  storedEvents(sessionId: string, agentMessageId: string): AgentEvent[];
+  /** Resolves when the turn has emitted its terminal event. */
+  turnEnded(sessionId: string, agentMessageId: string): Promise<void>;
+  /** Stops the server, destroys every socket, cancels running turns' timers. */
+  close(): Promise<void>;
+}
