@@ -1,8 +1,89 @@
 import * as vscode from 'vscode';
+import { KeyStore } from './auth/key-store';
+import { registerAuthCommands } from './commands/auth-commands';
+import { registerSessionCommands } from './commands/session-commands';
+import { parseSettings } from './config/settings';
+import { redactingLogger, type Logger } from './core/log';
+import { Connection } from './service/connection';
+import { MARKDOWN_SCHEME, SessionMarkdownProvider, openSessionMarkdown } from './sessions/markdown-view';
+import { SessionsTreeProvider } from './sessions/sessions-tree';
+import { StatusBar } from './status/status-bar';
 
-/** Placeholder entry point; the real activation arrives with the Sessions tree. */
-export function activate(context: vscode.ExtensionContext): void {
-  context.subscriptions.push(vscode.window.createOutputChannel('Den', { log: true }));
+/** What `activate` returns: the live pieces, for the integration tests and other extensions. */
+export interface DenApi {
+  readonly connection: Connection;
+  readonly keys: KeyStore;
+  readonly sessions: SessionsTreeProvider;
+  readonly status: StatusBar;
+  /** How long `activate` took, in ms (reported by the integration tests). */
+  readonly activationMs: number;
+}
+
+function readSettings() {
+  return parseSettings((name) => {
+    const dot = name.indexOf('.');
+    return vscode.workspace.getConfiguration(name.slice(0, dot)).get(name.slice(dot + 1));
+  });
+}
+
+/** Builds the pieces and registers them. Makes no network call. */
+export function activate(context: vscode.ExtensionContext): DenApi {
+  const started = performance.now();
+  const channel = vscode.window.createOutputChannel('Den', { log: true });
+  const keys = new KeyStore(context.secrets, process.env.DEN_API_KEY);
+  const logger: Logger = redactingLogger(
+    {
+      debug: (m) => channel.debug(m),
+      info: (m) => channel.info(m),
+      warn: (m) => channel.warn(m),
+      error: (m) => channel.error(m),
+    },
+    () => [keys.key],
+  );
+  // Reading SecretStorage can take a round trip to the UI (code-server keeps it in the browser):
+  // activation does not wait for it; the tree waits for `connection.ready` instead.
+  const connection = new Connection(readSettings(), keys, logger, keys.load());
+  const status = new StatusBar();
+  const sessions = new SessionsTreeProvider(connection, logger);
+  const view = vscode.window.createTreeView('den.sessions', {
+    treeDataProvider: sessions,
+    showCollapseAll: true,
+  });
+  sessions.attach(view);
+  status.setState(connection.state);
+
+  context.subscriptions.push(
+    channel,
+    keys,
+    connection,
+    status,
+    sessions,
+    view,
+    connection.onDidChangeState((s) => status.setState(s)),
+    keys.onDidChange(() => {
+      connection.keyChanged();
+      void sessions.refresh();
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (
+        e.affectsConfiguration('den') ||
+        e.affectsConfiguration('http.proxy') ||
+        e.affectsConfiguration('http.proxyStrictSSL')
+      ) {
+        connection.updateSettings(readSettings());
+        void sessions.refresh();
+      }
+    }),
+    vscode.workspace.registerTextDocumentContentProvider(
+      MARKDOWN_SCHEME,
+      new SessionMarkdownProvider(sessions),
+    ),
+    ...registerAuthCommands(keys, connection, channel),
+    ...registerSessionCommands(sessions, connection, (id) => openSessionMarkdown(sessions, id)),
+  );
+  const activationMs = performance.now() - started;
+  logger.info(`Den activated in ${activationMs.toFixed(1)} ms.`);
+  return { connection, keys, sessions, status, activationMs };
 }
 
 export function deactivate(): void {}

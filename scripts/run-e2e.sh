@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# UI end-to-end tests: the packaged extension (dist/den.vsix) in code-server 4.139.1 (VS Code 1.139.1),
+# driven through Debian Chromium with playwright-core. Builds, packages, then runs
+# test/harness/e2e-runner.ts (mocha in plain Node over dist/test/e2e/**/*.test.js).
+# Prints "N passed, N failed"; appends the totals to $DEN_RESULT_FILE when set; non-zero on any failure.
+# Screenshots go to $SHOTS (default ./shots). Needs scripts/setup-code-server.sh to have run.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s%N)
+fail_build() {
+  echo "e2e: $1 failed"
+  [ -n "${DEN_RESULT_FILE:-}" ] && echo '{"suite":"e2e","passed":0,"failed":1,"pending":0}' >> "$DEN_RESULT_FILE"
+  echo "0 passed, 1 failed"
+  exit 1
+}
+node esbuild.js --tests || fail_build "build"
+npm run --silent package > /tmp/den-e2e-package.$$.log 2>&1 || { cat /tmp/den-e2e-package.$$.log; rm -f /tmp/den-e2e-package.$$.log; fail_build "npm run package"; }
+rm -f /tmp/den-e2e-package.$$.log
+node dist/test/harness/e2e-runner.js
+rc=$?
+echo "run-e2e wall time: $(( ($(date +%s%N) - start) / 1000000 )) ms (rc=$rc)"
+exit $rc

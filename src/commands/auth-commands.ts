@@ -1,0 +1,126 @@
+import * as vscode from 'vscode';
+import { SecretStorageUnavailable, type KeyStore } from '../auth/key-store';
+import { validateBaseUrl } from '../config/settings';
+import { DenError } from '../core/api/errors';
+import type { Connection } from '../service/connection';
+import { showError } from '../ui/show-error';
+
+/** Outcome of Den: Set API Key, for callers and tests. */
+export type SetKeyOutcome = 'stored' | 'window' | 'rejected' | 'cancelled';
+
+export function registerAuthCommands(
+  keys: KeyStore,
+  connection: Connection,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('den.configure', (url?: string) => configure(url)),
+    vscode.commands.registerCommand('den.setApiKey', (key?: string) => setApiKey(keys, connection, key)),
+    vscode.commands.registerCommand('den.signOut', () => signOut(keys)),
+    vscode.commands.registerCommand('den.showLog', () => log.show(true)),
+  ];
+}
+
+async function configure(given?: string): Promise<string | undefined> {
+  const config = vscode.workspace.getConfiguration('den');
+  const url =
+    given ??
+    (await vscode.window.showInputBox({
+      title: 'Den: Service URL',
+      prompt: 'Base URL of your Agent Session Service',
+      placeHolder: 'https://agents.example.com',
+      value: config.get<string>('baseUrl') ?? '',
+      ignoreFocusOut: true,
+      validateInput: (v) => validateBaseUrl(v).problem,
+    }));
+  if (url === undefined) return undefined;
+  const { url: valid, problem } = validateBaseUrl(url);
+  if (!valid) {
+    void vscode.window.showErrorMessage(`Den: ${problem}`);
+    return undefined;
+  }
+  await config.update('baseUrl', valid, vscode.ConfigurationTarget.Global);
+  return valid;
+}
+
+async function setApiKey(keys: KeyStore, connection: Connection, given?: string): Promise<SetKeyOutcome> {
+  if (!connection.settings.baseUrl) {
+    const url = await configure();
+    if (!url) return 'cancelled';
+  }
+  const key = (
+    given ??
+    (await vscode.window.showInputBox({
+      title: 'Den: Set API Key',
+      prompt:
+        'Paste an API key from the service (Account → API Keys). It is kept in the editor’s secret storage.',
+      placeHolder: 'sk_live_…',
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (v) =>
+        !v.trim() ? 'Paste a key.' : /\s/.test(v.trim()) ? 'A key has no spaces.' : undefined,
+    })) ??
+    ''
+  ).trim();
+  if (!key) return 'cancelled';
+
+  const verdict = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Den: checking the API key…' },
+    async () => {
+      try {
+        await connection.clientFor(key).listSessions({ page: 1, limit: 1 });
+        return 'ok' as const;
+      } catch (err) {
+        return err instanceof DenError ? err : new DenError({ code: 'network', message: String(err) });
+      }
+    },
+  );
+  if (verdict !== 'ok') {
+    if (verdict.code === 'unauthorized' || verdict.code === 'forbidden') {
+      void vscode.window.showErrorMessage(
+        'Den: the service rejected this API key. Check that you copied the whole key, or create a new one.',
+      );
+      return 'rejected';
+    }
+    const keep = await vscode.window.showWarningMessage(
+      `Den could not check the key: ${verdict.message}. Save it anyway?`,
+      'Save Anyway',
+    );
+    if (keep !== 'Save Anyway') return 'cancelled';
+  }
+
+  try {
+    const unchanged = keys.key === key;
+    await keys.store(key);
+    // The same key again changes nothing the tree listens to; after an error, look again anyway.
+    if (unchanged && connection.state.kind === 'error')
+      void vscode.commands.executeCommand('den.refreshSessions');
+    void vscode.window.showInformationMessage('Den: signed in. Your key is in the editor’s secret storage.');
+    return 'stored';
+  } catch (err) {
+    if (!(err instanceof SecretStorageUnavailable)) {
+      await showError(err, 'save the key', key);
+      return 'cancelled';
+    }
+    const pick = await vscode.window.showWarningMessage(
+      `Den could not save the key in the editor’s secret storage (${err.message}). ` +
+        'Use it for this window only? You will be asked again after a reload. ' +
+        'For headless use, set the DEN_API_KEY environment variable instead.',
+      'Use for This Window',
+    );
+    if (pick !== 'Use for This Window') return 'cancelled';
+    keys.useForWindow(key);
+    return 'window';
+  }
+}
+
+async function signOut(keys: KeyStore): Promise<void> {
+  await keys.clear();
+  if (keys.source === 'environment') {
+    void vscode.window.showInformationMessage(
+      'Den: signed out. The key from the DEN_API_KEY environment variable is still in use; unset it to sign out fully.',
+    );
+  } else {
+    void vscode.window.showInformationMessage('Den: signed out. Your key was removed from secret storage.');
+  }
+}

@@ -1,0 +1,67 @@
+import { EFFORTS, MODES, type Effort, type Mode } from '../core/api/types';
+
+/** Den's settings, read and validated in one place (see `readSettings`), then passed down. */
+export interface DenSettings {
+  /** Normalized base URL without a trailing slash; undefined when not set or invalid. */
+  baseUrl?: string;
+  /** Why `den.baseUrl` was rejected, for a message a person can act on. */
+  baseUrlProblem?: string;
+  defaultMode: Mode;
+  defaultEffort: Effort;
+  requestTimeoutMs: number;
+  pageSize: number;
+  mediaUrlTemplate: string;
+  /** VS Code's `http.proxy`, when set. */
+  proxyUrl?: string;
+  /** VS Code's `http.proxyStrictSSL`. */
+  strictSSL: boolean;
+}
+
+/** Reads one setting by its full name (e.g. `den.baseUrl`). */
+export type SettingReader = (name: string) => unknown;
+
+const clamp = (n: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, n));
+
+function num(v: unknown, fallback: number, lo: number, hi: number): number {
+  return typeof v === 'number' && Number.isFinite(v) ? clamp(v, lo, hi) : fallback;
+}
+
+/** Checks a service URL; returns the normalized URL or the problem with it. */
+export function validateBaseUrl(raw: string): { url?: string; problem?: string } {
+  const text = raw.trim();
+  if (!text) return { problem: 'No service URL is set.' };
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    return { problem: `"${text}" is not a URL. Use the form https://agents.example.com.` };
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    return { problem: `"${text}" must start with http:// or https://.` };
+  }
+  if (u.username || u.password) return { problem: 'Put no credentials in the URL; use Den: Set API Key.' };
+  if (u.search || u.hash) return { problem: 'The service URL must not have a query or fragment.' };
+  return { url: u.toString().replace(/\/+$/, '') };
+}
+
+/** Builds validated settings from raw values; invalid values fall back to defaults. */
+export function parseSettings(get: SettingReader): DenSettings {
+  const rawUrl = typeof get('den.baseUrl') === 'string' ? (get('den.baseUrl') as string) : '';
+  const { url, problem } = validateBaseUrl(rawUrl);
+  const mode = get('den.defaultMode');
+  const effort = get('den.defaultEffort');
+  const template = get('den.mediaUrlTemplate');
+  const proxy = get('http.proxy');
+  return {
+    baseUrl: url,
+    baseUrlProblem: rawUrl.trim() ? problem : undefined,
+    defaultMode: MODES.includes(mode as Mode) ? (mode as Mode) : 'auto',
+    defaultEffort: EFFORTS.includes(effort as Effort) ? (effort as Effort) : 'fast',
+    requestTimeoutMs: num(get('den.requestTimeoutSeconds'), 30, 5, 600) * 1000,
+    pageSize: Math.round(num(get('den.sessionsPageSize'), 50, 10, 100)),
+    mediaUrlTemplate:
+      typeof template === 'string' && template.includes('{key}') ? template : '{base_url}/media/{key}',
+    proxyUrl: typeof proxy === 'string' && proxy.trim() ? proxy.trim() : undefined,
+    strictSSL: get('http.proxyStrictSSL') !== false,
+  };
+}

@@ -1,0 +1,121 @@
+import * as vscode from 'vscode';
+import type { FileInfo, Message, Session } from '../core/api/types';
+import { firstLine, formatBytes, relativeTime } from './format';
+
+/** The elements of the Sessions tree. Ids are stable so VS Code keeps expansion and selection. */
+export type SessionNode =
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'group'; group: 'turns' | 'files'; sessionId: string }
+  | { kind: 'turn'; sessionId: string; message: Message; agent?: Message }
+  | { kind: 'file'; sessionId: string; path: string; file: FileInfo }
+  | { kind: 'more' }
+  | { kind: 'note'; id: string; label: string; icon: string };
+
+export function sessionItem(s: Session, running: boolean, now: number): vscode.TreeItem {
+  const item = new vscode.TreeItem(s.title || 'Untitled session', vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `session:${s.sessionId}`;
+  item.description = `${s.isPinned ? 'pinned · ' : ''}${relativeTime(s.updatedAt, now)}`;
+  item.contextValue = s.isPinned ? 'session.pinned' : 'session';
+  item.iconPath = running
+    ? new vscode.ThemeIcon('sync~spin', new vscode.ThemeColor('charts.blue'))
+    : s.isPinned
+      ? new vscode.ThemeIcon('pinned', new vscode.ThemeColor('charts.yellow'))
+      : new vscode.ThemeIcon('comment-discussion');
+  const files = Object.keys(s.fileSnapshot).length;
+  const tip = new vscode.MarkdownString(undefined, true);
+  tip.appendMarkdown(
+    `**${escapeMd(s.title || 'Untitled session')}**${running ? ' — $(sync~spin) running' : ''}\n\n`,
+  );
+  tip.appendMarkdown(`Session ID: \`${s.sessionId}\`  \n`);
+  tip.appendMarkdown(`Created: ${new Date(s.createdAt).toLocaleString()}  \n`);
+  tip.appendMarkdown(`Updated: ${new Date(s.updatedAt).toLocaleString()}  \n`);
+  // Backslash escapes show literally inside a code span: drop the one character that could end it.
+  if (s.sandboxImage) tip.appendMarkdown(`Sandbox image: \`${s.sandboxImage.replace(/`/g, "'")}\`  \n`);
+  tip.appendMarkdown(`Files: ${files}${s.isPinned ? '  \nPinned' : ''}`);
+  item.tooltip = tip;
+  item.accessibilityInformation = {
+    label: `${s.title || 'Untitled session'}${s.isPinned ? ', pinned' : ''}${running ? ', running' : ''}, updated ${relativeTime(s.updatedAt, now)}`,
+  };
+  return item;
+}
+
+export function groupItem(group: 'turns' | 'files', sessionId: string, count?: number): vscode.TreeItem {
+  const label = group === 'turns' ? 'Turns' : 'Files';
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `${group}:${sessionId}`;
+  item.description = count === undefined ? undefined : String(count);
+  item.iconPath = new vscode.ThemeIcon(group === 'turns' ? 'history' : 'files');
+  item.contextValue = `group.${group}`;
+  return item;
+}
+
+export function turnItem(
+  n: Extract<SessionNode, { kind: 'turn' }>,
+  running: boolean,
+  now: number,
+): vscode.TreeItem {
+  const m = n.message;
+  const item = new vscode.TreeItem(
+    firstLine(m.content) || '(empty prompt)',
+    vscode.TreeItemCollapsibleState.None,
+  );
+  item.id = `turn:${n.sessionId}:${m.id}`;
+  const aborted = n.agent?.aborted || m.aborted;
+  const parts = [
+    m.inputMode ?? 'auto',
+    aborted ? 'aborted' : running ? 'running' : '',
+    relativeTime(m.createdAt, now),
+  ];
+  item.description = parts.filter(Boolean).join(' · ');
+  item.iconPath = aborted
+    ? new vscode.ThemeIcon('debug-stop', new vscode.ThemeColor('errorForeground'))
+    : running
+      ? new vscode.ThemeIcon('sync~spin')
+      : new vscode.ThemeIcon('comment');
+  item.tooltip = new vscode.MarkdownString().appendText(m.content || '(empty prompt)');
+  item.contextValue = aborted ? 'turn.aborted' : 'turn';
+  item.command = { command: 'den.openSession', title: 'Open Session', arguments: [n.sessionId] };
+  return item;
+}
+
+export function fileItem(n: Extract<SessionNode, { kind: 'file' }>): vscode.TreeItem {
+  // The snapshot's map key may be a storage key (`<session>/<path>`); the file's name is its path.
+  const shown = n.file.name || n.path;
+  const name = shown.split('/').filter(Boolean).pop() ?? shown;
+  const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
+  item.id = `file:${n.sessionId}:${n.path}`;
+  const dir = shown.includes('/') ? shown.slice(0, shown.lastIndexOf('/')) : '';
+  item.description = [dir, formatBytes(n.file.size)].filter(Boolean).join(' · ');
+  item.resourceUri = vscode.Uri.parse(
+    `den-file:/${encodeURIComponent(n.sessionId)}/${n.path.replace(/^\/+/, '')}`,
+  );
+  item.iconPath = vscode.ThemeIcon.File;
+  item.tooltip = `${shown}\n${formatBytes(n.file.size)}\nkey: ${n.file.key}`;
+  item.contextValue = 'file';
+  item.accessibilityInformation = {
+    label: [name, dir && `in ${dir}`, formatBytes(n.file.size)].filter(Boolean).join(', '),
+  };
+  return item;
+}
+
+export function moreItem(loaded: number, total: number): vscode.TreeItem {
+  const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+  item.id = 'more';
+  item.description = `${loaded} of ${total}`;
+  item.iconPath = new vscode.ThemeIcon('ellipsis');
+  item.command = { command: 'den.loadMoreSessions', title: 'Load More Sessions' };
+  item.contextValue = 'more';
+  return item;
+}
+
+export function noteItem(n: Extract<SessionNode, { kind: 'note' }>): vscode.TreeItem {
+  const item = new vscode.TreeItem(n.label, vscode.TreeItemCollapsibleState.None);
+  item.id = n.id;
+  item.iconPath = new vscode.ThemeIcon(n.icon);
+  item.contextValue = 'note';
+  return item;
+}
+
+function escapeMd(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

@@ -1,0 +1,80 @@
+import * as vscode from 'vscode';
+import type { ConnectionState } from '../service/connection';
+import { presentError } from '../ui/error-text';
+
+/**
+ * The status bar item: connection state (signed out / connected / error with its reason) and the
+ * number of running turns. Clicking it runs what helps in that state.
+ */
+export class StatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('den.status', vscode.StatusBarAlignment.Left, 50);
+  private state: ConnectionState = { kind: 'unconfigured' };
+  private running = 0;
+
+  constructor() {
+    this.item.name = 'Den';
+    this.render();
+    this.item.show();
+  }
+
+  setState(state: ConnectionState): void {
+    this.state = state;
+    this.render();
+  }
+
+  setRunningTurns(count: number): void {
+    this.running = count;
+    this.render();
+  }
+
+  /** What the item shows now (for tests). */
+  get text(): string {
+    return this.item.text;
+  }
+
+  private render(): void {
+    const it = this.item;
+    it.backgroundColor = undefined;
+    const s = this.state;
+    switch (s.kind) {
+      case 'unconfigured':
+        it.text = '$(circle-slash) Den';
+        it.tooltip = s.problem ? `Den: ${s.problem}` : 'Den: no service URL set. Click to configure.';
+        it.command = 'den.configure';
+        break;
+      case 'starting':
+        it.text = '$(sync~spin) Den';
+        it.tooltip = 'Den: reading your API key…';
+        it.command = 'den.showLog';
+        break;
+      case 'signed-out':
+        it.text = '$(account) Den: Sign In';
+        it.tooltip = 'Den: signed out. Click to set your API key.';
+        it.command = 'den.setApiKey';
+        break;
+      case 'ready':
+      case 'connected':
+        it.text = this.running > 0 ? `$(sync~spin) Den: ${this.running} running` : '$(check) Den';
+        it.tooltip =
+          this.running > 0
+            ? `Den: ${this.running} turn${this.running === 1 ? '' : 's'} running. Click to list them.`
+            : s.kind === 'connected'
+              ? 'Den: connected.'
+              : 'Den: signed in.';
+        it.command = this.running > 0 ? 'den.showRunningTurns' : 'den.refreshSessions';
+        break;
+      case 'error': {
+        const p = presentError(s.error, 'reach the service');
+        it.text = s.error.code === 'unauthorized' ? '$(warning) Den: Key Rejected' : '$(warning) Den: Error';
+        it.tooltip = p.message;
+        it.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+        it.command = s.error.code === 'unauthorized' ? 'den.setApiKey' : 'den.showLog';
+        break;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

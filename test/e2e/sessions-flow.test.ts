@@ -1,0 +1,359 @@
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { startEmulator, type Emulator } from '../emulator';
+import {
+  answerInputBox,
+  clickActivityBar,
+  contextMenuAction,
+  dialog,
+  expandNotifications,
+  notifications,
+  openWorkbench,
+  resizeSideBar,
+  runCommand,
+  statusBarEntry,
+  treeItem,
+  treeItems,
+  type Workbench,
+} from '../harness/workbench';
+import {
+  clearNotifications,
+  eventually,
+  sessionTitles,
+  shot,
+  toastGone,
+  treeChurn,
+  viewMessage,
+  welcomeText,
+} from './sessions-view';
+
+/** The seeded history of the emulator's primary user (test/emulator/seed.ts), newest first. */
+const SEEDED_TITLES = [
+  'Refactor auth middleware',
+  'Plan the Postgres 16 migration',
+  'Research vector database options',
+  'Fix flaky upload test',
+  'Add dark mode to settings page',
+  'Write release notes for v2.3',
+  'Compare CSV parsing libraries',
+  'Set up CI dependency caching',
+];
+
+interface WireSession {
+  sessionId: string;
+  title: string;
+  sandboxImage?: string;
+  deleted?: boolean;
+}
+
+async function serverSessions(emu: Emulator): Promise<WireSession[]> {
+  const res = await fetch(`${emu.url}/sessions?limit=100`, {
+    headers: { authorization: `Bearer ${emu.keys.primary}` },
+  });
+  assert.equal(res.status, 200);
+  return ((await res.json()) as { sessions: WireSession[] }).sessions;
+}
+
+describe('A person signs in to Den and works with the Sessions view (emulator, packaged .vsix)', function () {
+  this.timeout(60_000);
+  let emu: Emulator;
+  let wb: Workbench;
+  let page: Page;
+
+  before(async () => {
+    emu = await startEmulator();
+    wb = await openWorkbench();
+    page = wb.page;
+  });
+
+  after(async () => {
+    await wb?.close();
+    await emu?.close();
+  });
+
+  it('shows the "Configure Service URL" welcome when no service URL is set', async () => {
+    await clickActivityBar(page, 'Den');
+    // wide enough that titles and their descriptions are readable in the screenshots
+    await resizeSideBar(page, 440);
+    await page
+      .locator('.part.sidebar .welcome-view-content a.monaco-button', { hasText: 'Configure Service URL' })
+      .waitFor();
+    assert.match(await welcomeText(page), /Den needs the address of your Agent Session Service/);
+    assert.deepEqual(await treeItems(page), []);
+    await shot(wb, 'signed-out-unconfigured');
+  });
+
+  it('asks for the API key once the service URL is typed into "Den: Configure Service URL"', async () => {
+    await runCommand(page, 'Den: Configure Service URL');
+    await answerInputBox(page, 'Den: Service URL', emu.url);
+    await eventually(
+      'the "Set API Key" welcome',
+      () => welcomeText(page),
+      (t) => /Sign in to see your sessions/.test(t),
+    );
+    await page
+      .locator('.part.sidebar .welcome-view-content a.monaco-button', { hasText: 'Set API Key' })
+      .waitFor();
+    assert.match(await statusBarEntry(page, 'den-dev.den.den.status').innerText(), /Den: Sign In/);
+    await shot(wb, 'signed-out');
+  });
+
+  it('lists the seeded sessions after the key is typed into "Den: Set API Key"', async () => {
+    await runCommand(page, 'Den: Set API Key');
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Den: Set API Key' }).waitFor();
+    const box = page.locator('.quick-input-widget .quick-input-box input');
+    await eventually(
+      'a password box',
+      () => box.getAttribute('type'),
+      (t) => t === 'password',
+    );
+    await answerInputBox(page, 'Den: Set API Key', emu.keys.primary);
+    const titles = await eventually(
+      'the seeded sessions in the tree',
+      () => sessionTitles(page),
+      (t) => t.length === SEEDED_TITLES.length,
+    );
+    assert.deepEqual(titles, SEEDED_TITLES);
+    await eventually(
+      'the "signed in" notification',
+      () => notifications(page),
+      (n) => n.some((m) => /Den: signed in/.test(m)),
+    );
+    const status = statusBarEntry(page, 'den-dev.den.den.status');
+    assert.equal((await status.innerText()).trim(), 'Den');
+    await status.locator('.codicon-check').waitFor();
+    await toastGone(page, 'checking the API key');
+    await shot(wb, 'populated');
+    await clearNotifications(page);
+  });
+
+  it('shows only the matching sessions after "Den: Search Sessions", with the search shown above the tree', async () => {
+    await runCommand(page, 'Den: Search Sessions');
+    await answerInputBox(page, 'Den: Search Sessions', 'data');
+    const titles = await eventually(
+      'only the sessions matching "data"',
+      () => sessionTitles(page),
+      (t) => t.length === 1,
+    );
+    assert.deepEqual(titles, ['Research vector database options']);
+    await eventually(
+      'the search above the tree',
+      () => viewMessage(page),
+      (t) => t === 'Showing sessions whose title contains “data”.',
+    );
+    await shot(wb, 'search');
+  });
+
+  it('shows every session again after "Den: Clear Session Search"', async () => {
+    await runCommand(page, 'Den: Clear Session Search');
+    await eventually(
+      'all seeded sessions',
+      () => sessionTitles(page),
+      (t) => t.length === SEEDED_TITLES.length,
+    );
+    await eventually(
+      'no search message',
+      () => viewMessage(page),
+      (t) => t === '',
+    );
+  });
+
+  it('shows the Turns and Files of a session when it is expanded', async () => {
+    const row = treeItem(page, 'Refactor auth middleware');
+    await row.locator('.monaco-tl-twistie').click();
+    await treeItem(page, 'Turns').waitFor();
+    await treeItem(page, 'Turns').locator('.monaco-tl-twistie').click();
+    await treeItem(page, 'Refactor auth middleware to use async token validation').waitFor();
+    await treeItem(page, 'Files').locator('.monaco-tl-twistie').click();
+    await treeItem(page, 'add-tests-expired.ts, in src').waitFor();
+    const rows = await page
+      .locator('.part.sidebar [role="treeitem"]')
+      .evaluateAll((els) =>
+        els.map((e) =>
+          `${e.getAttribute('aria-level')} ${e.querySelector('.label-name')?.textContent} ${e.querySelector('.label-description')?.textContent ?? ''}`.trim(),
+        ),
+      );
+    assert.deepEqual(rows.slice(0, 9), [
+      '1 Refactor auth middleware pinned · 2 h ago',
+      '2 Turns 2',
+      '3 Refactor auth middleware to use async token validation code · 2 h ago',
+      '3 Add tests for expired tokens in the auth middleware code · 2 h ago',
+      '2 Files 4',
+      '3 add-tests-expired.ts src · 316 B',
+      '3 refactor-auth-middleware.ts src · 333 B',
+      '3 add-tests-expired.test.ts test · 271 B',
+      '3 refactor-auth-middleware.test.ts test · 299 B',
+    ]);
+    // the Turns group once redrew itself for ever (each redraw asked for its children again)
+    assert.equal(await treeChurn(page, 1500), 0, 'the tree keeps redrawing itself');
+    await shot(wb, 'session-expanded');
+  });
+
+  it('shows the session ID and sandbox image in the tooltip of a session', async () => {
+    const session = (await serverSessions(emu)).find((s) => s.title === 'Add dark mode to settings page');
+    assert.ok(session?.sandboxImage, 'the seeded session has no sandbox image');
+    await treeItem(page, 'Add dark mode to settings page').hover();
+    const hover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Session ID' }).first();
+    await hover.waitFor({ state: 'visible' });
+    const text = await hover.innerText();
+    assert.ok(text.includes(session.sessionId), text);
+    assert.ok(text.includes(`Sandbox image: ${session.sandboxImage}`), text);
+    await page.mouse.move(900, 300);
+    await hover.waitFor({ state: 'hidden' });
+  });
+
+  it('renames a session from its context menu; the tree and the service show the new title', async () => {
+    await contextMenuAction(page, 'Fix flaky upload test', 'Rename Session…');
+    await answerInputBox(page, 'Den: Rename Session', 'Fix the upload retry race');
+    await eventually(
+      'the new title in the tree',
+      () => sessionTitles(page),
+      (t) => t.includes('Fix the upload retry race'),
+    );
+    assert.ok(!(await sessionTitles(page)).includes('Fix flaky upload test'));
+    const onServer = await serverSessions(emu);
+    assert.ok(
+      onServer.some((s) => s.title === 'Fix the upload retry race'),
+      'the service kept the old title',
+    );
+  });
+
+  it('deletes a session from its context menu after the modal confirmation', async () => {
+    await contextMenuAction(page, 'Write release notes for v2.3', 'Delete Session…');
+    const box = dialog(page);
+    await box.waitFor({ state: 'visible' });
+    assert.match(await box.innerText(), /Delete the session “Write release notes for v2\.3”\?/);
+    await box.locator('.dialog-buttons .monaco-button', { hasText: /^Delete$/ }).click();
+    await box.waitFor({ state: 'hidden' });
+    await eventually(
+      'the session gone from the tree',
+      () => sessionTitles(page),
+      (t) => !t.includes('Write release notes for v2.3'),
+    );
+    assert.equal((await sessionTitles(page)).length, SEEDED_TITLES.length - 1);
+    const onServer = (await serverSessions(emu)).find((s) => s.title === 'Write release notes for v2.3');
+    assert.ok(!onServer || onServer.deleted === true, 'the service still has the session');
+  });
+
+  it('shows an error notification when the service answers 500 to a rename', async () => {
+    // 1 + 3 retries: the title update is idempotent, so the client repeats it
+    emu.failNext({
+      method: 'PUT',
+      path: '/title$',
+      status: 500,
+      body: { message: 'database unavailable' },
+      times: 4,
+    });
+    const row = treeItem(page, 'Plan the Postgres 16 migration');
+    await row.hover();
+    await row.locator('.actions .action-label[aria-label="Rename Session…"]').click();
+    await answerInputBox(page, 'Den: Rename Session', 'Postgres 16 plan');
+    const shown = await eventually(
+      'a notification about the 500',
+      () => notifications(page),
+      (n) => n.some((m) => /500/.test(m)),
+    );
+    assert.ok(
+      shown.some((m) => /Den could not rename the session: .*database unavailable/.test(m)),
+      shown.join('\n'),
+    );
+    assert.ok((await sessionTitles(page)).includes('Plan the Postgres 16 migration'));
+    await shot(wb, 'error-500');
+    await clearNotifications(page);
+  });
+
+  it('says the key was rejected when a wrong key is set, and keeps the working one', async () => {
+    const before = await sessionTitles(page);
+    await runCommand(page, 'Den: Set API Key');
+    await answerInputBox(page, 'Den: Set API Key', 'sk_live_not_a_real_key');
+    const shown = await eventually(
+      'the rejection notification',
+      () => notifications(page),
+      (n) => n.some((m) => /rejected this API key/.test(m)),
+    );
+    assert.ok(
+      shown.every((m) => !m.includes('sk_live_not_a_real_key')),
+      'the key appears in a notification',
+    );
+    await toastGone(page, 'checking the API key');
+    assert.equal((await statusBarEntry(page, 'den-dev.den.den.status').innerText()).trim(), 'Den');
+    await expandNotifications(page);
+    await shot(wb, 'bad-key');
+    await clearNotifications(page);
+    await runCommand(page, 'Den: Refresh Sessions');
+    await eventually(
+      'the renamed session on top after a refresh with the kept key (the service sorts by update)',
+      () => sessionTitles(page),
+      (t) => t[0] === 'Fix the upload retry race' && t.length === before.length,
+    );
+  });
+
+  it('shows the "rejected your API key" welcome when the service answers 401 to the list', async () => {
+    const before = await sessionTitles(page);
+    emu.failNext({ method: 'GET', path: '^/sessions$', status: 401, body: { message: 'API key revoked' } });
+    await runCommand(page, 'Den: Refresh Sessions');
+    await eventually(
+      'the key-rejected welcome',
+      () => welcomeText(page),
+      (t) => /The service rejected your API key/.test(t),
+    );
+    await page
+      .locator('.part.sidebar .welcome-view-content a.monaco-button', { hasText: 'Set API Key' })
+      .waitFor();
+    assert.equal(await viewMessage(page), '');
+    assert.match(await statusBarEntry(page, 'den-dev.den.den.status').innerText(), /Den: Key Rejected/);
+    await shot(wb, 'key-rejected');
+    // only this one request fails: had the view asked again by itself, the list would be back
+    await page.waitForTimeout(2000);
+    assert.match(await welcomeText(page), /The service rejected your API key/);
+    await runCommand(page, 'Den: Refresh Sessions');
+    await eventually(
+      'the sessions back after the next refresh',
+      () => sessionTitles(page),
+      (t) => t.length === before.length,
+    );
+  });
+
+  it('shows the offline welcome on a 503 to the list and lists the sessions again by itself', async () => {
+    const before = await sessionTitles(page);
+    // 1 + 3 retries of the list request; the view's own retry 2 s later then succeeds
+    emu.failNext({
+      method: 'GET',
+      path: '^/sessions$',
+      status: 503,
+      body: { message: 'maintenance' },
+      times: 4,
+    });
+    await runCommand(page, 'Den: Refresh Sessions');
+    await eventually(
+      'the offline welcome',
+      () => welcomeText(page),
+      (t) => /Den cannot reach the service right now/.test(t),
+    );
+    const offlineAt = Date.now();
+    await eventually(
+      'the sessions back without anyone asking',
+      () => sessionTitles(page),
+      (t) => t.length === before.length,
+    );
+    // the view's first retry waits 2 s; sooner means it ignored its backoff
+    assert.ok(Date.now() - offlineAt > 1500, `the list came back after ${Date.now() - offlineAt} ms`);
+    assert.equal((await statusBarEntry(page, 'den-dev.den.den.status').innerText()).trim(), 'Den');
+  });
+
+  it('shows the offline welcome when the service is down and the sessions are refreshed', async () => {
+    await emu.close();
+    await runCommand(page, 'Den: Refresh Sessions');
+    await eventually(
+      'the offline welcome',
+      () => welcomeText(page),
+      (t) => /Den cannot reach the service right now/.test(t),
+    );
+    assert.deepEqual(await sessionTitles(page), []);
+    await page
+      .locator('.part.sidebar .welcome-view-content a.monaco-button', { hasText: 'Retry Now' })
+      .waitFor();
+    assert.match(await statusBarEntry(page, 'den-dev.den.den.status').innerText(), /Den: Error/);
+    await shot(wb, 'offline');
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * What a person sees in the workbench, read for the e2e tests: the Sessions view's rows, welcome and
+ * message, toasts, and settled screenshots. Plain Playwright over the DOM of VS Code 1.139.
+ */
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { runCommand, waitForIdle, type Workbench } from '../harness/workbench';
+
+const WAIT_MS = 15_000;
+
+/** Polls `probe` until it returns true; fails with `what` and the last value seen. */
+export async function eventually<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+  const deadline = Date.now() + WAIT_MS;
+  let last: T = await read();
+  while (!ok(last)) {
+    if (Date.now() > deadline) assert.fail(`${what}; last seen: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 100));
+    last = await read();
+  }
+  return last;
+}
+
+/** The titles of the session rows in the Sessions view (labels without the ", updated …" part). */
+export async function sessionTitles(page: Page): Promise<string[]> {
+  const rows = page.locator('.part.sidebar [role="treeitem"][aria-level="1"] .label-name');
+  return rows.allInnerTexts();
+}
+
+/** The text of the view's welcome content (viewsWelcome), '' when the view shows none. */
+export async function welcomeText(page: Page): Promise<string> {
+  const welcome = page.locator('.part.sidebar .welcome-view-content');
+  return (await welcome.isVisible()) ? welcome.innerText() : '';
+}
+
+/** The message the extension shows above the tree (`TreeView.message`), '' when none. */
+export async function viewMessage(page: Page): Promise<string> {
+  const message = page.locator('.part.sidebar .tree-explorer-viewlet-tree-view > .message');
+  return (await message.isVisible()) ? (await message.innerText()).trim() : '';
+}
+
+/** Waits until no toast shows `text` (progress toasts stay a moment after their task ends). */
+export async function toastGone(page: Page, text: string): Promise<void> {
+  await page
+    .locator('.notifications-toasts .notification-list-item-message', { hasText: text })
+    .waitFor({ state: 'detached' });
+}
+
+export async function clearNotifications(page: Page): Promise<void> {
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  await page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'detached' });
+}
+
+/**
+ * Moves the mouse off any hover target, waits for the workbench and the toasts' slide-in to settle,
+ * then saves `<name>.png`.
+ */
+export async function shot(wb: Workbench, name: string): Promise<void> {
+  const { page } = wb;
+  await page.mouse.move(900, 300);
+  await page.locator('.monaco-hover, .workbench-hover').first().waitFor({ state: 'hidden' });
+  await waitForIdle(page);
+  await eventually(
+    'the notification toasts to stop moving',
+    async () => {
+      const before = await toastBoxes(page);
+      await page.waitForTimeout(150);
+      return before === (await toastBoxes(page));
+    },
+    (still) => still,
+  );
+  await wb.screenshot(name);
+}
+
+async function toastBoxes(page: Page): Promise<string> {
+  return page
+    .locator('.notifications-toasts .notification-toast')
+    .evaluateAll((els) => JSON.stringify(els.map((e) => e.getBoundingClientRect())));
+}
+
+/** The number of DOM changes in the side bar's tree during `ms` (a settled tree makes none). */
+export async function treeChurn(page: Page, ms: number): Promise<number> {
+  return page.evaluate(async (wait) => {
+    let n = 0;
+    const rows = document.querySelector('.part.sidebar .monaco-list-rows');
+    if (!rows) return -1;
+    const observer = new MutationObserver((records) => (n += records.length));
+    observer.observe(rows, { subtree: true, childList: true, attributes: true, characterData: true });
+    await new Promise((r) => setTimeout(r, wait));
+    observer.disconnect();
+    return n;
+  }, ms);
+}

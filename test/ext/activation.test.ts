@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { startEmulator, type Emulator } from '../emulator';
+import {
+  EXTENSION_ID,
+  denApi,
+  resetDen,
+  sleep,
+  startCountingProxy,
+  waitFor,
+  type CountingProxy,
+  type DenApi,
+} from './helpers';
+
+// Sorted first of the ext test files: the extension is still inactive when it starts.
+describe('Activation', () => {
+  let emu: Emulator | undefined;
+  let proxy: CountingProxy | undefined;
+  let api: DenApi | undefined;
+
+  after(async () => {
+    if (api) await resetDen(api);
+    await vscode.workspace
+      .getConfiguration('den')
+      .update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await proxy?.close();
+    await emu?.close();
+  });
+
+  it('is not activated at start-up (activation is lazy)', () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
+    assert.equal(ext.isActive, false);
+  });
+
+  it('activates without any request to a configured service, and the first one comes from the tree', async () => {
+    emu = await startEmulator();
+    proxy = await startCountingProxy(emu.url);
+    // Configured before activation, as on a machine where Den was set up earlier.
+    await vscode.workspace
+      .getConfiguration('den')
+      .update('baseUrl', proxy.url, vscode.ConfigurationTarget.Global);
+
+    const started = performance.now();
+    api = await denApi();
+    const ms = performance.now() - started;
+    // Measured, not asserted: scripts/run-ext-tests.sh prints it; docs/benchmarks.md records it.
+    const metrics = process.env.DEN_METRICS_FILE;
+    if (metrics) {
+      fs.appendFileSync(
+        metrics,
+        `activate(): ${api.activationMs.toFixed(1)} ms; with loading the bundle: ${ms.toFixed(1)} ms\n`,
+      );
+    }
+
+    assert.equal(api.connection.settings.baseUrl, proxy.url);
+    await api.connection.ready;
+    assert.equal(api.connection.state.kind, 'signed-out');
+    api.keys.useForWindow(emu.keys.primary);
+    await waitFor('state ready', () => api?.connection.state.kind === 'ready');
+    await sleep(300); // room for any stray background request
+    assert.deepEqual(proxy.requests, [], 'activation or sign-in made a request by itself');
+
+    const children = await api.sessions.getChildren();
+    assert.ok(children && children.length > 0, 'the tree shows no sessions');
+    assert.ok(proxy.requests.length >= 1);
+    assert.match(proxy.requests[0], /^GET \/sessions\?/);
+    assert.equal(api.connection.state.kind, 'connected');
+  });
+
+  it('registers every command contributed in package.json', async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    await ext.activate();
+    const manifest = JSON.parse(fs.readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8')) as {
+      contributes: { commands: { command: string }[] };
+    };
+    const contributed = manifest.contributes.commands.map((c) => c.command);
+    assert.ok(contributed.length >= 12, `only ${contributed.length} commands contributed`);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = contributed.filter((c) => !registered.has(c));
+    assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
+  });
+});

@@ -1,0 +1,218 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { startEmulator, type Emulator } from '../emulator';
+import {
+  captureMessages,
+  denApi,
+  resetDen,
+  rows,
+  sessionsView,
+  setDenSetting,
+  settleKeyChange,
+  trackContext,
+  waitFor,
+  type DenApi,
+  type MessageCapture,
+} from './helpers';
+
+/** Reads what the Den output channel holds, through the document VS Code opens for it. */
+async function denLogText(mustContain: string): Promise<string> {
+  await vscode.commands.executeCommand('den.showLog');
+  try {
+    return await waitFor(
+      `the Den log to contain "${mustContain}"`,
+      () => {
+        const doc = vscode.workspace.textDocuments.find(
+          (d) => d.uri.scheme === 'output' && /Den/.test(d.uri.path),
+        );
+        const text = doc?.getText();
+        return text?.includes(mustContain) ? text : undefined;
+      },
+      8_000,
+      100,
+    );
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+  }
+}
+
+describe('Sign-in and configuration', () => {
+  let api: DenApi;
+  let emu: Emulator;
+  let messages: MessageCapture;
+
+  before(async () => {
+    api = await denApi();
+    emu = await startEmulator();
+  });
+
+  beforeEach(async () => {
+    messages = captureMessages();
+    await resetDen(api);
+  });
+
+  afterEach(async () => {
+    await resetDen(api);
+    messages.restore();
+  });
+
+  after(async () => {
+    await emu.close();
+  });
+
+  it('without a service URL is unconfigured, shows an empty tree and a status item that offers to configure', async () => {
+    const context = trackContext();
+    try {
+      await setDenSetting(api, 'baseUrl', emu.url);
+      await setDenSetting(api, 'baseUrl', undefined);
+      assert.equal(api.connection.settings.baseUrl, undefined);
+      assert.equal(api.connection.state.kind, 'unconfigured');
+      assert.deepEqual(await api.sessions.getChildren(), []);
+      assert.equal(api.status.text, '$(circle-slash) Den');
+      // The keys that show the "needs the address of your service" welcome.
+      assert.equal(context.get('den.configured'), false);
+      assert.equal(context.get('den.signedIn'), false);
+    } finally {
+      context.restore();
+    }
+  });
+
+  it('with a URL but no key is signed out, shows an empty tree and a status item that offers to sign in', async () => {
+    const context = trackContext();
+    try {
+      await setDenSetting(api, 'baseUrl', emu.url);
+      assert.equal(api.connection.state.kind, 'signed-out');
+      assert.deepEqual(await api.sessions.getChildren(), []);
+      assert.equal(api.status.text, '$(account) Den: Sign In');
+      // The keys that show the "Sign in to see your sessions" welcome.
+      assert.equal(context.get('den.configured'), true);
+      assert.equal(context.get('den.signedIn'), false);
+    } finally {
+      context.restore();
+    }
+  });
+
+  it('Configure Service URL stores a valid URL without its trailing slash and rejects a non-HTTP one', async () => {
+    const stored = await vscode.commands.executeCommand('den.configure', `${emu.url}/`);
+    assert.equal(stored, emu.url);
+    await waitFor('the new URL', () => api.connection.settings.baseUrl === emu.url);
+    assert.equal(vscode.workspace.getConfiguration('den').get('baseUrl'), emu.url);
+
+    const rejected = await vscode.commands.executeCommand('den.configure', 'ftp://agents.example.com');
+    assert.equal(rejected, undefined);
+    assert.equal(vscode.workspace.getConfiguration('den').get('baseUrl'), emu.url);
+    assert.match(messages.texts('error').join('\n'), /must start with http:\/\/ or https:\/\//);
+  });
+
+  it('Set API Key with a good key stores it in secret storage and the tree loads with it', async () => {
+    await setDenSetting(api, 'baseUrl', emu.url);
+    const outcome = await settleKeyChange(api, () =>
+      vscode.commands.executeCommand('den.setApiKey', `  ${emu.keys.primary}  `),
+    );
+    assert.equal(outcome, 'stored');
+    assert.equal(api.keys.key, emu.keys.primary);
+    assert.equal(api.keys.source, 'secret-storage');
+    await api.keys.load(); // read back from SecretStorage
+    assert.equal(api.keys.key, emu.keys.primary);
+    assert.equal(api.connection.state.kind, 'ready');
+
+    const sessions = await rows(api);
+    assert.ok(sessions.length >= 8, `only ${sessions.length} rows`);
+    assert.equal(api.connection.state.kind, 'connected');
+    assert.equal(api.status.text, '$(check) Den');
+    assert.match(messages.texts('info').join('\n'), /signed in/i);
+  });
+
+  it('Set API Key with a key the service rejects stores nothing and says so', async () => {
+    await setDenSetting(api, 'baseUrl', emu.url);
+    const bad = 'sk_live_notAKeyTheServiceKnows0000';
+    const outcome = await vscode.commands.executeCommand('den.setApiKey', bad);
+    assert.equal(outcome, 'rejected');
+    assert.equal(api.keys.key, undefined);
+    await api.keys.load();
+    assert.equal(api.keys.key, undefined);
+    assert.equal(api.connection.state.kind, 'signed-out');
+    const errors = messages.texts('error');
+    assert.equal(errors.length, 1);
+    assert.match(errors[0], /rejected this API key/);
+    assert.ok(!errors[0].includes(bad));
+  });
+
+  it('Set API Key with a rejected key keeps the key already in use', async () => {
+    await setDenSetting(api, 'baseUrl', emu.url);
+    await settleKeyChange(api, () => vscode.commands.executeCommand('den.setApiKey', emu.keys.primary));
+    const outcome = await vscode.commands.executeCommand('den.setApiKey', 'sk_live_wrongWrongWrong1234');
+    assert.equal(outcome, 'rejected');
+    assert.equal(api.keys.key, emu.keys.primary);
+    assert.ok((await rows(api)).length >= 8);
+  });
+
+  it('Set API Key while the service is unreachable asks before saving and saves nothing when declined', async () => {
+    const down = await startEmulator({ seed: false });
+    const url = down.url;
+    await down.close();
+    await setDenSetting(api, 'baseUrl', url);
+    const outcome = await vscode.commands.executeCommand('den.setApiKey', emu.keys.primary);
+    assert.equal(outcome, 'cancelled');
+    assert.equal(api.keys.key, undefined);
+    assert.match(messages.texts('warning').join('\n'), /could not check the key.*Save it anyway\?/s);
+  });
+
+  it('Sign Out removes the key from secret storage and empties the tree', async () => {
+    await setDenSetting(api, 'baseUrl', emu.url);
+    await settleKeyChange(api, () => vscode.commands.executeCommand('den.setApiKey', emu.keys.primary));
+    assert.ok((await rows(api)).length > 0);
+
+    await settleKeyChange(api, () => vscode.commands.executeCommand('den.signOut'));
+    assert.equal(api.keys.key, undefined);
+    await api.keys.load();
+    assert.equal(api.keys.key, undefined);
+    assert.equal(api.connection.state.kind, 'signed-out');
+    assert.deepEqual(await api.sessions.getChildren(), []);
+    assert.equal(api.status.text, '$(account) Den: Sign In');
+    assert.match(messages.texts('info').join('\n'), /signed out/i);
+  });
+
+  it('never shows or logs the API key, even when the service echoes it back', async () => {
+    // Not of the sk_live_ form, so only redaction of the configured key itself can hide it.
+    const key = `den-secret-${randomBytes(12).toString('hex')}`;
+    const wrong = `den-wrong-${randomBytes(12).toString('hex')}`;
+    const echo = await startEmulator({ keys: { primary: key } });
+    try {
+      await setDenSetting(api, 'baseUrl', echo.url);
+      assert.equal(await vscode.commands.executeCommand('den.setApiKey', wrong), 'rejected');
+      await settleKeyChange(api, () => vscode.commands.executeCommand('den.setApiKey', key));
+      assert.equal(api.keys.key, key);
+
+      echo.failNext({
+        path: '^/sessions$',
+        status: 500,
+        times: 4,
+        body: { error: 'internal', message: `token ${key} failed; header was Bearer ${key}` },
+      });
+      await api.sessions.getChildren();
+      const error = api.sessions.lastError;
+      assert.equal(error?.code, 'server');
+      const shown = [
+        error?.message ?? '',
+        sessionsView(api).message ?? '',
+        api.status.text,
+        JSON.stringify(api.connection.state),
+        ...messages.texts(),
+      ];
+      assert.match(shown.join('\n'), /failed/);
+      for (const text of shown) {
+        assert.ok(!text.includes(key), `the key appears in: ${text}`);
+        assert.ok(!text.includes(wrong), `the wrong key appears in: ${text}`);
+      }
+
+      const log = await denLogText('Loading sessions failed');
+      assert.ok(!log.includes(key), 'the key appears in the Den log');
+      assert.ok(!log.includes(wrong), 'the rejected key appears in the Den log');
+    } finally {
+      await resetDen(api);
+      await echo.close();
+    }
+  });
+});

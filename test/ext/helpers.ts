@@ -1,0 +1,267 @@
+/**
+ * Shared helpers of the extension-host integration tests: reaching Den's API, settings and sign-in,
+ * a bounded wait, capturing notifications, reading the Sessions tree, and a request-counting proxy.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as vscode from 'vscode';
+import type { DenApi } from '../../src/extension';
+import type { SessionNode } from '../../src/sessions/tree-nodes';
+import type { Emulator } from '../emulator';
+
+export type { DenApi } from '../../src/extension';
+export type { SessionNode } from '../../src/sessions/tree-nodes';
+
+export const EXTENSION_ID = 'den-dev.den';
+
+/** Activates Den (once) and returns the API object of the running extension. */
+export async function denApi(): Promise<DenApi> {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
+  return (await ext.activate()) as DenApi;
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Polls `probe` until it returns something truthy, at most `timeoutMs`; throws naming `what`.
+ * Every wait in these tests goes through here, so none is unbounded.
+ */
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  timeoutMs = 5_000,
+  stepMs = 20,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(stepMs);
+  }
+}
+
+/** Sets one `den.*` setting (undefined removes it) and waits until Den has read it. */
+export async function setDenSetting(api: DenApi, name: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('den').update(name, value, vscode.ConfigurationTarget.Global);
+  await waitFor(`den.${name} to reach Den`, () => {
+    const s = api.connection.settings;
+    if (name === 'baseUrl') return value ? s.baseUrl === String(value).replace(/\/+$/, '') : !s.baseUrl;
+    if (name === 'sessionsPageSize') return s.pageSize === (value ?? 50);
+    return true;
+  });
+}
+
+/**
+ * Waits for the second `onDidChange` the key store fires after a change that went through
+ * SecretStorage (its own event arrives a little later and refreshes the tree once more), so that
+ * late refresh cannot land in the middle of the next step. Resolves after `graceMs` at the latest.
+ */
+export async function settleKeyChange(
+  api: DenApi,
+  change: () => PromiseLike<unknown>,
+  graceMs = 1_500,
+): Promise<unknown> {
+  let fires = 0;
+  const sub = api.keys.onDidChange(() => fires++);
+  try {
+    const result = await change();
+    const end = Date.now() + graceMs;
+    while (fires < 2 && Date.now() < end) await sleep(10);
+    return result;
+  } finally {
+    sub.dispose();
+  }
+}
+
+/** Points Den at `url` and signs in with `key` for this window only (no SecretStorage, no request). */
+export async function signIn(api: DenApi, url: string, key: string, pageSize?: number): Promise<void> {
+  if (pageSize !== undefined) await setDenSetting(api, 'sessionsPageSize', pageSize);
+  await setDenSetting(api, 'baseUrl', url);
+  api.keys.useForWindow(key);
+  await waitFor('state ready', () => api.connection.state.kind === 'ready');
+}
+
+/** Back to a clean, unconfigured Den: no filter, no key, default settings, no retry pending. */
+export async function resetDen(api: DenApi): Promise<void> {
+  if (api.sessions.filter) await api.sessions.setFilter(undefined);
+  if (api.keys.source === 'secret-storage') await settleKeyChange(api, () => api.keys.clear());
+  else if (api.keys.key) await api.keys.clear();
+  await setDenSetting(api, 'sessionsPageSize', undefined);
+  await setDenSetting(api, 'baseUrl', undefined);
+  await api.sessions.refresh();
+  await waitFor('state unconfigured', () => api.connection.state.kind === 'unconfigured');
+}
+
+/** A notification Den showed while messages were captured. */
+export interface ShownMessage {
+  level: 'info' | 'warning' | 'error';
+  text: string;
+}
+
+/** Captured notifications; `restore` puts VS Code's functions back. */
+export interface MessageCapture {
+  readonly shown: ShownMessage[];
+  texts(level?: ShownMessage['level']): string[];
+  restore(): void;
+}
+
+type ShowFn = (message: string, ...rest: unknown[]) => Thenable<unknown>;
+
+/**
+ * Replaces `window.show{Information,Warning,Error}Message` (one API object is shared by Den and
+ * these tests) with recorders that answer at once as if dismissed, so no test waits on a
+ * notification or a modal dialog. Always `restore` in `afterEach`.
+ */
+export function captureMessages(): MessageCapture {
+  const w = vscode.window as unknown as Record<string, ShowFn>;
+  const names = { info: 'showInformationMessage', warning: 'showWarningMessage', error: 'showErrorMessage' };
+  const saved = Object.fromEntries(Object.values(names).map((n) => [n, w[n]]));
+  const shown: ShownMessage[] = [];
+  for (const [level, name] of Object.entries(names)) {
+    w[name] = (text: string) => {
+      shown.push({ level: level as ShownMessage['level'], text });
+      return Promise.resolve(undefined);
+    };
+  }
+  return {
+    shown,
+    texts: (level) => shown.filter((m) => !level || m.level === level).map((m) => m.text),
+    restore: () => {
+      for (const [name, fn] of Object.entries(saved)) w[name] = fn;
+    },
+  };
+}
+
+/** The context keys Den set (`setContext`) while tracked; `restore` stops tracking. */
+export interface ContextTracker {
+  get(key: string): unknown;
+  restore(): void;
+}
+
+type ExecuteFn = (command: string, ...rest: unknown[]) => Thenable<unknown>;
+
+/**
+ * Records `setContext` calls (they drive the view's welcome content, which VS Code does not let
+ * an extension read back) and passes every command through unchanged.
+ */
+export function trackContext(): ContextTracker {
+  const commands = vscode.commands as unknown as { executeCommand: ExecuteFn };
+  const saved = commands.executeCommand;
+  const values = new Map<string, unknown>();
+  commands.executeCommand = (command, ...rest) => {
+    if (command === 'setContext') values.set(String(rest[0]), rest[1]);
+    return saved.call(vscode.commands, command, ...rest);
+  };
+  return {
+    get: (key) => values.get(key),
+    restore: () => {
+      commands.executeCommand = saved;
+    },
+  };
+}
+
+/**
+ * The Sessions TreeView Den created (its `message` and `description`). The provider keeps it in a
+ * private field; reading it here keeps that knowledge in one place.
+ */
+export function sessionsView(api: DenApi): vscode.TreeView<SessionNode> {
+  const view = (api.sessions as unknown as { view?: vscode.TreeView<SessionNode> }).view;
+  if (!view) throw new Error('the Sessions provider has no TreeView attached');
+  return view;
+}
+
+/** A node with the TreeItem Den renders for it. */
+export interface Row {
+  node: SessionNode;
+  item: vscode.TreeItem;
+}
+
+/** The children of `node` (the root when omitted) as the view would render them. */
+export async function rows(api: DenApi, node?: SessionNode): Promise<Row[]> {
+  const nodes = (await api.sessions.getChildren(node)) ?? [];
+  return nodes.map((n) => ({ node: n, item: api.sessions.getTreeItem(n) as vscode.TreeItem }));
+}
+
+/** Label text of a TreeItem. */
+export function labelOf(item: vscode.TreeItem): string {
+  const l = item.label;
+  return typeof l === 'string' ? l : (l?.label ?? '');
+}
+
+/** Session ids of root rows, in order. */
+export function sessionIds(list: Row[]): string[] {
+  return list.flatMap((r) => (r.node.kind === 'session' ? [r.node.sessionId] : []));
+}
+
+/** A direct request to the emulator, bypassing Den. */
+export async function emuFetch(
+  emu: Emulator,
+  path: string,
+  init: RequestInit = {},
+  key: string = emu.keys.primary,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${emu.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers },
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** Every session of the primary user on the emulator (deleted ones excluded). */
+export async function serverSessions(
+  emu: Emulator,
+  search?: string,
+): Promise<{ sessionId: string; title: string; isPinned: boolean }[]> {
+  const out: { sessionId: string; title: string; isPinned: boolean; deleted: boolean }[] = [];
+  for (let page = 1; page <= 200; page++) {
+    const q = `page=${page}&limit=100${search ? `&search=${encodeURIComponent(search)}` : ''}`;
+    const { body } = await emuFetch(emu, `/sessions?${q}`);
+    out.push(...(body.sessions as typeof out));
+    if (page >= Number((body.meta as { total_pages: number }).total_pages)) break;
+  }
+  return out.filter((s) => !s.deleted);
+}
+
+/** An HTTP proxy in front of a server that counts the requests passing through. */
+export interface CountingProxy {
+  readonly url: string;
+  readonly requests: string[];
+  close(): Promise<void>;
+}
+
+export async function startCountingProxy(target: string): Promise<CountingProxy> {
+  const requests: string[] = [];
+  const upstream = new URL(target);
+  const server = http.createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    const fwd = http.request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+      },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
+    fwd.on('error', () => res.destroy());
+    req.pipe(fwd);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

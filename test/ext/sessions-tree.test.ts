@@ -1,0 +1,284 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startEmulator, type Emulator } from '../emulator';
+import {
+  captureMessages,
+  denApi,
+  emuFetch,
+  labelOf,
+  resetDen,
+  rows,
+  serverSessions,
+  sessionIds,
+  sessionsView,
+  setDenSetting,
+  signIn,
+  sleep,
+  trackContext,
+  type DenApi,
+  type MessageCapture,
+  type Row,
+} from './helpers';
+
+const EXTRA = 1000;
+const SEEDED = 8;
+/** More pages than a full walk can need at the smallest page size: keeps every loop bounded. */
+const MAX_PAGES = Math.ceil((EXTRA + SEEDED) / 10) + 2;
+
+/** Runs Load More until the tree has every page (bounded); returns how many times it ran. */
+async function loadAll(api: DenApi): Promise<number> {
+  let runs = 0;
+  while (api.sessions.hasMore) {
+    assert.ok(runs < MAX_PAGES, `still more after ${runs} more pages`);
+    await vscode.commands.executeCommand('den.loadMoreSessions');
+    runs++;
+  }
+  return runs;
+}
+
+function findSession(list: Row[], title: string): Row {
+  const row = list.find((r) => r.node.kind === 'session' && labelOf(r.item) === title);
+  assert.ok(row, `no session "${title}" in the tree`);
+  return row;
+}
+
+describe('Sessions tree', () => {
+  let api: DenApi;
+  let emu: Emulator;
+  let messages: MessageCapture;
+
+  before(async () => {
+    api = await denApi();
+    emu = await startEmulator({ extraSessions: EXTRA });
+  });
+
+  beforeEach(async () => {
+    messages = captureMessages();
+    await resetDen(api);
+  });
+
+  afterEach(async () => {
+    await resetDen(api);
+    messages.restore();
+  });
+
+  after(async () => {
+    await emu.close();
+  });
+
+  it('shows den.sessionsPageSize sessions first, newest first, followed by a "Load more" row', async () => {
+    await signIn(api, emu.url, emu.keys.primary, 25);
+    const root = await rows(api);
+    const server = await serverSessions(emu);
+    assert.equal(root.length, 26);
+    assert.deepEqual(
+      sessionIds(root),
+      server.slice(0, 25).map((s) => s.sessionId),
+    );
+    const more = root[25];
+    assert.equal(more.node.kind, 'more');
+    assert.equal(more.item.command?.command, 'den.loadMoreSessions');
+    assert.equal(more.item.description, `25 of ${EXTRA + SEEDED}`);
+  });
+
+  it('Load More appends the next pages without duplicates until all sessions are listed', async () => {
+    await signIn(api, emu.url, emu.keys.primary, 100);
+    assert.equal(sessionIds(await rows(api)).length, 100);
+    await vscode.commands.executeCommand('den.loadMoreSessions');
+    const second = await rows(api);
+    assert.equal(sessionIds(second).length, 200);
+
+    const runs = await loadAll(api);
+    assert.equal(runs, Math.ceil((EXTRA + SEEDED) / 100) - 2);
+    const root = await rows(api);
+    const ids = sessionIds(root);
+    assert.equal(root.length, ids.length, 'a "Load more" row is left after the last page');
+    assert.equal(new Set(ids).size, ids.length, 'a session is listed twice');
+    assert.deepEqual(
+      ids,
+      (await serverSessions(emu)).map((s) => s.sessionId),
+    );
+  });
+
+  it('Load More clicked twice in a row skips no page', async () => {
+    await signIn(api, emu.url, emu.keys.primary, 100);
+    await rows(api);
+    await Promise.all([
+      vscode.commands.executeCommand('den.loadMoreSessions'),
+      vscode.commands.executeCommand('den.loadMoreSessions'),
+    ]);
+    await loadAll(api);
+    const ids = sessionIds(await rows(api));
+    assert.equal(new Set(ids).size, ids.length, 'a session is listed twice');
+    assert.equal(ids.length, EXTRA + SEEDED, 'sessions are missing');
+  });
+
+  it('marks pinned sessions with contextValue "session.pinned" and the others with "session"', async () => {
+    await signIn(api, emu.url, emu.keys.primary);
+    const server = new Map((await serverSessions(emu)).map((s) => [s.sessionId, s]));
+    const root = (await rows(api)).filter((r) => r.node.kind === 'session');
+    const pinned = root.filter((r) => r.item.contextValue === 'session.pinned');
+    assert.ok(pinned.length >= 1, 'no pinned session shown');
+    for (const r of root) {
+      const id = (r.node as { sessionId: string }).sessionId;
+      assert.equal(r.item.contextValue, server.get(id)?.isPinned ? 'session.pinned' : 'session', id);
+    }
+  });
+
+  it('hides sessions the service lists as deleted', async () => {
+    const own = await startEmulator();
+    try {
+      await signIn(api, own.url, own.keys.primary);
+      const victim = findSession(await rows(api), 'Write release notes for v2.3');
+      const id = (victim.node as { sessionId: string }).sessionId;
+      assert.equal((await emuFetch(own, `/sessions/${id}`, { method: 'DELETE' })).status, 200);
+      // The service keeps listing it, flagged deleted (it moved to the top: newest update).
+      const raw = await emuFetch(own, '/sessions?page=1&limit=5');
+      const listed = (raw.body.sessions as { sessionId: string; deleted: boolean }[]).find(
+        (s) => s.sessionId === id,
+      );
+      assert.equal(listed?.deleted, true);
+
+      await vscode.commands.executeCommand('den.refreshSessions');
+      const after = sessionIds(await rows(api));
+      assert.equal(after.length, SEEDED - 1);
+      assert.ok(!after.includes(id), 'the deleted session is still shown');
+    } finally {
+      await resetDen(api);
+      await own.close();
+    }
+  });
+
+  it('gives a session a Turns group from its history and a Files group from its file snapshot', async () => {
+    await signIn(api, emu.url, emu.keys.primary);
+    const session = findSession(await rows(api), 'Refactor auth middleware');
+    const id = (session.node as { sessionId: string }).sessionId;
+    const groups = await rows(api, session.node);
+    assert.deepEqual(
+      groups.map((g) => [labelOf(g.item), g.item.contextValue]),
+      [
+        ['Turns', 'group.turns'],
+        ['Files', 'group.files'],
+      ],
+    );
+
+    const detail = (await emuFetch(emu, `/sessions/${id}`)).body as {
+      session: { fileSnapshot: Record<string, { size: number }> };
+      messages: { type: string; content: string }[];
+    };
+    const prompts = detail.messages.filter((m) => m.type === 'user').map((m) => m.content);
+    assert.equal(prompts.length, 2);
+    const turns = await rows(api, groups[0].node);
+    assert.deepEqual(
+      turns.map((t) => labelOf(t.item)),
+      prompts,
+    );
+    for (const t of turns) assert.deepEqual(t.item.command?.arguments, [id]);
+    assert.equal(api.sessions.getTreeItem(groups[0].node).description, '2');
+
+    const paths = Object.keys(detail.session.fileSnapshot).sort((a, b) => a.localeCompare(b));
+    assert.ok(paths.length > 0, 'the seeded session has no files');
+    const files = await rows(api, groups[1].node);
+    assert.deepEqual(
+      files.map((f) => labelOf(f.item)),
+      paths.map((p) => p.split('/').pop()),
+    );
+    assert.equal(api.sessions.getTreeItem(groups[1].node).description, String(paths.length));
+  });
+
+  it('gives every row a unique id that stays the same after a refresh', async () => {
+    await signIn(api, emu.url, emu.keys.primary, 10);
+    const collect = async (): Promise<string[]> => {
+      const ids: string[] = [];
+      const root = await rows(api);
+      for (const r of root) {
+        ids.push(String(r.item.id));
+        if (r.node.kind !== 'session') continue;
+        for (const g of await rows(api, r.node)) {
+          ids.push(String(g.item.id));
+          for (const c of await rows(api, g.node)) ids.push(String(c.item.id));
+        }
+      }
+      return ids;
+    };
+    const first = await collect();
+    assert.ok(first.length > 40, `only ${first.length} rows walked`);
+    assert.ok(!first.includes('undefined'), 'a row has no id');
+    assert.equal(new Set(first).size, first.length, 'two rows share an id');
+    await vscode.commands.executeCommand('den.refreshSessions');
+    assert.deepEqual(await collect(), first);
+  });
+
+  it('Search narrows the list through the service, names the filter in the view, and Clear Search restores it', async () => {
+    const context = trackContext();
+    try {
+      await signIn(api, emu.url, emu.keys.primary, 10);
+      const unfiltered = sessionIds(await rows(api));
+
+      await vscode.commands.executeCommand('den.searchSessions', 'POSTGRES');
+      assert.equal(api.sessions.filter, 'POSTGRES');
+      assert.equal(context.get('den.hasFilter'), true);
+      const found = await rows(api);
+      assert.deepEqual(
+        found.map((r) => labelOf(r.item)),
+        ['Plan the Postgres 16 migration'],
+      );
+      assert.match(sessionsView(api).description ?? '', /POSTGRES/);
+      assert.match(sessionsView(api).message ?? '', /POSTGRES/);
+
+      await vscode.commands.executeCommand('den.searchSessions', 'billing export');
+      const billing = await rows(api);
+      const expected = (await serverSessions(emu, 'billing export')).map((s) => s.sessionId);
+      assert.ok(expected.length > 10);
+      assert.deepEqual(sessionIds(billing), expected.slice(0, 10));
+      assert.equal(billing[billing.length - 1].item.description, `10 of ${expected.length}`);
+
+      // No match: an empty tree, and the keys that show the "No sessions match" welcome.
+      await vscode.commands.executeCommand('den.searchSessions', 'no session has this title');
+      assert.deepEqual(await rows(api), []);
+      assert.equal(context.get('den.sessionsEmpty'), true);
+      assert.equal(sessionsView(api).message, undefined, 'a view message hides the welcome content');
+
+      await vscode.commands.executeCommand('den.clearSearch');
+      assert.equal(api.sessions.filter, undefined);
+      assert.equal(context.get('den.hasFilter'), false);
+      assert.deepEqual(sessionIds(await rows(api)), unfiltered);
+      assert.equal(context.get('den.sessionsEmpty'), false);
+      assert.equal(sessionsView(api).description, undefined);
+      assert.equal(sessionsView(api).message, undefined);
+    } finally {
+      context.restore();
+    }
+  });
+
+  it('a search started while the first page is still loading shows the search’s results', async () => {
+    await signIn(api, emu.url, emu.keys.primary, 10);
+    emu.faults = { latencyMs: 300 };
+    try {
+      const first = api.sessions.getChildren();
+      await sleep(50);
+      await vscode.commands.executeCommand('den.searchSessions', 'postgres');
+      const found = await rows(api);
+      assert.deepEqual(
+        found.map((r) => labelOf(r.item)),
+        ['Plan the Postgres 16 migration'],
+      );
+      await first;
+      assert.deepEqual(sessionIds(await rows(api)), sessionIds(found));
+    } finally {
+      emu.faults = {};
+    }
+  });
+
+  it('keeps the search when the page size changes', async () => {
+    await signIn(api, emu.url, emu.keys.primary, 10);
+    await vscode.commands.executeCommand('den.searchSessions', 'log rotation');
+    assert.equal(sessionIds(await rows(api)).length, 10);
+    await setDenSetting(api, 'sessionsPageSize', 20);
+    const root = await rows(api);
+    assert.equal(api.sessions.filter, 'log rotation');
+    assert.equal(sessionIds(root).length, 20);
+    for (const r of root.filter((x) => x.node.kind === 'session'))
+      assert.match(labelOf(r.item), /log rotation/);
+  });
+});

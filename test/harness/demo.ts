@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { startEmulator } from '../emulator';
+import { startCodeServer } from './code-server';
+import { repoRoot } from './paths';
+
+/**
+ * `npm run demo`: the local emulator of the service plus code-server (real VS Code in the browser)
+ * with the packaged Den installed and pointed at the emulator, both on 127.0.0.1. Prints the URL
+ * to open and the demo API key, then runs until Ctrl+C, stopping everything it started.
+ */
+async function main(): Promise<void> {
+  const root = repoRoot();
+  const vsix = path.join(root, 'dist', 'den.vsix');
+  if (!fs.existsSync(vsix)) throw new Error(`missing ${vsix}: run npm run package first`);
+  const emulatorPort = Number(process.env.DEN_DEMO_EMULATOR_PORT || 7357);
+  const editorPort = Number(process.env.DEN_DEMO_PORT || 8080);
+
+  const workspaceDir = path.join(root, '.den-demo', 'workspace');
+  fs.mkdirSync(path.join(workspaceDir, 'src'), { recursive: true });
+  const sample = path.join(workspaceDir, 'src', 'greet.ts');
+  if (!fs.existsSync(sample)) {
+    fs.writeFileSync(
+      sample,
+      'export function greet(name: string): string {\n  return `Hello, ${name}`;\n}\n',
+    );
+  }
+
+  const emulator = await startEmulator({ port: emulatorPort, eventDelayMs: 40 });
+  const editor = await startCodeServer({
+    workspaceDir,
+    port: editorPort,
+    installVsix: vsix,
+    settings: { 'den.baseUrl': emulator.url, 'workbench.startupEditor': 'none' },
+  });
+
+  const stop = async (): Promise<void> => {
+    console.log('\nStopping the demo…');
+    await editor.stop();
+    await emulator.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+
+  console.log(`
+Den demo is running.
+
+  Open in a browser:   ${editor.url}/?folder=${encodeURIComponent(workspaceDir)}
+  Service (emulator):  ${emulator.url}   (already set as den.baseUrl)
+  Demo API key:        ${emulator.keys.primary}
+  Second user's key:   ${emulator.keys.second}
+  Read-only key:       ${emulator.keys.readOnly}
+
+Click the Den icon in the activity bar, then "Set API Key" and paste the demo key.
+Both servers listen on 127.0.0.1 only; from another machine use an SSH tunnel
+(ssh -L ${editorPort}:127.0.0.1:${editorPort} …). The emulator plays back scripted turns; it is not an agent.
+Press Ctrl+C to stop.`);
+}
+
+main().catch((err) => {
+  console.error(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,79 @@
+/**
+ * Runs the UI end-to-end tests (dist/test/e2e/**\/*.test.js) with mocha in plain Node, against the
+ * packaged extension in code-server + Chromium (see workbench.ts). Prints `N passed, N failed`;
+ * exit status 0 only when tests ran and all passed.
+ *   DEN_E2E_GREP        only run tests whose title matches
+ *   DEN_E2E_TIMEOUT_MS  overall timeout (default 600000); past it the run counts as failed
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Mocha from 'mocha';
+import { addCleanup } from './cleanup';
+import { repoRoot } from './paths';
+import { settleSuite } from './suite-result';
+
+const SUITE = 'e2e';
+
+function testFiles(dir: string, depth = 0): string[] {
+  if (depth > 8 || !fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory()
+        ? testFiles(path.join(dir, e.name), depth + 1)
+        : e.name.endsWith('.test.js')
+          ? [path.join(dir, e.name)]
+          : [],
+    )
+    .sort();
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const root = repoRoot();
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'den-e2e-'));
+  addCleanup(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  const reporterFile = path.join(tmp, 'results.jsonl');
+  const outer = process.env.DEN_RESULT_FILE;
+  // the count reporter writes here; settleSuite then reports to the caller's file
+  process.env.DEN_RESULT_FILE = reporterFile;
+  process.env.DEN_SUITE = SUITE;
+  let harnessError: string | undefined;
+  try {
+    const mocha = new Mocha({
+      ui: 'bdd',
+      timeout: 60_000,
+      reporter: path.join(root, 'test', 'count-reporter.js'),
+      forbidOnly: true,
+      forbidPending: true,
+      failZero: true,
+      ...(process.env.DEN_E2E_GREP ? { grep: process.env.DEN_E2E_GREP } : {}),
+    });
+    for (const f of testFiles(path.join(root, 'dist', 'test', 'e2e'))) mocha.addFile(f);
+    const timeoutMs = Number(process.env.DEN_E2E_TIMEOUT_MS) || 600_000;
+    let timer: NodeJS.Timeout | undefined;
+    const done = await Promise.race([
+      new Promise<'done'>((resolve) => mocha.run(() => resolve('done'))),
+      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (done === 'timeout') harnessError = `the run did not finish within ${timeoutMs} ms`;
+  } catch (err) {
+    harnessError = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  }
+  if (outer === undefined) delete process.env.DEN_RESULT_FILE;
+  else process.env.DEN_RESULT_FILE = outer;
+  const rc = settleSuite(SUITE, reporterFile, harnessError);
+  fs.rmSync(tmp, { recursive: true, force: true });
+  console.log(`e2e wall time: ${Date.now() - started} ms (rc=${rc})`);
+  return rc;
+}
+
+main().then(
+  (rc) => process.exit(rc),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

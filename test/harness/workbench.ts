@@ -1,0 +1,262 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
+import { launchChromium } from './chromium';
+import { addCleanup } from './cleanup';
+import { startCodeServer, type CodeServer } from './code-server';
+import { repoRoot } from './paths';
+
+/** Options for {@link openWorkbench}. */
+export interface WorkbenchOptions {
+  /** User settings merged over the offline defaults (e.g. `{ 'den.baseUrl': emulator.url }`). */
+  settings?: Record<string, unknown>;
+  /** Extra environment for code-server and the extension host. */
+  env?: Record<string, string>;
+  /** Default dist/den.vsix (built by `npm run package`). */
+  vsix?: string;
+  /** Default: a fresh temp folder, removed by `close()`. */
+  workspaceDir?: string;
+  /** Default 1400×900. */
+  viewport?: { width: number; height: number };
+}
+
+/** A real VS Code workbench in Chromium with Den installed from its .vsix into a fresh profile. */
+export interface Workbench {
+  page: Page;
+  context: BrowserContext;
+  browser: Browser;
+  codeServer: CodeServer;
+  workspaceDir: string;
+  /** Closes the browser, stops code-server (whole process tree), removes temp folders. Idempotent. */
+  close(): Promise<void>;
+  /** Saves `<name>.png` into `$SHOTS` (default `<repo>/shots`); returns the file's path. */
+  screenshot(name: string): Promise<string>;
+}
+
+const READY_TIMEOUT_MS = 30_000;
+
+/** The folder screenshots go to. */
+export function shotsDir(): string {
+  return path.resolve(process.env.SHOTS || path.join(repoRoot(), 'shots'));
+}
+
+/**
+ * Starts code-server with the packaged extension installed, opens the workbench in Chromium and waits
+ * until the activity bar shows Den's icon (the extension's contributions are registered).
+ */
+export async function openWorkbench(options: WorkbenchOptions = {}): Promise<Workbench> {
+  const vsix = options.vsix ?? path.join(repoRoot(), 'dist', 'den.vsix');
+  if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing (\`npm run package\` builds dist/den.vsix)`);
+  const ownWorkspace = !options.workspaceDir;
+  const workspaceDir = options.workspaceDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'den-ws-'));
+  let codeServer: CodeServer | undefined;
+  let browser: Browser | undefined;
+  const removeWorkspace = (): void => {
+    if (ownWorkspace) fs.rmSync(workspaceDir, { recursive: true, force: true });
+  };
+  const unregister = addCleanup(removeWorkspace);
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      unregister();
+      await browser?.close().catch(() => undefined);
+      await codeServer?.stop();
+      removeWorkspace();
+    })());
+  try {
+    codeServer = await startCodeServer({
+      workspaceDir,
+      installVsix: vsix,
+      ...(options.settings ? { settings: options.settings } : {}),
+      ...(options.env ? { env: options.env } : {}),
+    });
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${codeServer.url}/?folder=${encodeURIComponent(workspaceDir)}`);
+    await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: READY_TIMEOUT_MS });
+    await activityBarItem(page, 'Den').waitFor({ state: 'visible', timeout: READY_TIMEOUT_MS });
+    const screenshot = async (name: string): Promise<string> => {
+      const file = path.join(shotsDir(), `${name}.png`);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      await page.screenshot({ path: file });
+      return file;
+    };
+    return { page, context, browser, codeServer, workspaceDir, close, screenshot };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** The activity-bar entry (`li.action-item`) whose icon's label starts with `label` (e.g. 'Den', 'Explorer'). */
+export function activityBarItem(page: Page, label: string): Locator {
+  return page
+    .locator('.part.activitybar li.action-item')
+    .filter({ has: page.locator(`a.action-label[aria-label^="${label}"]`) })
+    .first();
+}
+
+/**
+ * Opens a view container from the activity bar; resolves once the side bar's title starts with
+ * `label` (e.g. "Den: Sessions"). Does not click an already open container: that would close it.
+ */
+export async function clickActivityBar(page: Page, label: string): Promise<void> {
+  const item = activityBarItem(page, label);
+  const title = page.locator('.part.sidebar .composite.title .title-label h2');
+  const open =
+    (await item.getAttribute('aria-selected')) === 'true' &&
+    (await title.isVisible()) &&
+    (await title.innerText()).toLowerCase().startsWith(label.toLowerCase());
+  if (!open) await item.click();
+  await page
+    .locator('.part.sidebar .composite.title .title-label h2', {
+      hasText: new RegExp(`^${escapeRegExp(label)}`, 'i'),
+    })
+    .waitFor({ state: 'visible' });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Runs a command through F1 and the quick input, by its palette title (e.g. 'Den: Configure Service URL').
+ * Presses Enter only once the focused row is that command (moving down to it when the fuzzy match ranks
+ * another one first); clicking rows is flaky because the list re-renders while it filters.
+ */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input');
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  const rows = page.locator('.quick-input-list .monaco-list-row');
+  try {
+    await rows.filter({ hasText: title }).first().waitFor({ timeout: 10_000 });
+  } catch {
+    const shown = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    await page.keyboard.press('Escape');
+    throw new Error(`command "${title}" is not in the command palette; it shows: ${JSON.stringify(shown)}`);
+  }
+  for (let i = 0; i < 20; i++) {
+    const label = await rows
+      .and(page.locator('.focused'))
+      .first()
+      .getAttribute('aria-label', { timeout: 5000 });
+    if (label?.startsWith(title)) {
+      await page.keyboard.press('Enter');
+      return;
+    }
+    await page.keyboard.press('ArrowDown');
+  }
+  throw new Error(`command "${title}" not found in the command palette`);
+}
+
+/** The labels of the tree items in the side bar, top to bottom (visible rows only: trees are virtual). */
+export async function treeItems(page: Page): Promise<string[]> {
+  const rows = page.locator('.part.sidebar [role="treeitem"]');
+  const labels = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+  return labels;
+}
+
+/** One side-bar tree item by (the start of) its label, for clicking or context menus. */
+export function treeItem(page: Page, label: string): Locator {
+  return page.locator(`.part.sidebar [role="treeitem"][aria-label^="${label.replace(/"/g, '\\"')}"]`).first();
+}
+
+/** The texts of the notification toasts currently shown (innerText: textContent includes CSS). */
+export async function notifications(page: Page): Promise<string[]> {
+  return page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts();
+}
+
+/** The content frame of the most recently created webview (`iframe.webview` → `#active-frame`). */
+export function webviewFrame(page: Page): FrameLocator {
+  return page.locator('iframe.webview').last().contentFrame().locator('#active-frame').contentFrame();
+}
+
+/**
+ * Waits until the side bar and the activity bar show no progress (e.g. the extension activating or a
+ * view loading), so screenshots and assertions see a settled state.
+ */
+export async function waitForIdle(page: Page, timeoutMs = 15_000): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      !document.querySelector('.part.activitybar .badge.progress-badge') &&
+      !document.querySelector('.part.sidebar .monaco-progress-container.active'),
+    undefined,
+    { timeout: timeoutMs, polling: 100 },
+  );
+}
+
+/**
+ * Answers the input box the extension opened (`showInputBox`): waits for the box whose title contains
+ * `title`, replaces its text with `text` and presses Enter. Works for password boxes too.
+ */
+export async function answerInputBox(page: Page, title: string, text: string): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'visible' });
+  const input = widget.locator('.quick-input-box input');
+  await input.fill(text);
+  // the extension host validates asynchronously; Enter while a validation error shows is ignored
+  await page.waitForTimeout(150);
+  await input.press('Enter');
+  await widget.waitFor({ state: 'hidden' });
+}
+
+/** How long a context menu ignores mouse-ups after it opens (VS Code's `runOnceToEnableMouseUp`: 100 ms). */
+const MENU_MOUSE_UP_DELAY_MS = 250;
+
+/** Right-clicks a side-bar tree item (by the start of its label) and runs `action` from its context menu. */
+export async function contextMenuAction(page: Page, itemLabel: string, action: string): Promise<void> {
+  const menu = page.locator('.context-view .monaco-menu');
+  const entry = menu.locator('.action-item', {
+    has: page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(action)}$`) }),
+  });
+  await treeItem(page, itemLabel).click({ button: 'right' });
+  await entry.waitFor({ state: 'visible' });
+  // a click sooner than this is dropped and leaves the menu open
+  await page.waitForTimeout(MENU_MOUSE_UP_DELAY_MS);
+  await entry.click();
+  await menu.waitFor({ state: 'hidden', timeout: 5000 });
+}
+
+/** The modal dialog (`showWarningMessage(..., { modal: true })`) currently shown. */
+export function dialog(page: Page): Locator {
+  return page.locator('.monaco-dialog-box');
+}
+
+/** The status bar entry whose id is `<publisher>.<name>.<id>` (e.g. `den-dev.den.den.status`). */
+export function statusBarEntry(page: Page, id: string): Locator {
+  return page.locator(`.part.statusbar .statusbar-item[id="${id.replace(/"/g, '\\"')}"]`);
+}
+
+/** Expands the notification toasts whose message is cut to one line, so their whole text shows. */
+export async function expandNotifications(page: Page): Promise<void> {
+  const toasts = page.locator('.notifications-toasts .notification-toast');
+  for (let i = 0, n = await toasts.count(); i < n; i++) {
+    const toast = toasts.nth(i);
+    const toggle = toast.locator('.codicon-notifications-expand');
+    if (!(await toggle.count())) continue;
+    // the toggle only shows while the pointer is over the toast
+    await toast.hover();
+    await toggle.click();
+  }
+}
+
+/** Drags the side bar's edge so the side bar is about `width` pixels wide. */
+export async function resizeSideBar(page: Page, width: number): Promise<void> {
+  const sidebar = page.locator('.part.sidebar');
+  const box = await sidebar.boundingBox();
+  if (!box) throw new Error('the side bar is not shown');
+  const edge = box.x + box.width;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(edge, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, y, { steps: 8 });
+  await page.mouse.up();
+  const after = await sidebar.boundingBox();
+  if (!after || Math.abs(after.width - width) > 8) {
+    throw new Error(`the side bar is ${after?.width} px wide after dragging its edge, not ${width}`);
+  }
+}
