@@ -23,9 +23,9 @@ function listTs(dir) {
 }
 
 /**
- * undici embeds its HTTP parser twice, as SIMD and as plain WebAssembly (~72 KB each). Den keeps
- * only the plain one: undici tries SIMD first and falls back to it when the module is missing.
- * See docs/decisions/2026-11-22-bundle-size.md.
+ * undici embeds its HTTP parser twice, as SIMD and as plain WebAssembly (~72 KB each, base64 in JS).
+ * Den keeps only the plain one: undici tries SIMD first and falls back to it when the module is
+ * missing. See docs/decisions/2026-11-22-bundle-size.md.
  */
 const dropSimdParser = {
   name: 'drop-undici-simd-parser',
@@ -41,6 +41,32 @@ const dropSimdParser = {
   },
 };
 
+/**
+ * For the shipped bundle only: the plain parser becomes a binary `dist/llhttp.wasm` read when the
+ * first request is made (data next to the code, not 72 KB of base64 inside it), and undici's
+ * HTTP/2 client, which Den never enables (`allowH2` stays off, so ALPN never picks h2), is left out.
+ */
+const slimUndici = {
+  name: 'slim-undici',
+  setup(build) {
+    build.onResolve({ filter: /llhttp-wasm\.js$/ }, (args) => ({ path: args.path, namespace: 'den-wasm' }));
+    build.onLoad({ filter: /.*/, namespace: 'den-wasm' }, () => ({
+      contents:
+        "module.exports = require('fs').readFileSync(require('path').join(__dirname, 'llhttp.wasm'));",
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /client-h2\.js$/ }, (args) => ({ path: args.path, namespace: 'den-no-h2' }));
+    build.onLoad({ filter: /.*/, namespace: 'den-no-h2' }, () => ({
+      contents: "module.exports = function connectH2() { throw new Error('HTTP/2 is not enabled in Den'); };",
+      loader: 'js',
+    }));
+    build.onEnd(() => {
+      fs.mkdirSync('dist', { recursive: true });
+      fs.writeFileSync('dist/llhttp.wasm', require('undici/lib/llhttp/llhttp-wasm.js'));
+    });
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const configs = [];
 if (fs.existsSync('src/extension.ts')) {
@@ -52,8 +78,7 @@ if (fs.existsSync('src/extension.ts')) {
     target: 'node20',
     external: ['vscode'],
     outfile: 'dist/extension.js',
-    plugins: [dropSimdParser],
-    metafile: true,
+    plugins: [dropSimdParser, slimUndici],
     minify: production,
     sourcemap: !production,
     logLevel: 'warning',
@@ -75,8 +100,9 @@ if (fs.existsSync('src/webview/main.ts')) {
 if (tests) {
   configs.push({
     entryPoints: [...listTs('src'), ...listTs('test'), ...listTs('bench')].filter(
-      // test/ext is bundled below instead (same output paths)
-      (f) => !f.startsWith('src/webview') && !f.startsWith('test/ext/'),
+      // test/ext is bundled below instead (same output paths). The webview's modules touch the DOM
+      // only when called, so unit tests can load them; its entry point builds the page on import.
+      (f) => f !== path.join('src', 'webview', 'main.ts') && !f.startsWith('test/ext/'),
     ),
     bundle: false,
     platform: 'node',

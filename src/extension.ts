@@ -2,9 +2,11 @@ import * as vscode from 'vscode';
 import { KeyStore } from './auth/key-store';
 import { registerAuthCommands } from './commands/auth-commands';
 import { registerSessionCommands } from './commands/session-commands';
+import { registerTurnCommands } from './commands/turn-commands';
 import { parseSettings } from './config/settings';
 import { redactingLogger, type Logger } from './core/log';
 import { Connection } from './service/connection';
+import { PanelManager } from './panel/panel-manager';
 import { MARKDOWN_SCHEME, SessionMarkdownProvider, openSessionMarkdown } from './sessions/markdown-view';
 import { SessionsTreeProvider } from './sessions/sessions-tree';
 import { StatusBar } from './status/status-bar';
@@ -15,6 +17,7 @@ export interface DenApi {
   readonly keys: KeyStore;
   readonly sessions: SessionsTreeProvider;
   readonly status: StatusBar;
+  readonly panels: PanelManager;
   /** How long `activate` took, in ms (reported by the integration tests). */
   readonly activationMs: number;
 }
@@ -51,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
   });
   sessions.attach(view);
   status.setState(connection.state);
+  const panels = new PanelManager({ context, connection, logger, sessions, status, apiKey: () => keys.key });
 
   context.subscriptions.push(
     channel,
@@ -79,11 +83,17 @@ export function activate(context: vscode.ExtensionContext): DenApi {
       new SessionMarkdownProvider(sessions),
     ),
     ...registerAuthCommands(keys, connection, channel),
-    ...registerSessionCommands(sessions, connection, (id) => openSessionMarkdown(sessions, id)),
+    panels,
+    vscode.window.registerWebviewPanelSerializer('den.session', panels.serializer()),
+    ...registerSessionCommands(sessions, connection, {
+      open: (id) => panels.open(id),
+      exportMarkdown: (id) => openSessionMarkdown(sessions, id),
+    }),
+    ...registerTurnCommands({ connection, panels, sessions }),
   );
   const activationMs = performance.now() - started;
   logger.info(`Den activated in ${activationMs.toFixed(1)} ms.`);
-  return { connection, keys, sessions, status, activationMs };
+  return { connection, keys, sessions, status, panels, activationMs };
 }
 
 export function deactivate(): void {}

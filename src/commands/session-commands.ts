@@ -6,8 +6,13 @@ import type { SessionsTreeProvider } from '../sessions/sessions-tree';
 import type { SessionNode } from '../sessions/tree-nodes';
 import { showError } from '../ui/show-error';
 
-/** Opens a session: the Session panel once it exists; for now a read-only Markdown export. */
+/** Opens a session somewhere: the Session panel, or its read-only Markdown export. */
 export type SessionOpener = (sessionId: string) => Promise<void>;
+
+export interface SessionOpeners {
+  open: SessionOpener;
+  exportMarkdown: SessionOpener;
+}
 
 /** What a session command may be given: a tree node, a session id, or nothing (then it asks). */
 type SessionArg = SessionNode | string | undefined;
@@ -15,7 +20,7 @@ type SessionArg = SessionNode | string | undefined;
 export function registerSessionCommands(
   tree: SessionsTreeProvider,
   connection: Connection,
-  open: SessionOpener,
+  openers: SessionOpeners,
 ): vscode.Disposable[] {
   const pick = (arg: SessionArg, verb: string): Promise<Session | undefined> =>
     resolveSession(tree, arg, verb);
@@ -61,7 +66,14 @@ export function registerSessionCommands(
       'den.openSession',
       guarded('open the session', async (arg?: SessionArg) => {
         const s = await pick(arg, 'open');
-        if (s) await open(s.sessionId);
+        if (s) await openers.open(s.sessionId);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'den.exportSession',
+      guarded('export the session', async (arg?: SessionArg) => {
+        const s = await pick(arg, 'export as Markdown');
+        if (s) await openers.exportMarkdown(s.sessionId);
       }),
     ),
     vscode.commands.registerCommand(

@@ -3,9 +3,10 @@
  * a bounded wait, capturing notifications, reading the Sessions tree, and a request-counting proxy.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { DenApi } from '../../src/extension';
+import type { PanelTurnRequest } from '../../src/panel/panel-manager';
 import type { SessionNode } from '../../src/sessions/tree-nodes';
 import type { Emulator } from '../emulator';
 
@@ -263,5 +264,136 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** A request that passed a recording proxy; `json` is the parsed body of JSON requests. */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  json?: unknown;
+}
+
+/** An HTTP proxy in front of a server that records requests and the bodies of JSON ones. */
+export interface RecordingProxy {
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+const MAX_RECORDED_BODY = 1024 * 1024;
+
+/**
+ * Like `startCountingProxy`, and also keeps the parsed body of each JSON request (up to 1 MB; other
+ * bodies, e.g. uploads, pass through unread) and passes WebSocket upgrades through, so a turn's
+ * request can be checked exactly as it went over the wire.
+ */
+export async function startRecordingProxy(target: string): Promise<RecordingProxy> {
+  const requests: RecordedRequest[] = [];
+  const upstream = new URL(target);
+  const tunnels = new Set<net.Socket>();
+  const server = http.createServer((req, res) => {
+    const entry: RecordedRequest = { method: req.method ?? '', url: req.url ?? '' };
+    requests.push(entry);
+    const fwd = http.request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+      },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
+    fwd.on('error', () => res.destroy());
+    if (/json/.test(String(req.headers['content-type']))) {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size <= MAX_RECORDED_BODY) chunks.push(c);
+      });
+      req.on('end', () => {
+        try {
+          if (size <= MAX_RECORDED_BODY) entry.json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          // not JSON after all: recorded without a body
+        }
+      });
+    }
+    req.pipe(fwd);
+  });
+  server.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
+    requests.push({ method: 'UPGRADE', url: req.url ?? '' });
+    const up = net.connect(Number(upstream.port), upstream.hostname, () => {
+      const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
+      for (let i = 0; i < req.rawHeaders.length; i += 2)
+        lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+      up.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length) up.write(head);
+      socket.pipe(up).pipe(socket);
+    });
+    for (const s of [socket, up]) {
+      tunnels.add(s);
+      s.on('close', () => tunnels.delete(s));
+    }
+    up.on('error', () => socket.destroy());
+    socket.on('error', () => up.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of tunnels) s.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** One call of `panels.open`. */
+export interface PanelOpenCall {
+  sessionId: string;
+  options: { turn?: PanelTurnRequest; title?: string };
+}
+
+/** Recorded `panels.open` calls; `restore` puts the real method back. */
+export interface PanelSpy {
+  readonly calls: PanelOpenCall[];
+  restore(): void;
+}
+
+/**
+ * Records every `api.panels.open` call and passes it on to the real method. While the panel is
+ * not built yet (its `open` throws "not built yet"), the spy starts the requested turn itself
+ * through Den's client, as the panel does, so tests asserting on the service's side pass before
+ * and after the panel exists.
+ */
+export function spyOnPanels(api: DenApi): PanelSpy {
+  const panels = api.panels as unknown as { open: DenApi['panels']['open'] };
+  const own = Object.getOwnPropertyDescriptor(panels, 'open');
+  const real = panels.open.bind(api.panels);
+  const calls: PanelOpenCall[] = [];
+  panels.open = async (sessionId, options = {}) => {
+    calls.push({ sessionId, options });
+    try {
+      await real(sessionId, options);
+    } catch (err) {
+      if (!String(err).includes('not built yet')) throw err;
+      if (options.turn) await api.connection.requireClient().startTurn({ sessionId, ...options.turn });
+    }
+  };
+  return {
+    calls,
+    restore: () => {
+      if (own) Object.defineProperty(panels, 'open', own);
+      else delete (panels as { open?: unknown }).open;
+    },
   };
 }

@@ -94,9 +94,9 @@ describe('Session commands', () => {
     assert.ok(sessionIds(await rows(api)).includes(s.id));
   });
 
-  it('Open Session shows the session as a read-only den-session: Markdown document with its prompts', async () => {
+  it('Export Session as Markdown shows the session as a read-only den-session: Markdown document with its prompts', async () => {
     const s = await sessionRow(api, 'Refactor auth middleware');
-    await vscode.commands.executeCommand('den.openSession', s.id);
+    await vscode.commands.executeCommand('den.exportSession', s.id);
     const doc = await waitFor('a den-session editor', () => {
       const d = vscode.window.activeTextEditor?.document;
       return d?.uri.scheme === 'den-session' ? d : undefined;
@@ -116,7 +116,7 @@ describe('Session commands', () => {
     const id = (await sessionRow(api, 'Plan the Postgres 16 migration')).id;
     await resetDen(api);
     await signIn(api, emu.url, emu.keys.primary); // nothing loaded yet
-    await vscode.commands.executeCommand('den.openSession', id);
+    await vscode.commands.executeCommand('den.exportSession', id);
     const doc = await waitFor('a den-session editor', () => {
       const d = vscode.window.activeTextEditor?.document;
       return d?.uri.scheme === 'den-session' ? d : undefined;

@@ -1,0 +1,92 @@
+import * as vscode from 'vscode';
+import type { TurnFile } from '../core/api/types';
+import { formatBytes } from '../sessions/format';
+import { buildReference, distinctNames } from './attachment-info';
+import { sourceSize, type AttachmentSource } from './sources';
+import { uploadText, uploadWorkspaceFile, type Uploader } from './uploader';
+
+const REPORT_EVERY_MS = 100;
+
+/** The `files` and `references` of a turn, once its attachments are uploaded. */
+export interface UploadedAttachments {
+  files: TurnFile[];
+  references: Record<string, unknown>[];
+}
+
+/**
+ * Uploads sources one after the other under distinct names in `sessionId`'s folder.
+ * `onProgress` gets the bytes sent over all of them and their total (0 when unknown).
+ */
+export async function uploadSources(
+  client: Uploader,
+  sessionId: string,
+  sources: readonly AttachmentSource[],
+  opts: { signal?: AbortSignal; onProgress?(sent: number, total: number, name: string): void } = {},
+): Promise<UploadedAttachments> {
+  const names = distinctNames(sources.map((s) => s.name));
+  const sizes = await Promise.all(sources.map(sourceSize));
+  const total = sizes.reduce<number>((n, s) => n + (s ?? 0), 0);
+  const files: TurnFile[] = [];
+  const references: Record<string, unknown>[] = [];
+  let done = 0;
+  for (let i = 0; i < sources.length; i++) {
+    const src = sources[i];
+    const name = names[i];
+    const upload = {
+      signal: opts.signal,
+      onProgress: (sent: number) => opts.onProgress?.(done + sent, total, name),
+    };
+    const file =
+      src.text !== undefined
+        ? await uploadText(client, sessionId, name, src.text, upload)
+        : await uploadWorkspaceFile(client, sessionId, src.uri, { ...upload, name });
+    done += file.size;
+    files.push(file);
+    references.push(buildReference({ ...src.reference, attachment: file.name }));
+  }
+  return { files, references };
+}
+
+/**
+ * `uploadSources` behind a cancellable notification showing the bytes sent. Cancelling aborts the
+ * upload in flight; the promise then rejects with an `aborted` DenError.
+ */
+export function uploadWithProgress(
+  client: Uploader,
+  sessionId: string,
+  sources: readonly AttachmentSource[],
+): Thenable<UploadedAttachments> {
+  const what = sources.length === 1 ? sources[0].name : `${sources.length} files`;
+  return vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Den: uploading ${what}`,
+      cancellable: true,
+    },
+    async (progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      let shown = 0;
+      let lastReport = 0;
+      try {
+        return await uploadSources(client, sessionId, sources, {
+          signal: abort.signal,
+          onProgress: (sent, total, name) => {
+            // Every chunk reports; the notification needs a few updates a second at most.
+            const now = Date.now();
+            if (now - lastReport < REPORT_EVERY_MS && sent < total) return;
+            lastReport = now;
+            const pct = total > 0 ? Math.min(100, (sent / total) * 100) : 0;
+            progress.report({
+              increment: Math.max(0, pct - shown),
+              message: `${name}: ${formatBytes(sent)}${total ? ` of ${formatBytes(total)}` : ''}`,
+            });
+            shown = Math.max(shown, pct);
+          },
+        });
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+}

@@ -1,0 +1,161 @@
+/**
+ * What a session's panel shows besides the transcript: the composer, the connection, the notice
+ * and the title, each posted (through the batcher) only when it changed. No `vscode` import.
+ */
+import type { Effort, Mode } from '../core/api/types';
+import type { Transcript } from '../core/transcript/model';
+import { presentError } from '../ui/error-text';
+import type { DeltaBatcher, InitBody } from './delta-batcher';
+import type { AttachmentView, ComposerState, ConnectionView, Notice } from './protocol';
+import { openTurns, transcriptViews } from './turn-view';
+
+/** What the host reads from the extension's settings, each time it needs it. */
+export interface HostSettings {
+  mode: Mode;
+  effort: Effort;
+  /** `den.basePrompt`, sent as `base_prompt` when not empty. */
+  basePrompt?: string;
+  /** The service's host name, shown in the header. */
+  service: string;
+  /** Why nothing can be sent now (not signed in…). */
+  disabledReason?: string;
+}
+
+/** Where the view's facts come from. */
+export interface HostViewSource {
+  sessionId: string;
+  transcript(): Transcript;
+  title(): string;
+  settings(): HostSettings;
+  attachments(): AttachmentView[];
+  /** The live streams' state; undefined when none is open. */
+  streams(): ConnectionView | undefined;
+  /** The history is being fetched. */
+  loading(): boolean;
+  titleChanged(): void;
+}
+
+export class HostView {
+  mode: Mode;
+  effort: Effort;
+  /** A turn start is on its way. */
+  sending = false;
+  /** Unix ms until which the service asked not to start turns (429). */
+  rateLimitedUntil?: number;
+  /** Why loading or following failed, shown while no stream is open. */
+  failure?: ConnectionView;
+  private noticeValue: Notice | null = null;
+  private lastComposer = '';
+  private lastConnection = '';
+  private lastTitle: string;
+
+  constructor(
+    private readonly src: HostViewSource,
+    private readonly batcher: DeltaBatcher,
+  ) {
+    const s = src.settings();
+    this.mode = s.mode;
+    this.effort = s.effort;
+    this.lastTitle = src.title();
+  }
+
+  get notice(): Notice | null {
+    return this.noticeValue;
+  }
+
+  /** The whole view, for `init`. */
+  initBody(): InitBody {
+    return {
+      session: {
+        sessionId: this.src.sessionId,
+        title: this.src.title(),
+        service: this.src.settings().service,
+      },
+      turns: transcriptViews(this.src.transcript()),
+      composer: this.composer(),
+      connection: this.connection(),
+      notice: this.noticeValue,
+    };
+  }
+
+  composer(): ComposerState {
+    const s = this.src.settings();
+    const open = openTurns(this.src.transcript());
+    const c: ComposerState = {
+      mode: this.mode,
+      effort: this.effort,
+      attachments: this.src.attachments(),
+      running: open.length > 0,
+      queued: open.filter((t) => t.status === 'queued').length,
+      sending: this.sending,
+    };
+    if (this.rateLimitedUntil !== undefined && this.rateLimitedUntil > Date.now()) {
+      c.rateLimitedUntil = this.rateLimitedUntil;
+    }
+    if (s.disabledReason) c.disabledReason = s.disabledReason;
+    return c;
+  }
+
+  connection(): ConnectionView {
+    return (
+      this.src.streams() ?? this.failure ?? (this.src.loading() ? { state: 'loading' } : { state: 'idle' })
+    );
+  }
+
+  /** The webview changed mode or effort itself: remembered for the next init, not echoed. */
+  choose(mode: Mode, effort: Effort): void {
+    this.mode = mode;
+    this.effort = effort;
+    this.lastComposer = JSON.stringify(this.composer());
+  }
+
+  /** Posts the composer when it changed (sign-in state, running turns, attachments…). */
+  updateComposer(): void {
+    const composer = this.composer();
+    const key = JSON.stringify(composer);
+    if (key === this.lastComposer) return;
+    this.lastComposer = key;
+    this.batcher.pushView({ type: 'composer', composer });
+  }
+
+  updateConnection(): void {
+    const connection = this.connection();
+    const key = JSON.stringify(connection);
+    if (key === this.lastConnection) return;
+    this.lastConnection = key;
+    this.batcher.pushView({ type: 'connection', connection });
+  }
+
+  updateTitle(): void {
+    const title = this.src.title();
+    if (title === this.lastTitle) return;
+    this.lastTitle = title;
+    this.batcher.pushView({ type: 'title', title });
+    this.src.titleChanged();
+  }
+
+  /** Shows a banner above the composer (null removes it). */
+  setNotice(notice: Notice | null): void {
+    if (JSON.stringify(notice) === JSON.stringify(this.noticeValue)) return;
+    this.noticeValue = notice;
+    this.batcher.pushView({ type: 'notice', notice });
+  }
+
+  /** Shows an error as a notice, with what to do. */
+  showError(err: unknown, doing: string): void {
+    const p = presentError(err, doing);
+    this.setNotice({ level: p.transient ? 'warning' : 'error', message: p.message, actions: p.actions });
+  }
+
+  /** The service answered 429: no sends until `until`, and a notice saying when. */
+  rateLimit(until: number): void {
+    this.rateLimitedUntil = until;
+    const secs = Math.max(1, Math.ceil((until - Date.now()) / 1000));
+    const at = new Date(until).toLocaleTimeString();
+    this.setNotice({
+      level: 'warning',
+      message: `The service is busy: too many turns are running at once (429). Send again after ${at} (in ${secs} s).`,
+      actions: [],
+    });
+  }
+}

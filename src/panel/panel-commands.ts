@@ -1,0 +1,56 @@
+import * as vscode from 'vscode';
+import { firstLine } from '../sessions/format';
+import { showError } from '../ui/show-error';
+import type { PanelManager, RunningTurn } from './panel-manager';
+
+interface TurnItem extends vscode.QuickPickItem {
+  turn: RunningTurn;
+}
+
+async function pickTurn(turns: RunningTurn[], title: string): Promise<RunningTurn | undefined> {
+  const items: TurnItem[] = turns.map((t) => ({
+    label: `$(sync~spin) ${firstLine(t.title, 60) || 'Untitled session'}`,
+    detail: firstLine(t.task, 120),
+    turn: t,
+  }));
+  return (await vscode.window.showQuickPick(items, { title, matchOnDetail: true }))?.turn;
+}
+
+/**
+ * `den.showRunningTurns` (pick a running turn, open its panel) and `den.stopTurn` (stop the turn of
+ * the focused panel, the only running turn, or a picked one; a session id may be passed).
+ */
+export function registerPanelCommands(panels: PanelManager): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('den.showRunningTurns', async () => {
+      const turns = panels.runningTurns();
+      if (!turns.length) {
+        void vscode.window.showInformationMessage('Den: no turn is running.');
+        return;
+      }
+      const t = await pickTurn(turns, 'Den: Running Turns');
+      if (t) await panels.open(t.sessionId);
+    }),
+    vscode.commands.registerCommand('den.stopTurn', async (arg?: string | { sessionId?: string }) => {
+      try {
+        let sessionId = typeof arg === 'string' ? arg : arg?.sessionId;
+        const turns = panels.runningTurns();
+        if (!sessionId) {
+          const active = panels.activePanel()?.sessionId;
+          if (active && turns.some((t) => t.sessionId === active)) sessionId = active;
+          else if (turns.length === 1) sessionId = turns[0].sessionId;
+          else if (turns.length > 1) sessionId = (await pickTurn(turns, 'Den: Stop Which Turn?'))?.sessionId;
+        }
+        if (!sessionId) {
+          if (!turns.length) void vscode.window.showInformationMessage('Den: no turn is running.');
+          return;
+        }
+        if (!(await panels.stop(sessionId))) {
+          void vscode.window.showInformationMessage('Den: that session has no running turn.');
+        }
+      } catch (err) {
+        void showError(err, 'stop the turn');
+      }
+    }),
+  ];
+}

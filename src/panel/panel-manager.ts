@@ -1,0 +1,297 @@
+import type { Agent } from 'node:http';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { wsAgentFor } from '../core/api/proxy';
+import type { Effort, Mode, TurnFile } from '../core/api/types';
+import type { Logger } from '../core/log';
+import type { Turn } from '../core/transcript/model';
+import type { Connection } from '../service/connection';
+import { firstLine } from '../sessions/format';
+import type { SessionsTreeProvider } from '../sessions/sessions-tree';
+import type { StatusBar } from '../status/status-bar';
+import { FileDocuments } from './file-documents';
+import { registerPanelCommands } from './panel-commands';
+import type { WebviewPersistedState } from './protocol';
+import { SessionHost, type HostSettings } from './session-host';
+import { SessionPanel } from './session-panel';
+import { TranscriptCache } from './transcript-cache';
+import type { FollowTarget } from './turn-followers';
+
+/** What the panel manager needs from the rest of the extension. */
+export interface PanelDeps {
+  context: vscode.ExtensionContext;
+  connection: Connection;
+  logger: Logger;
+  sessions: SessionsTreeProvider;
+  status: StatusBar;
+  /** The API key in use (for the live socket); never logged. */
+  apiKey: () => string | undefined;
+}
+
+/** A turn to start from a command (New Session, Ask About Selection, Send File). */
+export interface PanelTurnRequest {
+  task: string;
+  mode?: Mode;
+  effort?: Effort;
+  files?: TurnFile[];
+  references?: Record<string, unknown>[];
+}
+
+/** A turn that is running in some session, for the status bar and "Den: Show Running Turns". */
+export interface RunningTurn {
+  sessionId: string;
+  agentMessageId: string;
+  title: string;
+  task: string;
+}
+
+/**
+ * Owns the Session panels (one per session) and the hosts behind them. A host outlives its panel
+ * while one of its turns runs, so the turn is followed to its end: the status bar, the Sessions
+ * view and the "finished" notification stay right with the panel closed.
+ */
+export class PanelManager implements vscode.Disposable {
+  private readonly hosts = new Map<string, SessionHost>();
+  private readonly panels = new Map<string, SessionPanel>();
+  private readonly files = new FileDocuments();
+  private readonly cache: TranscriptCache;
+  private readonly changed = new vscode.EventEmitter<RunningTurn[]>();
+  /** The running turns changed (started, ended, or no longer followed). */
+  readonly onDidChangeRunningTurns = this.changed.event;
+  private readonly disposables: vscode.Disposable[];
+  private runningSessions = new Set<string>();
+  private runningKey = '';
+  private agent?: { key: string; agent: Agent | undefined };
+
+  constructor(private readonly deps: PanelDeps) {
+    this.cache = new TranscriptCache({
+      dir: path.join(deps.context.globalStorageUri.fsPath, 'transcripts'),
+      logger: deps.logger,
+    });
+    this.disposables = [
+      this.files,
+      this.changed,
+      ...registerPanelCommands(this),
+      deps.connection.onDidChangeState(() => {
+        for (const h of this.hosts.values()) h.view.updateComposer();
+      }),
+    ];
+  }
+
+  /** Opens or reveals the panel of a session; with `turn`, starts that turn in it. */
+  async open(sessionId: string, options: { turn?: PanelTurnRequest; title?: string } = {}): Promise<void> {
+    const host = this.hostFor(sessionId, options.title);
+    const existing = this.panels.get(sessionId);
+    if (existing) existing.reveal();
+    else this.adopt(host);
+    if (options.turn) {
+      await host.startTurn(options.turn);
+      // The panel may have been closed while the turn was being started.
+      if (!this.panels.has(sessionId)) {
+        this.releaseIdleHosts();
+        return;
+      }
+      host.link.focusComposer();
+    }
+    void host.open();
+  }
+
+  /** Turns running in any session, in the order their sessions were opened. */
+  runningTurns(): RunningTurn[] {
+    const out: RunningTurn[] = [];
+    for (const h of this.hosts.values()) {
+      for (const t of h.runningTurns()) {
+        out.push({
+          sessionId: h.sessionId,
+          agentMessageId: t.agentMessageId,
+          title: h.title,
+          task: t.userMessage.text,
+        });
+      }
+    }
+    return out;
+  }
+
+  /** The open panel of a session (tests). */
+  panel(sessionId: string): SessionPanel | undefined {
+    return this.panels.get(sessionId);
+  }
+
+  /** The panel that has focus, if any. */
+  activePanel(): SessionPanel | undefined {
+    return [...this.panels.values()].find((p) => p.panel.active);
+  }
+
+  /** Stops the running turn of a session; false when it has none. */
+  async stop(sessionId: string): Promise<boolean> {
+    const h = this.hosts.get(sessionId);
+    if (!h || h.runningTurns().length === 0) return false;
+    await h.stop();
+    return true;
+  }
+
+  /** Closes every panel and stops following every turn (sign-out, tests). */
+  closeAll(): void {
+    for (const p of [...this.panels.values()]) p.dispose();
+    for (const h of this.hosts.values()) h.dispose();
+    this.hosts.clear();
+    this.updateRunning();
+  }
+
+  /** Restores panels after a window reload from the webview's saved state, then catches up. */
+  serializer(): vscode.WebviewPanelSerializer {
+    return {
+      deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => {
+        const id = (state as Partial<WebviewPersistedState> | undefined)?.sessionId;
+        if (typeof id !== 'string' || !id || this.panels.has(id)) {
+          panel.dispose();
+          return;
+        }
+        const host = this.hostFor(id);
+        this.adopt(host, panel);
+        await host.open();
+      },
+    };
+  }
+
+  private hostFor(sessionId: string, title?: string): SessionHost {
+    const known = this.hosts.get(sessionId);
+    if (known) return known;
+    const { connection, logger } = this.deps;
+    const host = new SessionHost({
+      sessionId,
+      title: title ?? this.deps.sessions.get(sessionId)?.title,
+      client: () => connection.requireClient(),
+      target: () => this.followTarget(),
+      settings: () => this.hostSettings(),
+      logger,
+      cache: this.cache,
+      events: {
+        onRunningChanged: () => this.updateRunning(),
+        onTurnEnded: (h, turn) => this.turnEnded(h, turn),
+        onTitleChanged: (h) => this.panels.get(h.sessionId)?.setTitle(h.title),
+        onTurnStarted: (h) => {
+          if (!this.deps.sessions.get(h.sessionId)) void this.deps.sessions.refresh();
+        },
+      },
+      reportSuccess: () => connection.reportSuccess(),
+      reportFailure: (err) => connection.reportFailure(err),
+    });
+    this.hosts.set(sessionId, host);
+    return host;
+  }
+
+  private adopt(host: SessionHost, existing?: vscode.WebviewPanel): SessionPanel {
+    const deps = {
+      extensionUri: this.deps.context.extensionUri,
+      logger: this.deps.logger,
+      files: this.files,
+      client: () => this.deps.connection.requireClient(),
+      onDidDispose: (p: SessionPanel) => this.panelClosed(p),
+    };
+    const p = existing ? new SessionPanel(existing, host, deps) : SessionPanel.create(host, deps);
+    this.panels.set(host.sessionId, p);
+    return p;
+  }
+
+  private panelClosed(p: SessionPanel): void {
+    if (this.panels.get(p.sessionId) === p) this.panels.delete(p.sessionId);
+    this.releaseIdleHosts();
+  }
+
+  /** Hosts without a panel and without a running turn have nothing left to do. */
+  private releaseIdleHosts(): void {
+    for (const [id, h] of this.hosts) {
+      if (this.panels.has(id) || h.busy) continue;
+      this.hosts.delete(id);
+      h.dispose();
+    }
+  }
+
+  private followTarget(): FollowTarget {
+    const { connection } = this.deps;
+    connection.requireClient();
+    const s = connection.settings;
+    const baseUrl = s.baseUrl as string;
+    const key = `${baseUrl}|${s.proxyUrl ?? ''}|${s.strictSSL}`;
+    if (this.agent?.key !== key) {
+      this.agent = { key, agent: wsAgentFor(baseUrl, { proxyUrl: s.proxyUrl, strictSSL: s.strictSSL }) };
+    }
+    const target: FollowTarget = { baseUrl, apiKey: this.deps.apiKey };
+    if (this.agent.agent) target.agent = this.agent.agent;
+    return target;
+  }
+
+  private hostSettings(): HostSettings {
+    const { connection } = this.deps;
+    const s = connection.settings;
+    const basePrompt = vscode.workspace.getConfiguration('den').get<string>('basePrompt');
+    const out: HostSettings = {
+      mode: s.defaultMode,
+      effort: s.defaultEffort,
+      service: serviceName(s.baseUrl),
+    };
+    if (typeof basePrompt === 'string' && basePrompt.trim()) out.basePrompt = basePrompt;
+    if (!connection.client) {
+      const state = connection.state.kind;
+      out.disabledReason = !s.baseUrl
+        ? 'Set the service URL to send (Den: Configure Service URL).'
+        : state === 'starting'
+          ? 'Reading your API key…'
+          : 'Sign in to send (Den: Set API Key).';
+    }
+    return out;
+  }
+
+  private updateRunning(): void {
+    const list = this.runningTurns();
+    const now = new Set(list.map((r) => r.sessionId));
+    for (const id of new Set([...this.runningSessions, ...now])) {
+      if (this.runningSessions.has(id) !== now.has(id)) this.deps.sessions.setRunning(id, now.has(id));
+    }
+    this.runningSessions = now;
+    this.deps.status.setRunningTurns(list.length);
+    const key = list.map((r) => r.agentMessageId).join(',');
+    if (key !== this.runningKey) {
+      this.runningKey = key;
+      void vscode.commands.executeCommand('setContext', 'den.turnRunning', list.length > 0);
+      this.changed.fire(list);
+    }
+    this.releaseIdleHosts();
+  }
+
+  private turnEnded(host: SessionHost, turn: Turn): void {
+    if (this.panels.get(host.sessionId)?.visible) return;
+    const title = firstLine(host.title, 60) || 'Untitled session';
+    const [verb, show] =
+      turn.status === 'completed'
+        ? ['finished', vscode.window.showInformationMessage]
+        : turn.status === 'error'
+          ? ['failed', vscode.window.showErrorMessage]
+          : ['was stopped', vscode.window.showWarningMessage];
+    const buttons =
+      turn.files.length > 0 || (turn.outputFiles?.length ?? 0) > 0 ? ['Open', 'Review files'] : ['Open'];
+    // Not awaited: the notification stays until dismissed.
+    void Promise.resolve(show(`Den: “${title}” ${verb}`, ...buttons)).then((choice) => {
+      if (choice) void this.open(host.sessionId);
+    });
+  }
+
+  dispose(): void {
+    for (const p of [...this.panels.values()]) p.dispose();
+    for (const h of this.hosts.values()) h.dispose();
+    this.hosts.clear();
+    for (const d of this.disposables) d.dispose();
+    void this.cache.flush();
+  }
+}
+
+/** The service's host name for the panel header. */
+function serviceName(baseUrl: string | undefined): string {
+  if (!baseUrl) return '';
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,245 @@
+import * as vscode from 'vscode';
+import { baseName, uploadWorkspaceFile } from '../attachments/uploader';
+import { distinctNames } from '../attachments/attachment-info';
+import type { ApiClient } from '../core/api/client';
+import { DenError } from '../core/api/errors';
+import type { FileInfo } from '../core/api/types';
+import type { Logger } from '../core/log';
+import { findTurn } from '../core/transcript/reducer';
+import { formatBytes } from '../sessions/format';
+import type { BatcherStats } from './delta-batcher';
+import type { FileDocuments } from './file-documents';
+import { checkWebviewMessage, isAllowedCommand, isOpenableLink } from './message-check';
+import { panelHtml } from './panel-html';
+import type { WebviewDigest } from './protocol';
+import type { SessionHost } from './session-host';
+import type { Transcript } from '../core/transcript/model';
+
+/** The webview panel type (package.json, the serializer). */
+export const PANEL_VIEW_TYPE = 'den.session';
+
+export interface SessionPanelDeps {
+  extensionUri: vscode.Uri;
+  logger: Logger;
+  files: FileDocuments;
+  client: () => ApiClient;
+  /** The panel was closed. */
+  onDidDispose: (panel: SessionPanel) => void;
+}
+
+/** How many leading bytes are checked for NUL to tell a binary file. */
+const SNIFF = 8_000;
+
+/**
+ * One session's webview panel: its page, its messages, and what needs the editor (links, files,
+ * clipboard, the file dialog). The transcript and turns live in its `SessionHost`.
+ */
+export class SessionPanel implements vscode.Disposable {
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  /** Options of the webview: scripts on; only dist/ and media/ may be loaded. */
+  static webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+    return {
+      enableScripts: true,
+      localResourceRoots: [
+        vscode.Uri.joinPath(extensionUri, 'dist'),
+        vscode.Uri.joinPath(extensionUri, 'media'),
+      ],
+    };
+  }
+
+  /** A new panel in the active editor group. */
+  static create(host: SessionHost, deps: SessionPanelDeps): SessionPanel {
+    const panel = vscode.window.createWebviewPanel(
+      PANEL_VIEW_TYPE,
+      host.title,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      SessionPanel.webviewOptions(deps.extensionUri),
+    );
+    return new SessionPanel(panel, host, deps);
+  }
+
+  /** Takes over a panel (new, or restored after a window reload). */
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly host: SessionHost,
+    private readonly deps: SessionPanelDeps,
+  ) {
+    const webview = panel.webview;
+    webview.options = SessionPanel.webviewOptions(deps.extensionUri);
+    panel.title = host.title;
+    panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'den.svg');
+    this.subscriptions.push(
+      webview.onDidReceiveMessage((m: unknown) => void this.handleMessage(m)),
+      panel.onDidChangeViewState(() => host.link.setVisible(panel.visible)),
+      panel.onDidDispose(() => {
+        host.link.detach();
+        for (const d of this.subscriptions) d.dispose();
+        deps.onDidDispose(this);
+      }),
+    );
+    host.link.attach((m) => void webview.postMessage(m));
+    webview.html = panelHtml({
+      cspSource: webview.cspSource,
+      scriptUri: webview
+        .asWebviewUri(vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview.js'))
+        .toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(deps.extensionUri, 'media', 'panel.css')).toString(),
+      title: host.title,
+    });
+    if (!panel.visible) host.link.setVisible(false);
+  }
+
+  get sessionId(): string {
+    return this.host.sessionId;
+  }
+
+  /** The host's model of the session (tests). */
+  get transcript(): Transcript {
+    return this.host.transcript;
+  }
+
+  /** Posts and deltas sent to the webview (tests, benchmarks). */
+  get stats(): BatcherStats {
+    return this.host.stats;
+  }
+
+  /** Whether the panel is shown (VS Code's view). */
+  get visible(): boolean {
+    return this.panel.visible;
+  }
+
+  /** What the webview shows (tests). */
+  probe(timeoutMs?: number): Promise<WebviewDigest> {
+    return this.host.link.probe(timeoutMs);
+  }
+
+  setTitle(title: string): void {
+    this.panel.title = title;
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, false);
+  }
+
+  /** Handles one message from the webview (public so tests can act as the webview). */
+  async handleMessage(raw: unknown): Promise<void> {
+    const msg = checkWebviewMessage(raw);
+    if (!msg) {
+      this.deps.logger.debug('Session panel: ignored a malformed message from the webview');
+      return;
+    }
+    try {
+      switch (msg.type) {
+        case 'runCommand':
+          if (isAllowedCommand(msg.command))
+            await vscode.commands.executeCommand(msg.command, ...(msg.args ?? []));
+          else this.deps.logger.warn(`Session panel: refused to run ${msg.command} for the webview`);
+          return;
+        case 'openLink':
+          if (isOpenableLink(msg.href)) await vscode.env.openExternal(vscode.Uri.parse(msg.href));
+          else
+            this.deps.logger.info(
+              `Session panel: ignored a link that is not http(s): ${msg.href.slice(0, 200)}`,
+            );
+          return;
+        case 'openFile':
+          await this.openFile(msg.turnId, msg.path);
+          return;
+        case 'copy':
+          await vscode.env.clipboard.writeText(msg.text);
+          return;
+        case 'pickAttachments':
+          await this.pickAttachments();
+          return;
+        default:
+          await this.host.handle(msg);
+      }
+    } catch (err) {
+      this.deps.logger.warn(`Session panel: ${msg.type} failed: ${err instanceof Error ? err.message : err}`);
+      this.host.view.showError(err, 'do that');
+    }
+  }
+
+  private async pickAttachments(): Promise<void> {
+    const uris = await vscode.window.showOpenDialog({
+      canSelectMany: true,
+      openLabel: 'Attach',
+      title: 'Den: Attach Files to the Next Turn',
+    });
+    if (!uris?.length) return;
+    let client: ApiClient;
+    try {
+      client = this.deps.client();
+    } catch (err) {
+      this.host.view.showError(err, 'attach files');
+      return;
+    }
+    const names = distinctNames(uris.map(baseName));
+    await Promise.all(
+      uris.map(async (uri, i) => {
+        let size = 0;
+        try {
+          size = (await vscode.workspace.fs.stat(uri)).size;
+        } catch {
+          // the upload says what is wrong with the file
+        }
+        await this.host.attach(names[i], size, (onProgress, signal) =>
+          uploadWorkspaceFile(client, this.sessionId, uri, { onProgress, signal, name: names[i] }),
+        );
+      }),
+    );
+  }
+
+  /** Shows a file of a turn read-only (until the files issue adds review and apply). */
+  private async openFile(turnId: string, path: string): Promise<void> {
+    const turn = findTurn(this.host.transcript, turnId);
+    const change = turn?.files.find((f) => f.path === path);
+    const output = turn?.outputFiles?.find((f) => f.key === path || f.name === path);
+    if (!turn || (!change && !output)) {
+      this.host.view.setNotice({
+        level: 'warning',
+        message: `${path} is not a file of this turn.`,
+        actions: [],
+      });
+      return;
+    }
+    if (change?.change === 'deleted') {
+      this.host.view.setNotice({
+        level: 'info',
+        message: `The turn deleted ${path}: there is no content to show.`,
+        actions: [],
+      });
+      return;
+    }
+    const file: FileInfo = change ? { key: change.key, name: change.name, size: 0 } : (output as FileInfo);
+    try {
+      const client = this.deps.client();
+      let got;
+      try {
+        got = await client.downloadFile(file);
+      } catch (err) {
+        if (!(err instanceof DenError) || err.code !== 'unsupported') throw err;
+        // Not downloadable: a file-writing tool of the session may still hold its content.
+        const detail = await client.getSession(this.sessionId);
+        const events = detail.messages.flatMap((m) => (m.type === 'agent' ? m.events : []));
+        got = await client.downloadFile(file, { sessionEvents: events });
+      }
+      if (got.content.subarray(0, SNIFF).includes(0)) {
+        this.host.view.setNotice({
+          level: 'info',
+          message: `${file.name} is a binary file (${formatBytes(got.content.length)}); Den shows text files only.`,
+          actions: [],
+        });
+        return;
+      }
+      await this.deps.files.show(this.sessionId, turnId, path, got.content.toString('utf8'));
+    } catch (err) {
+      this.host.view.showError(err, `open ${file.name}`);
+    }
+  }
+
+  dispose(): void {
+    this.panel.dispose();
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * The live streams of one session's open turns: one `SessionStream` per agent message, resumed from
+ * what the transcript already holds, and the connection state they add up to. No `vscode` import.
+ */
+import type { Agent } from 'node:http';
+import type { AgentEvent } from '../core/api/types';
+import type { Logger } from '../core/log';
+import type { Turn } from '../core/transcript/model';
+import { SessionStream } from '../core/stream/session-stream';
+import type {
+  SessionStreamOptions,
+  StreamDone,
+  StreamState,
+  StreamStateInfo,
+} from '../core/stream/stream-types';
+import type { ConnectionView } from './protocol';
+
+/** Where and how to open sockets (read at each `follow`). */
+export interface FollowTarget {
+  baseUrl: string;
+  apiKey: () => string | undefined;
+  agent?: Agent;
+}
+
+export interface TurnFollowersOptions {
+  sessionId: string;
+  /** Throws (a `config` DenError) when Den is not signed in. */
+  target: () => FollowTarget;
+  /** The stored `stream_entry_id` of an event, for streams whose live frames lack it. */
+  resolveCursor: (messageId: string, lastEventId: number) => Promise<string | undefined>;
+  onEvent: (messageId: string, ev: AgentEvent) => void;
+  /** A legacy `state.snapshot` payload. */
+  onSnapshot: (messageId: string, snapshot: Record<string, unknown>) => void;
+  /** The stream of a turn ended (not called after `close`/`closeAll`). */
+  onDone: (messageId: string, done: StreamDone) => void;
+  /** The aggregate connection view may have changed. */
+  onState: () => void;
+  logger: Logger;
+  /** Extra stream options (tests: backoff, timeouts). */
+  streamOptions?: Partial<SessionStreamOptions>;
+}
+
+interface Follower {
+  stream: SessionStream;
+  state: StreamState;
+  info: StreamStateInfo;
+}
+
+/** Tries of one reconnect cycle after which a network failure reads as "offline". */
+const OFFLINE_AFTER = 3;
+
+export class TurnFollowers {
+  private readonly opts: TurnFollowersOptions;
+  private readonly followers = new Map<string, Follower>();
+
+  constructor(options: TurnFollowersOptions) {
+    this.opts = options;
+  }
+
+  has(messageId: string): boolean {
+    return this.followers.has(messageId);
+  }
+
+  get size(): number {
+    return this.followers.size;
+  }
+
+  ids(): string[] {
+    return [...this.followers.keys()];
+  }
+
+  stream(messageId: string): SessionStream | undefined {
+    return this.followers.get(messageId)?.stream;
+  }
+
+  /**
+   * Follows a turn from where it stands (its `lastStreamEntryId`/`lastEventId`). Does nothing for a
+   * turn without an id or already followed. Throws when there is no service to follow it on.
+   */
+  follow(turn: Turn): void {
+    const id = turn.agentMessageId;
+    if (!id || this.followers.has(id)) return;
+    const target = this.opts.target();
+    const options: SessionStreamOptions = {
+      ...this.opts.streamOptions,
+      baseUrl: target.baseUrl,
+      apiKey: target.apiKey,
+      sessionId: this.opts.sessionId,
+      messageId: id,
+      lastEventId: turn.lastEventId,
+      resolveCursor: (last) => this.opts.resolveCursor(id, last),
+      logger: this.opts.logger,
+    };
+    if (turn.lastStreamEntryId) options.lastStreamEntryId = turn.lastStreamEntryId;
+    if (target.agent) options.agent = target.agent;
+    const follower = { state: 'connecting', info: { attempt: 1 } } as Follower;
+    const stream = new SessionStream(options, {
+      onEvent: (ev) => this.opts.onEvent(id, ev),
+      onSnapshot: (s) => this.opts.onSnapshot(id, s),
+      onState: (state, info) => {
+        if (this.followers.get(id) !== follower) return;
+        follower.state = state;
+        follower.info = info;
+        this.opts.onState();
+      },
+    });
+    follower.stream = stream;
+    this.followers.set(id, follower);
+    void stream.done.then((done) => {
+      if (this.followers.get(id) !== follower) return;
+      this.followers.delete(id);
+      if (done.kind !== 'closed') this.opts.onDone(id, done);
+      this.opts.onState();
+    });
+    stream.start();
+  }
+
+  /** Stops following one turn (no `onDone`). */
+  close(messageId: string): void {
+    const f = this.followers.get(messageId);
+    if (!f) return;
+    this.followers.delete(messageId);
+    f.stream.close();
+  }
+
+  closeAll(): void {
+    for (const id of [...this.followers.keys()]) this.close(id);
+  }
+
+  /** What the streams add up to; undefined when none is open. */
+  view(): ConnectionView | undefined {
+    if (this.followers.size === 0) return undefined;
+    let best: ConnectionView | undefined;
+    let rank = -1;
+    for (const f of this.followers.values()) {
+      const [r, v] = describe(f);
+      if (r > rank) {
+        rank = r;
+        best = v;
+      }
+    }
+    return best;
+  }
+}
+
+/** A stream's state as the panel shows it, ranked: the most worrying one is shown. */
+function describe(f: Follower): [number, ConnectionView] {
+  const { state, info } = f;
+  switch (state) {
+    case 'reconnecting': {
+      const wait =
+        info.delayMs !== undefined ? ` Retrying in ${Math.max(1, Math.ceil(info.delayMs / 1000))} s.` : '';
+      if (info.error?.fault === 'network' && info.attempt >= OFFLINE_AFTER) {
+        return [4, { state: 'offline', message: `Den cannot reach the service.${wait}` }];
+      }
+      return [3, { state: 'reconnecting', message: `Connection lost; reconnecting.${wait}` }];
+    }
+    case 'connecting':
+      return info.attempt > 1
+        ? [3, { state: 'reconnecting', message: `Reconnecting (try ${info.attempt}).` }]
+        : [2, { state: 'loading' }];
+    case 'open':
+      return [1, { state: 'live' }];
+    default:
+      return [0, { state: 'idle' }];
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The Session panel's webview: builds the page inside `#app`, applies what the host posts (checked,
+ * in `seq` order) and renders it once per animation frame, posts the person's intents back, and
+ * keeps draft, choices and scroll position with `setState`.
+ */
+import type { HostMessage, WebviewPersistedState } from '../panel/protocol';
+import { Announcer } from './announcer';
+import { ComposerView } from './composer';
+import { h, installContentHandlers } from './dom';
+import { turnStatusText } from './format';
+import { HeaderView, NoticeView } from './header';
+import { isHostMessage } from './host-message';
+import type { Post } from './post';
+import { Store } from './state';
+import { TranscriptView } from './transcript-view';
+
+function readPersisted(v: unknown): Partial<WebviewPersistedState> {
+  if (typeof v !== 'object' || v === null) return {};
+  const s = v as Record<string, unknown>;
+  const out: Partial<WebviewPersistedState> = {};
+  if (typeof s.sessionId === 'string') out.sessionId = s.sessionId;
+  if (typeof s.draft === 'string') out.draft = s.draft;
+  if (typeof s.mode === 'string') out.mode = s.mode as WebviewPersistedState['mode'];
+  if (typeof s.effort === 'string') out.effort = s.effort as WebviewPersistedState['effort'];
+  if (typeof s.scrollTop === 'number' && Number.isFinite(s.scrollTop)) out.scrollTop = s.scrollTop;
+  return out;
+}
+
+function start(): void {
+  const vscode = acquireVsCodeApi();
+  const post: Post = (m) => vscode.postMessage(m);
+  let persisted = readPersisted(vscode.getState());
+  const persist = (patch: Partial<WebviewPersistedState>): void => {
+    persisted = { ...persisted, ...patch };
+    if ('scrollTop' in patch && patch.scrollTop === undefined) delete persisted.scrollTop;
+    vscode.setState({ sessionId: '', draft: '', ...persisted });
+  };
+
+  const store = new Store({ post });
+  const header = new HeaderView(post);
+  const notice = new NoticeView(post);
+  const announcer = new Announcer();
+  const transcript = new TranscriptView({ store, post, expanded: new Set() });
+  const composer = new ComposerView(
+    {
+      post: (m) => {
+        // whoever sends wants to see the turn arrive, wherever they had scrolled to
+        if (m.type === 'send') transcript.jumpToLatest();
+        post(m);
+      },
+      persist,
+      hasTurnWithText: (text) => store.turns.some((t) => t.header.userMessage.text.trim() === text.trim()),
+    },
+    persisted,
+  );
+  const app = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
+  app.classList.add('den-panel');
+  app.append(
+    header.el,
+    h('div', { class: 'transcript-wrap' }, [transcript.el, transcript.jump]),
+    notice.el,
+    composer.el,
+    announcer.el,
+  );
+  installContentHandlers(transcript.el, post);
+
+  let scrollTimer: ReturnType<typeof setTimeout> | undefined;
+  transcript.onScroll = (top) => {
+    if (scrollTimer) clearTimeout(scrollTimer);
+    scrollTimer = setTimeout(() => persist({ scrollTop: top }), 300);
+  };
+
+  let restoreScroll = true;
+  const flush = (): void => {
+    const c = store.takeChanges();
+    if (c.reset) {
+      const session = store.session!;
+      if (persisted.sessionId && persisted.sessionId !== session.sessionId) {
+        // State saved by a panel of another session: its draft and scroll position do not apply.
+        persisted = { sessionId: session.sessionId, draft: '' };
+        composer.setDraft('');
+        restoreScroll = false;
+      }
+      persist({ sessionId: session.sessionId });
+    }
+    if (c.reset || c.title) header.setSession(store.session!);
+    if (c.reset || c.connection) header.setConnection(store.connection);
+    if (c.reset || c.notice) notice.set(store.notice);
+    transcript.update(c);
+    if (c.reset && restoreScroll) {
+      restoreScroll = false;
+      if (persisted.scrollTop !== undefined) transcript.restoreScroll(persisted.scrollTop);
+    }
+    if (store.composer && (c.reset || c.composer || c.turns.size > 0 || c.structure)) {
+      composer.setState(store.composer, store.continuable()?.header.id);
+    }
+    if (!c.reset) {
+      for (const text of c.spoken) announcer.answer(text);
+      for (const id of c.statuses) {
+        const t = store.turn(id);
+        if (t) announcer.status(turnStatusText(t.header));
+      }
+    }
+  };
+
+  let frame = 0;
+  const schedule = (): void => {
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      flush();
+    });
+  };
+
+  window.addEventListener('message', (ev: MessageEvent<unknown>) => {
+    const msg = ev.data;
+    if (!isHostMessage(msg)) return;
+    store.receive(msg as HostMessage);
+    if (msg.type === 'probe') {
+      flush();
+      post({
+        type: 'probeResult',
+        id: msg.id,
+        digest: store.digest(transcript.renderedBlocks(), composer.text()),
+      });
+    } else if (msg.type === 'focusComposer') composer.focus();
+    else schedule();
+  });
+  window.addEventListener('resize', () => transcript.resized());
+  post({ type: 'ready', lastSeq: null });
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
+else start();

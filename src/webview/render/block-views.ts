@@ -1,0 +1,160 @@
+/**
+ * Row views of the content blocks: a markdown section, a thought (collapsed by default), plain text,
+ * a message the agent received, and a generic block for kinds Den does not know.
+ */
+import { clear, h, toDom } from '../dom';
+import { formatBytes, valueText } from '../format';
+import { renderMarkdown } from '../markdown';
+import { blockKey } from '../state';
+import type { RowView, ViewContext } from './context';
+
+/** Largest generic payload shown (pretty JSON), in characters. */
+const GENERIC_CLIP = 20_000;
+
+function blockEl(
+  tag: 'div' | 'details',
+  type: string,
+  turnId: string,
+  blockId: string,
+  extra = '',
+): HTMLElement {
+  return h(tag, {
+    class: `row block block-${type}${extra}`,
+    attrs: { 'data-block-type': type, 'data-block-id': blockId, 'data-turn-id': turnId },
+  });
+}
+
+/** One section of a markdown block; a long answer is several of these rows. */
+export class MarkdownSectionView implements RowView {
+  readonly el: HTMLElement;
+  private rendered: string | undefined;
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+    private readonly blockId: string,
+    private readonly part: number,
+  ) {
+    this.el = blockEl('div', 'markdown', turnId, blockId, ' md-part');
+    this.el.setAttribute('data-part', String(part));
+    this.update();
+  }
+
+  update(): void {
+    const src = this.ctx.sectionText(this.turnId, this.blockId, this.part);
+    if (src === this.rendered) return;
+    this.rendered = src;
+    clear(this.el);
+    this.el.appendChild(toDom(renderMarkdown(src)));
+  }
+}
+
+/** The agent's reasoning: a `<details>` closed by default, rendered only while open. */
+export class ThoughtView implements RowView {
+  readonly el: HTMLDetailsElement;
+  private readonly summary: HTMLElement;
+  private readonly body: HTMLElement;
+  private rendered: string | undefined;
+  private readonly key: string;
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+    private readonly blockId: string,
+  ) {
+    this.key = `open\u0000${blockKey(turnId, blockId)}`;
+    this.el = blockEl('details', 'thought', turnId, blockId) as HTMLDetailsElement;
+    this.summary = h('summary', { class: 'thought-summary' });
+    this.body = h('div', { class: 'thought-body' });
+    this.el.append(this.summary, this.body);
+    this.el.open = ctx.expanded.has(this.key);
+    this.el.addEventListener('toggle', () => {
+      if (this.el.open) ctx.expanded.add(this.key);
+      else ctx.expanded.delete(this.key);
+      this.update();
+    });
+    this.update();
+  }
+
+  update(): void {
+    const b = this.ctx.store.block(this.turnId, this.blockId);
+    if (b?.type !== 'thought') return;
+    this.summary.textContent = b.final ? 'Thought' : 'Thinking…';
+    if (!this.el.open || b.text === this.rendered) return;
+    this.rendered = b.text;
+    clear(this.body);
+    this.body.appendChild(toDom(renderMarkdown(b.text)));
+  }
+}
+
+/** Plain text (`text` blocks) and messages the agent received (`message` blocks). */
+export class TextView implements RowView {
+  readonly el: HTMLElement;
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+    private readonly blockId: string,
+    type: 'text' | 'message',
+  ) {
+    this.el = blockEl('div', type, turnId, blockId);
+    this.update();
+  }
+
+  update(): void {
+    const b = this.ctx.store.block(this.turnId, this.blockId);
+    if (!b || (b.type !== 'text' && b.type !== 'message')) return;
+    clear(this.el);
+    if (b.type === 'message')
+      this.el.appendChild(h('div', { class: 'block-label', text: 'Message received' }));
+    this.el.appendChild(h('p', { class: 'text-body', text: b.text }));
+    if (b.type === 'message' && b.files.length > 0) {
+      this.el.appendChild(
+        h(
+          'ul',
+          { class: 'file-chips' },
+          b.files.map((f) => h('li', { class: 'file-chip', text: `${f.name} (${formatBytes(f.size)})` })),
+        ),
+      );
+    }
+  }
+}
+
+/** A block of a kind Den does not know: its kind and its payload as JSON, both as text. */
+export class GenericView implements RowView {
+  readonly el: HTMLDetailsElement;
+  private readonly key: string;
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+    private readonly blockId: string,
+  ) {
+    this.key = `open\u0000${blockKey(turnId, blockId)}`;
+    this.el = blockEl('details', 'generic', turnId, blockId) as HTMLDetailsElement;
+    this.el.open = ctx.expanded.has(this.key);
+    this.el.addEventListener('toggle', () => {
+      if (this.el.open) ctx.expanded.add(this.key);
+      else ctx.expanded.delete(this.key);
+    });
+    this.update();
+  }
+
+  update(): void {
+    const b = this.ctx.store.block(this.turnId, this.blockId);
+    if (b?.type !== 'generic') return;
+    clear(this.el);
+    const json = valueText(b.payload);
+    this.el.append(
+      h('summary', { class: 'generic-summary' }, [h('span', { class: 'generic-kind', text: b.kind })]),
+      h('pre', {
+        class: 'generic-payload',
+        attrs: { tabindex: '0', 'aria-label': `Payload of ${b.kind}` },
+        text:
+          json.length > GENERIC_CLIP
+            ? `${json.slice(0, GENERIC_CLIP)}\n… (${json.length - GENERIC_CLIP} more characters)`
+            : json,
+      }),
+    );
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * Row views around a turn's blocks: the request (a heading, mode, fast/think, attachments), the plan
+ * checklist (updated in place), the changed files (each opens the file) and the status line.
+ */
+import type { Todo } from '../../core/transcript/model';
+import { clear, h } from '../dom';
+import { EFFORT_LABELS, MODE_LABELS, formatBytes, turnStatusText } from '../format';
+import type { RowView, ViewContext } from './context';
+
+/** Characters of the request shown in the turn's heading (the rest follows it as text). */
+const TITLE_CLIP = 160;
+
+function rowEl(cls: string, turnId: string): HTMLElement {
+  return h('div', { class: `row ${cls}`, attrs: { 'data-turn-id': turnId } });
+}
+
+export class UserMessageView implements RowView {
+  readonly el: HTMLElement;
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+  ) {
+    this.el = rowEl('turn-header', turnId);
+    this.update();
+  }
+
+  update(): void {
+    const t = this.ctx.store.turn(this.turnId);
+    if (!t) return;
+    const u = t.header.userMessage;
+    clear(this.el);
+    const text = u.text.trim() || '(no request text)';
+    const firstLine = text.split('\n')[0];
+    const title = firstLine.length > TITLE_CLIP ? `${firstLine.slice(0, TITLE_CLIP)}…` : firstLine;
+    this.el.appendChild(
+      h('h2', { class: 'turn-title' }, [h('span', { class: 'visually-hidden', text: 'You asked: ' }), title]),
+    );
+    if (title !== text) this.el.appendChild(h('p', { class: 'turn-text', text }));
+    const meta = h('div', { class: 'turn-meta' });
+    if (u.mode)
+      meta.appendChild(h('span', { class: 'badge turn-mode', text: MODE_LABELS[u.mode] ?? u.mode }));
+    if (u.effort)
+      meta.appendChild(h('span', { class: 'badge turn-effort', text: EFFORT_LABELS[u.effort] ?? u.effort }));
+    if (u.files.length > 0) {
+      meta.appendChild(
+        h(
+          'ul',
+          { class: 'file-chips', attrs: { 'aria-label': 'Attachments' } },
+          u.files.map((f) => h('li', { class: 'file-chip', text: `${f.name} (${formatBytes(f.size)})` })),
+        ),
+      );
+    }
+    if (meta.childNodes.length > 0) this.el.appendChild(meta);
+  }
+}
+
+const TODO_STATE: Record<Todo['status'], { icon: string; checked: string; words: string }> = {
+  pending: { icon: '○', checked: 'false', words: 'to do' },
+  active: { icon: '◐', checked: 'mixed', words: 'in progress' },
+  completed: { icon: '✓', checked: 'true', words: 'done' },
+};
+
+export class PlanView implements RowView {
+  readonly el: HTMLElement;
+  private readonly progress: HTMLElement;
+  private readonly list: HTMLUListElement;
+  private readonly items = new Map<string, HTMLLIElement>();
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+  ) {
+    this.el = rowEl('block-plan plan', turnId);
+    this.progress = h('span', { class: 'plan-progress' });
+    this.list = h('ul', { class: 'todos' });
+    this.el.append(h('h3', { class: 'plan-title' }, ['Plan ', this.progress]), this.list);
+    this.update();
+  }
+
+  /** Updates items in place (keyed by todo id) so focus and screen-reader position survive. */
+  update(): void {
+    const todos = this.ctx.store.turn(this.turnId)?.plan?.todos ?? [];
+    const seen = new Set<string>();
+    let done = 0;
+    todos.forEach((todo, i) => {
+      seen.add(todo.id);
+      if (todo.status === 'completed') done++;
+      const st = TODO_STATE[todo.status] ?? TODO_STATE.pending;
+      let li = this.items.get(todo.id);
+      if (!li) {
+        li = h('li', { class: 'todo', attrs: { 'data-todo-id': todo.id } }, [
+          h('span', { class: 'todo-check', attrs: { role: 'checkbox', 'aria-readonly': 'true' } }, [
+            h('span', { class: 'todo-icon', attrs: { 'aria-hidden': 'true' } }),
+            h('span', { class: 'todo-text' }),
+            h('span', { class: 'visually-hidden todo-state' }),
+          ]),
+        ]);
+        this.items.set(todo.id, li);
+      }
+      if (this.list.children[i] !== li) this.list.insertBefore(li, this.list.children[i] ?? null);
+      li.setAttribute('data-status', todo.status);
+      const check = li.firstElementChild as HTMLElement;
+      check.setAttribute('aria-checked', st.checked);
+      (check.children[0] as HTMLElement).textContent = st.icon;
+      (check.children[1] as HTMLElement).textContent = todo.content;
+      (check.children[2] as HTMLElement).textContent = ` (${st.words})`;
+    });
+    for (const [id, li] of this.items) {
+      if (!seen.has(id)) {
+        li.remove();
+        this.items.delete(id);
+      }
+    }
+    this.progress.textContent = `${done}/${todos.length}`;
+  }
+}
+
+const CHANGE: Record<string, { badge: string; words: string }> = {
+  added: { badge: 'A', words: 'added' },
+  updated: { badge: 'M', words: 'updated' },
+  deleted: { badge: 'D', words: 'deleted' },
+};
+
+export class FilesView implements RowView {
+  readonly el: HTMLElement;
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+  ) {
+    this.el = rowEl('block-files files', turnId);
+    this.update();
+  }
+
+  update(): void {
+    const files = this.ctx.store.turn(this.turnId)?.files ?? [];
+    clear(this.el);
+    this.el.appendChild(h('h3', { class: 'files-title', text: `Files changed (${files.length})` }));
+    const list = h('ul', { class: 'file-list' });
+    for (const f of files) {
+      const c = CHANGE[f.change] ?? CHANGE.updated;
+      list.appendChild(
+        h('li', {}, [
+          h(
+            'button',
+            {
+              class: 'file-change',
+              attrs: {
+                type: 'button',
+                'data-change': f.change,
+                'data-path': f.path,
+                title: `Open ${f.path}`,
+              },
+              on: { click: () => this.ctx.post({ type: 'openFile', turnId: this.turnId, path: f.path }) },
+            },
+            [
+              h('span', { class: 'file-badge', text: c.badge, attrs: { 'aria-hidden': 'true' } }),
+              h('span', { class: 'file-path', text: f.path }),
+              h('span', { class: 'visually-hidden', text: ` (${c.words})` }),
+            ],
+          ),
+        ]),
+      );
+    }
+    this.el.appendChild(list);
+  }
+}
+
+const STATUS_ICON: Record<string, string> = {
+  queued: '…',
+  running: '◌',
+  completed: '✓',
+  aborted: '■',
+  error: '✕',
+};
+
+export class StatusLineView implements RowView {
+  readonly el: HTMLElement;
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+  ) {
+    this.el = rowEl('turn-status', turnId);
+    this.update();
+  }
+
+  update(): void {
+    const t = this.ctx.store.turn(this.turnId);
+    if (!t) return;
+    clear(this.el);
+    this.el.setAttribute('data-status', t.header.status);
+    this.el.append(
+      h('span', {
+        class: 'status-icon',
+        text: STATUS_ICON[t.header.status] ?? '',
+        attrs: { 'aria-hidden': 'true' },
+      }),
+      h('span', { class: 'status-text', text: turnStatusText(t.header) }),
+    );
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Helpers of the Session panel's integration tests: opening a panel, what its webview shows (the
+ * `probe` digest), and the transcript the service's stored events fold to.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import * as vscode from 'vscode';
+import type { AgentEvent } from '../../src/core/api/types';
+import { transcriptFromDetail } from '../../src/core/transcript/from-history';
+import { isTerminalStatus, type Block, type Transcript, type Turn } from '../../src/core/transcript/model';
+import { applyEvent, beginTurn, createTranscript } from '../../src/core/transcript/reducer';
+import type { WebviewDigest } from '../../src/panel/protocol';
+import type { SessionPanel } from '../../src/panel/session-panel';
+import type { Emulator } from '../emulator';
+import { EXTENSION_ID, waitFor, type DenApi } from './helpers';
+
+/** The text the webview reports for a block (its digest's definition). */
+function blockText(b: Block): string {
+  switch (b.type) {
+    case 'markdown':
+    case 'thought':
+    case 'text':
+    case 'message':
+      return b.text;
+    case 'tool':
+      return b.log.segments.map((s) => s.data).join('');
+    default:
+      return '';
+  }
+}
+
+/** What a webview showing exactly `t` reports in its digest. */
+export function digestOf(t: Transcript): WebviewDigest['turns'] {
+  return t.turns.map((turn) => ({
+    id: turn.agentMessageId,
+    status: turn.status,
+    blocks: turn.blocks.map((b) => ({ id: b.id, type: b.type, text: blockText(b) })),
+    todos: turn.plan?.todos.length ?? 0,
+    files: turn.files.length,
+  }));
+}
+
+/** Whether the webview bundle was built (the UI is written in parallel with the host). */
+export function webviewBuilt(): boolean {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  return !!ext && fs.existsSync(path.join(ext.extensionPath, 'dist', 'webview.js'));
+}
+
+/**
+ * Waits until the panel shows `expected()` (re-read at every try): through the webview's digest
+ * when the webview is built, else the host's model.
+ */
+export async function waitShows(
+  panel: SessionPanel,
+  expected: () => Transcript,
+  what: string,
+  timeoutMs = 8_000,
+): Promise<WebviewDigest | undefined> {
+  let last: unknown;
+  try {
+    return await waitFor(
+      what,
+      async () => {
+        const want = digestOf(expected());
+        if (!webviewBuilt()) {
+          last = digestOf(panel.transcript);
+          return isDeepStrictEqual(last, want) ? ({} as WebviewDigest) : undefined;
+        }
+        const d = await panel.probe(3_000).catch(() => undefined);
+        last = d?.turns;
+        return d && isDeepStrictEqual(d.turns, want) ? d : undefined;
+      },
+      timeoutMs,
+      60,
+    );
+  } catch (err) {
+    assert.deepEqual(last, digestOf(expected()), (err as Error).message);
+    throw err;
+  }
+}
+
+/** Opens a session's panel through Den and returns it. */
+export async function openPanel(
+  api: DenApi,
+  sessionId: string,
+  options?: Parameters<DenApi['panels']['open']>[1],
+): Promise<SessionPanel> {
+  await api.panels.open(sessionId, options);
+  const p = api.panels.panel(sessionId);
+  assert.ok(p, `no panel for ${sessionId}`);
+  return p;
+}
+
+/** The transcript the service's history of a session folds to. */
+export async function serverTranscript(api: DenApi, sessionId: string): Promise<Transcript> {
+  return transcriptFromDetail(await api.connection.requireClient().getSession(sessionId));
+}
+
+/** `t` with its turn `agentMessageId` replaced by the fold of the emulator's stored events. */
+export function withStoredTurn(emu: Emulator, t: Transcript, agentMessageId: string): Transcript {
+  const turns = t.turns.map((turn) => {
+    if (turn.agentMessageId !== agentMessageId) return turn;
+    const x = createTranscript(t.sessionId);
+    beginTurn(x, {
+      agentMessageId,
+      userMessageId: turn.userMessage.id,
+      text: turn.userMessage.text,
+      files: turn.userMessage.files,
+      createdAt: turn.userMessage.createdAt,
+    });
+    for (const ev of emu.storedEvents(t.sessionId, agentMessageId))
+      applyEvent(x, agentMessageId, ev as AgentEvent);
+    return x.turns[0];
+  });
+  return { ...t, turns };
+}
+
+/** The newest turn of a panel. */
+export function lastTurn(panel: SessionPanel): Turn {
+  const turns = panel.transcript.turns;
+  assert.ok(turns.length > 0, 'the panel has no turn');
+  return turns[turns.length - 1];
+}
+
+/** Waits for a turn to reach a terminal status and stop being followed. */
+export async function turnEnded(api: DenApi, turn: Turn, timeoutMs = 10_000): Promise<void> {
+  await waitFor(
+    `turn ${turn.userMessage.text} to end`,
+    () =>
+      isTerminalStatus(turn.status) &&
+      !api.panels.runningTurns().some((r) => r.agentMessageId === turn.agentMessageId),
+    timeoutMs,
+  );
+}
+
+/** The id of a seeded session of the primary user, by title. */
+export async function seededSession(api: DenApi, title: string): Promise<string> {
+  const page = await api.connection.requireClient().listSessions({ search: title });
+  const s = page.sessions.find((x) => x.title === title);
+  assert.ok(s, `no seeded session "${title}"`);
+  return s.sessionId;
+}

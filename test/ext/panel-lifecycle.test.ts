@@ -1,0 +1,310 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { startEmulator, type Emulator } from '../emulator';
+import {
+  captureMessages,
+  denApi,
+  emuFetch,
+  resetDen,
+  signIn,
+  sleep,
+  trackContext,
+  waitFor,
+  type ContextTracker,
+  type DenApi,
+  type MessageCapture,
+} from './helpers';
+import {
+  lastTurn,
+  openPanel,
+  seededSession,
+  serverTranscript,
+  turnEnded,
+  waitShows,
+  withStoredTurn,
+} from './panel-helpers';
+
+/** Starts a turn on the service directly (as another client would). */
+async function startElsewhere(emu: Emulator, sessionId: string, task: string): Promise<string> {
+  const { status, body } = await emuFetch(emu, '/sessions/new', {
+    method: 'POST',
+    body: JSON.stringify({ session_id: sessionId, task, mode: 'auto' }),
+  });
+  assert.equal(status, 200, JSON.stringify(body));
+  return body.agent_message_id as string;
+}
+
+describe('Session panel lifecycle', () => {
+  let api: DenApi;
+  let emu: Emulator;
+  let messages: MessageCapture;
+  let context: ContextTracker;
+
+  beforeEach(async () => {
+    api = await denApi();
+    // Turns of "N events" take about N × 20 ms: long enough to hide, close or stop them midway.
+    emu = await startEmulator({ eventDelayMs: 20 });
+    messages = captureMessages();
+    context = trackContext();
+    await resetDen(api);
+    await signIn(api, emu.url, emu.keys.primary);
+  });
+
+  afterEach(async () => {
+    api.panels.closeAll();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await resetDen(api);
+    context.restore();
+    messages.restore();
+    await emu.close();
+  });
+
+  it('posts nothing to a hidden panel while its turn streams, notifies when the turn ends, and catches up when shown', async () => {
+    const a = await openPanel(api, randomUUID(), { turn: { task: 'answer in 60 events', mode: 'auto' } });
+    const turn = lastTurn(a);
+    await waitFor('the running count in the status bar', () => api.status.text.includes('1 running'));
+    assert.equal(context.get('den.turnRunning'), true);
+    assert.deepEqual(
+      api.panels.runningTurns().map((r) => r.agentMessageId),
+      [turn.agentMessageId],
+    );
+    // Another session's panel in the same editor group hides this one.
+    const other = await openPanel(api, await seededSession(api, 'Write release notes for v2.3'));
+    await waitFor('the first panel to be hidden', () => !a.visible && other.visible);
+    await sleep(100);
+    const posts = a.stats.posts;
+    await turnEnded(api, turn);
+    await sleep(200);
+    assert.equal(a.stats.posts, posts, 'the hidden panel got posts');
+    assert.equal(turn.status, 'completed');
+    await waitFor('the notification', () => messages.texts().length > 0);
+    assert.deepEqual(messages.shown, [{ level: 'info', text: 'Den: “answer in 60 events” finished' }]);
+    await waitFor('the status bar without running turns', () => !api.status.text.includes('running'));
+    assert.equal(context.get('den.turnRunning'), false);
+    await api.panels.open(a.sessionId);
+    await waitFor('the first panel to be shown', () => a.visible);
+    await waitShows(a, () => withStoredTurn(emu, a.transcript, turn.agentMessageId), 'the caught-up panel');
+  });
+
+  it('keeps following a turn after its panel is closed, then notifies and updates the status bar', async () => {
+    const id = randomUUID();
+    const panel = await openPanel(api, id, { turn: { task: 'answer in 50 events', mode: 'auto' } });
+    const turn = lastTurn(panel);
+    await waitFor('the turn to run', () => turn.blocks.length > 0);
+    panel.dispose();
+    assert.equal(api.panels.panel(id), undefined);
+    assert.equal(api.panels.runningTurns().length, 1);
+    await turnEnded(api, turn);
+    assert.equal(turn.status, 'completed');
+    await waitFor('the notification', () => messages.texts().length > 0);
+    assert.match(messages.texts('info')[0], /^Den: “answer in 50 events” finished$/);
+    await waitFor('the status bar', () => !api.status.text.includes('running'));
+  });
+
+  it('reopens a closed session from the cache at once, then brings it up to date from the service', async () => {
+    const id = await seededSession(api, 'Plan the Postgres 16 migration');
+    const first = await openPanel(api, id);
+    await waitFor('the history', () => first.host.loaded);
+    const cached = first.transcript;
+    first.dispose();
+    await sleep(300); // the cache is written when the panel's host goes
+    // Another client adds a turn meanwhile; the service then answers slowly.
+    const agentId = await startElsewhere(emu, id, 'answer in 5 events');
+    await emu.turnEnded(id, agentId);
+    emu.faults = { latencyMs: 2_000 };
+    const again = await openPanel(api, id);
+    await waitShows(again, () => cached, 'the cached transcript', 1_900);
+    assert.equal(again.host.loaded, false, 'the history arrived before the cache was shown');
+    await waitFor('the history', () => again.host.loaded, 6_000);
+    emu.faults = {};
+    await waitShows(again, () => again.transcript, 'the caught-up transcript');
+    assert.deepEqual(again.transcript, await serverTranscript(api, id));
+    assert.equal(again.transcript.turns.length, cached.turns.length + 1);
+  });
+
+  it('restores a panel after a window reload from its saved session id and follows its running turn to the end', async () => {
+    const id = await seededSession(api, 'Fix flaky upload test');
+    const agentId = await startElsewhere(emu, id, 'answer in 100 events');
+    const raw = vscode.window.createWebviewPanel('den.session', 'Restoring…', vscode.ViewColumn.Active, {});
+    await api.panels.serializer().deserializeWebviewPanel(raw, { sessionId: id, draft: '' });
+    const panel = api.panels.panel(id);
+    assert.ok(panel, 'the panel was not adopted');
+    assert.equal(panel.panel, raw);
+    await waitFor('the running turn to be followed', () => api.panels.runningTurns().length === 1);
+    const turn = lastTurn(panel);
+    assert.equal(turn.agentMessageId, agentId);
+    // The Sessions view marks the session as running, and unmarks it at the end.
+    const a11y = (): string => {
+      const item = api.sessions.getTreeItem({ kind: 'session', sessionId: id }) as vscode.TreeItem;
+      return item.accessibilityInformation?.label ?? '';
+    };
+    await api.sessions.getChildren();
+    assert.match(a11y(), /, running,/);
+    await turnEnded(api, turn);
+    assert.doesNotMatch(a11y(), /running/);
+    await waitShows(panel, () => withStoredTurn(emu, panel.transcript, agentId), 'the restored session');
+    assert.equal(panel.panel.title, 'Fix flaky upload test');
+  });
+
+  it('disposes a restored panel whose state names no session', async () => {
+    const raw = vscode.window.createWebviewPanel('den.session', 'Broken', vscode.ViewColumn.Active, {});
+    let disposed = false;
+    raw.onDidDispose(() => (disposed = true));
+    await api.panels.serializer().deserializeWebviewPanel(raw, { draft: 'x' });
+    assert.equal(disposed, true);
+  });
+
+  it('Den: Stop Running Turn stops the turn of the focused panel', async () => {
+    const panel = await openPanel(api, randomUUID(), {
+      turn: { task: 'answer in 200 events', mode: 'auto' },
+    });
+    const turn = lastTurn(panel);
+    await waitFor('the turn to run', () => turn.blocks.length > 0);
+    await vscode.commands.executeCommand('den.stopTurn');
+    await turnEnded(api, turn);
+    assert.equal(turn.status, 'aborted');
+    assert.deepEqual(messages.shown, []);
+  });
+
+  it('Den: Show Running Turns opens the panel of the chosen turn', async () => {
+    const id = randomUUID();
+    const panel = await openPanel(api, id, { turn: { task: 'answer in 200 events', mode: 'auto' } });
+    panel.dispose();
+    const w = vscode.window as unknown as { showQuickPick: (items: unknown) => Thenable<unknown> };
+    const saved = w.showQuickPick;
+    let offered: { label: string }[] = [];
+    w.showQuickPick = async (items) => {
+      offered = (await items) as { label: string }[];
+      return offered[0];
+    };
+    try {
+      await vscode.commands.executeCommand('den.showRunningTurns');
+    } finally {
+      w.showQuickPick = saved;
+    }
+    assert.equal(offered.length, 1);
+    assert.match(offered[0].label, /answer in 200 events/);
+    const reopened = api.panels.panel(id);
+    assert.ok(reopened, 'no panel was opened');
+    await vscode.commands.executeCommand('den.stopTurn', id);
+    await turnEnded(api, lastTurn(reopened));
+  });
+
+  it('opens http(s) links only, copies text, and shows a generated file read-only', async () => {
+    const id = randomUUID();
+    const panel = await openPanel(api, id, { turn: { task: 'Add a slugify helper', mode: 'code' } });
+    const turn = lastTurn(panel);
+    await turnEnded(api, turn);
+    const env = vscode.env as unknown as { openExternal: (u: vscode.Uri) => Thenable<boolean> };
+    const saved = env.openExternal;
+    const opened: string[] = [];
+    env.openExternal = async (u) => {
+      opened.push(u.toString(true));
+      return true;
+    };
+    try {
+      for (const href of [
+        'javascript:alert(1)',
+        'command:den.signOut',
+        'file:///etc/passwd',
+        'https://example.com/docs?a=1',
+      ]) {
+        await panel.handleMessage({ type: 'openLink', href });
+      }
+    } finally {
+      env.openExternal = saved;
+    }
+    assert.deepEqual(opened, ['https://example.com/docs?a=1']);
+
+    await panel.handleMessage({ type: 'copy', text: 'copied from the panel' });
+    assert.equal(await vscode.env.clipboard.readText(), 'copied from the panel');
+
+    const file = turn.files.find((f) => f.change !== 'deleted');
+    assert.ok(file, 'the coding turn changed no file');
+    await panel.handleMessage({ type: 'openFile', turnId: turn.agentMessageId, path: file.path });
+    const doc = await waitFor('the file document', () => {
+      const d = vscode.window.activeTextEditor?.document;
+      return d?.uri.scheme === 'den-file' ? d : undefined;
+    });
+    assert.ok(doc.uri.path.endsWith(file.path));
+    const res = await fetch(`${emu.url}/media/${file.key}`, {
+      headers: { authorization: `Bearer ${emu.keys.primary}` },
+    });
+    assert.equal(doc.getText(), await res.text());
+    assert.equal(panel.host.view.notice, null);
+  });
+
+  it('attaches files picked in the file dialog, streams them to the service and sends them with the next turn', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'den-attach-'));
+    const file = path.join(dir, 'data.csv');
+    fs.writeFileSync(file, 'a,b\n1,2\n');
+    const panel = await openPanel(api, await seededSession(api, 'Compare CSV parsing libraries'));
+    await waitFor('the history', () => panel.host.loaded);
+    const w = vscode.window as unknown as {
+      showOpenDialog: (o: vscode.OpenDialogOptions) => Thenable<unknown>;
+    };
+    const saved = w.showOpenDialog;
+    let asked: vscode.OpenDialogOptions | undefined;
+    w.showOpenDialog = async (o) => {
+      asked = o;
+      return [vscode.Uri.file(file)];
+    };
+    try {
+      await panel.handleMessage({ type: 'pickAttachments' });
+    } finally {
+      w.showOpenDialog = saved;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    assert.equal(asked?.canSelectMany, true);
+    assert.deepEqual(
+      panel.host.view.composer().attachments.map((a) => [a.name, a.status, a.size]),
+      [['data.csv', 'ready', 8]],
+    );
+    await panel.handleMessage({
+      type: 'send',
+      text: 'Parse the attached file',
+      mode: 'code',
+      effort: 'fast',
+    });
+    const turn = lastTurn(panel);
+    assert.deepEqual(
+      turn.userMessage.files.map((f) => [f.key, f.name, f.size]),
+      [[`${panel.sessionId}/data.csv`, 'data.csv', 8]],
+    );
+    assert.deepEqual(panel.host.view.composer().attachments, []);
+    const res = await fetch(`${emu.url}/media/${panel.sessionId}/data.csv`, {
+      headers: { authorization: `Bearer ${emu.keys.primary}` },
+    });
+    assert.equal(await res.text(), 'a,b\n1,2\n');
+    await turnEnded(api, turn);
+  });
+
+  it('shows a generated file from the session events when the service does not serve it', async () => {
+    await emu.close();
+    emu = await startEmulator({ downloads: 'none' });
+    await resetDen(api);
+    await signIn(api, emu.url, emu.keys.primary);
+    const panel = await openPanel(api, randomUUID(), {
+      turn: { task: 'Add a slugify helper', mode: 'code' },
+    });
+    const turn = lastTurn(panel);
+    await turnEnded(api, turn);
+    const file = turn.files.find((f) => f.change !== 'deleted' && f.path.endsWith('.ts'));
+    assert.ok(file, 'the coding turn wrote no TypeScript file');
+    await panel.handleMessage({ type: 'openFile', turnId: turn.agentMessageId, path: file.path });
+    const doc = await waitFor('the file document', () => {
+      const d = vscode.window.activeTextEditor?.document;
+      return d?.uri.scheme === 'den-file' ? d : undefined;
+    });
+    assert.ok(doc.getText().length > 0);
+    const notice = (): string | undefined => panel.host.view.notice?.message;
+    assert.equal(notice(), undefined);
+    // A path that is not a file of the turn is refused with a notice, not an error.
+    await panel.handleMessage({ type: 'openFile', turnId: turn.agentMessageId, path: '../../etc/passwd' });
+    assert.match(notice() ?? '', /is not a file of this turn/);
+  });
+});

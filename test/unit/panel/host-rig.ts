@@ -1,0 +1,117 @@
+/** A `SessionHost` against the emulator, with a mirror of what its webview would show. */
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { ApiClient } from '../../../src/core/api/client';
+import type { AgentEvent } from '../../../src/core/api/types';
+import { silentLogger } from '../../../src/core/log';
+import type { Transcript, Turn } from '../../../src/core/transcript/model';
+import { applyEvent, beginTurn, createTranscript } from '../../../src/core/transcript/reducer';
+import type { HostMessage } from '../../../src/panel/protocol';
+import { SessionHost, type SessionHostDeps } from '../../../src/panel/session-host';
+import type { TranscriptCache } from '../../../src/panel/transcript-cache';
+import { transcriptViews } from '../../../src/panel/turn-view';
+import type { Emulator } from '../../emulator/index';
+import { ViewMirror } from './view-mirror';
+
+export interface HostRig {
+  host: SessionHost;
+  client: ApiClient;
+  mirror: ViewMirror;
+  posts: HostMessage[];
+  ended: Turn[];
+  /** A fresh mirror, as after the webview reloaded (then send `ready`). */
+  reloadView(): void;
+  close(): Promise<void>;
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `probe` is truthy, at most `timeoutMs`. */
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | null | false,
+  timeoutMs = 5_000,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+export function hostRig(
+  emu: Emulator,
+  opts: {
+    sessionId?: string;
+    cache?: TranscriptCache;
+    basePrompt?: string;
+    extra?: Partial<SessionHostDeps>;
+  } = {},
+): HostRig {
+  const client = new ApiClient({ baseUrl: emu.url, apiKey: () => emu.keys.primary, retry: { retries: 0 } });
+  const ended: Turn[] = [];
+  const posts: HostMessage[] = [];
+  const rig = {} as HostRig;
+  rig.mirror = new ViewMirror();
+  rig.client = client;
+  rig.posts = posts;
+  rig.ended = ended;
+  rig.host = new SessionHost({
+    sessionId: opts.sessionId ?? randomUUID(),
+    client: () => client,
+    target: () => ({ baseUrl: emu.url, apiKey: () => emu.keys.primary }),
+    settings: () => ({ mode: 'code', effort: 'fast', service: '127.0.0.1', basePrompt: opts.basePrompt }),
+    logger: silentLogger,
+    cache: opts.cache,
+    streamOptions: { backoff: { initialMs: 5, maxMs: 40, factor: 2, jitter: 0.5 }, reorderWindowMs: 100 },
+    events: { onTurnEnded: (_h, t) => ended.push(t) },
+    ...opts.extra,
+  });
+  rig.host.link.attach((m) => {
+    posts.push(m);
+    rig.mirror.apply(m);
+  });
+  rig.reloadView = () => {
+    rig.mirror = new ViewMirror();
+  };
+  rig.close = async () => {
+    rig.host.dispose();
+    await client.close();
+  };
+  return rig;
+}
+
+/** Whether the mirror shows exactly the host's transcript. */
+export function mirrorShows(rig: HostRig): boolean {
+  return isDeepStrictEqual(
+    rig.mirror.turns,
+    JSON.parse(JSON.stringify(transcriptViews(rig.host.transcript))),
+  );
+}
+
+/** The fold of the emulator's stored events of one turn, into a turn started like the host's. */
+export function foldStored(emu: Emulator, sessionId: string, turn: Turn): Turn {
+  const t: Transcript = createTranscript(sessionId);
+  beginTurn(t, {
+    agentMessageId: turn.agentMessageId,
+    userMessageId: turn.userMessage.id,
+    text: turn.userMessage.text,
+    ...(turn.userMessage.mode ? { mode: turn.userMessage.mode } : {}),
+    ...(turn.userMessage.effort ? { effort: turn.userMessage.effort } : {}),
+    files: turn.userMessage.files,
+    createdAt: turn.userMessage.createdAt,
+  });
+  for (const ev of emu.storedEvents(sessionId, turn.agentMessageId))
+    applyEvent(t, turn.agentMessageId, ev as AgentEvent);
+  return t.turns[0];
+}
+
+/** The last turn of the host's transcript. */
+export function lastTurn(rig: HostRig): Turn {
+  const turns = rig.host.transcript.turns;
+  const t = turns[turns.length - 1];
+  if (!t) throw new Error('no turn');
+  return t;
+}

@@ -1,0 +1,238 @@
+/**
+ * The webview bundle in real (headless) Chromium with a fake VS Code API: rendering of a recorded turn, the XSS corpus executing nothing, windowing and streaming.
+ * Needs Debian's Chromium (scripts/setup-code-server.sh installs it; DEN_CHROMIUM overrides the path).
+ */
+import assert from 'node:assert/strict';
+import type { Block } from '../../../src/core/transcript/model';
+import type { Delta } from '../../../src/panel/protocol';
+import { closeBrowser, openHarness, started, toolBlock, type Harness } from './browser-harness';
+import { AGENT, loadFixture, scenario } from './helpers';
+import { XSS_CORPUS } from './xss-corpus';
+
+// A root hook: the browser is shared by every webview browser test of the run, closed at its end.
+after(closeBrowser);
+
+describe('webview in Chromium', function () {
+  this.timeout(20_000);
+  let h: Harness;
+
+  afterEach(async () => {
+    await h?.close();
+  });
+
+  it('renders a recorded coding turn streamed as batches', async () => {
+    h = await openHarness();
+    const s = scenario(loadFixture('coding-turn.jsonl'), 2);
+    await h.send(s.init, ...s.batches);
+    const d = await h.probe();
+    assert.equal(d.lastSeq, s.batches[s.batches.length - 1].seq);
+    assert.equal(d.turns[0].status, 'completed');
+    assert.equal(d.turns[0].blocks.length, s.transcript.turns[0].blocks.length);
+    assert.equal(d.turns[0].files, 2);
+    assert.ok(d.renderedBlocks > 0);
+    const page = h.page;
+    assert.equal(await page.locator('.block[data-block-type="tool"]').count(), 3);
+    assert.match(await page.locator('.turn-status').innerText(), /Completed/);
+    assert.equal(await page.locator('#session-title').innerText(), 'Whitespace normalizer');
+    assert.ok((await page.locator('.tool-log .log-stderr').count()) > 0, 'stderr told apart');
+    assert.ok((await page.locator('.tool-log .ansi-fg-green').count()) > 0, 'ANSI colours as classes');
+    assert.equal(
+      await page
+        .locator('.tool-log')
+        .first()
+        .evaluate((e) => /\x1b/.test(e.textContent ?? '')),
+      false,
+    );
+    assert.equal(
+      await page.locator('.block-markdown strong').first().innerText(),
+      'Add a whitespace normalizer with tests',
+    );
+    assert.equal(
+      await page
+        .locator('.block-thought')
+        .first()
+        .evaluate((e) => (e as HTMLDetailsElement).open),
+      false,
+    );
+    assert.equal(await page.locator('.block-thought summary').first().innerText(), 'Thought');
+    await page.locator('.file-change').first().click();
+    assert.deepEqual(
+      (await h.posted()).find((m) => m.type === 'openFile'),
+      {
+        type: 'openFile',
+        turnId: AGENT,
+        path: 'src/add-whitespace-normalizer.ts',
+      },
+    );
+  });
+
+  it('runs nothing from the XSS corpus and never navigates on a link click', async () => {
+    h = await openHarness({ height: 1600 });
+    const dialogs: string[] = [];
+    h.page.on('dialog', (dlg) => {
+      dialogs.push(dlg.message());
+      void dlg.dismiss();
+    });
+    const next = await started(h, {
+      session: {
+        sessionId: 's',
+        title: '<img src=x onerror=alert(1)>',
+        service: '<script>alert(1)</script>',
+      },
+      notice: {
+        level: 'error',
+        message: '<svg onload=alert(1)>',
+        actions: [{ title: '<b onclick=alert(1)>x</b>', command: 'den.x' }],
+      },
+    });
+    const blocks: Block[] = XSS_CORPUS.map((c, i) => ({
+      type: 'markdown',
+      id: `answer:${i}`,
+      text: c.md,
+      final: true,
+    }));
+    blocks.push(
+      { type: 'thought', id: 'thought:x', text: XSS_CORPUS.map((c) => c.md).join('\n\n'), final: true },
+      { type: 'text', id: 'text:x', text: '<script>alert(1)</script>' },
+      toolBlock('tool:x', '<img src=x onerror=alert(1)>\x1b]8;;javascript:alert(1)\x1b\\link\x1b]8;;\x1b\\'),
+      {
+        type: 'generic',
+        id: 'g',
+        kind: '<svg onload=alert(1)>',
+        payload: { html: '<iframe src=javascript:alert(1)>' },
+      },
+    );
+    await h.send(next(blocks.map((block) => ({ type: 'block', turnId: AGENT, block }))));
+    await h.page.locator('.block-thought summary').click();
+    await h.frames(3);
+    const url = h.page.url();
+    const seenLinks = new Set<string>();
+    for (let step = 0; step < 40; step++) {
+      const report = await h.page.evaluate(() => {
+        const app = document.getElementById('app')!;
+        const bad = [
+          ...app.querySelectorAll(
+            'script, iframe, img, svg, object, embed, form, style, math, template, meta, base, link',
+          ),
+        ].filter((e) => e.id !== 'composer');
+        const handlers = [...app.querySelectorAll('*')].flatMap((e) =>
+          [...e.attributes]
+            .filter((a) => /^on/i.test(a.name) || (a.name === 'style' && /url|expression/i.test(a.value)))
+            .map((a) => `${e.tagName}[${a.name}]`),
+        );
+        const hrefs = [...app.querySelectorAll('a')].map((a) => a.getAttribute('href') ?? '');
+        const links = [...app.querySelectorAll('a[href]')].map(
+          (a) => `${a.closest('[data-block-id]')?.getAttribute('data-block-id')}|${a.textContent}`,
+        );
+        const t = document.getElementById('transcript')!;
+        const atEnd = t.scrollTop + t.clientHeight >= t.scrollHeight - 2;
+        t.scrollTop += t.clientHeight;
+        return { bad: bad.length, handlers, hrefs, links, atEnd };
+      });
+      assert.equal(report.bad, 0);
+      assert.deepEqual(report.handlers, []);
+      for (const href of report.hrefs) assert.match(href, /^(?:https?:\/\/|mailto:)/);
+      for (const l of report.links) if (l.startsWith('answer:')) seenLinks.add(l);
+      if (report.atEnd) break;
+      await h.frames(2);
+    }
+    assert.equal(
+      seenLinks.size,
+      XSS_CORPUS.reduce((n, c) => n + c.links, 0),
+      'every answer was rendered',
+    );
+    const link = h.page.locator('.block-markdown a[href]').last();
+    await link.scrollIntoViewIfNeeded();
+    await link.click();
+    await link.click({ button: 'middle' });
+    await link.focus();
+    await h.page.keyboard.press('Enter');
+    await h.frames(2);
+    assert.equal(h.page.url(), url, 'the webview did not navigate');
+    assert.equal(h.page.context().pages().length, 1, 'no window opened');
+    const opened = (await h.posted()).filter((m) => m.type === 'openLink');
+    assert.equal(opened.length, 2, 'one openLink per click or Enter, none for the middle click');
+    assert.equal(
+      await h.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned),
+      undefined,
+    );
+    assert.deepEqual(dialogs, []);
+    assert.equal(await h.page.locator('#session-title').innerText(), '<img src=x onerror=alert(1)>');
+  });
+
+  it('keeps only the rows near the viewport in the DOM and jumps back to the latest', async () => {
+    h = await openHarness({ height: 600 });
+    const next = await started(h);
+    const deltas: Delta[] = [];
+    for (let i = 0; i < 2000; i++)
+      deltas.push({ type: 'block', turnId: AGENT, block: toolBlock(`tool:run:${i}`, `line ${i}\n`) });
+    await h.send(next(deltas));
+    let d = await h.probe();
+    assert.equal(d.turns[0].blocks.length, 2000);
+    assert.ok(d.renderedBlocks > 0 && d.renderedBlocks < 60, `${d.renderedBlocks} blocks in the DOM`);
+    assert.equal(await h.page.locator('[data-block-id="tool:run:1999"]').count(), 1, 'following the bottom');
+    assert.equal(await h.page.locator('#jump-to-latest').isHidden(), true);
+    await h.page.locator('#transcript').hover();
+    await h.page.mouse.wheel(0, -400);
+    await h.page.evaluate(() => (document.getElementById('transcript')!.scrollTop = 0));
+    await h.frames(3);
+    assert.equal(await h.page.locator('[data-block-id="tool:run:0"]').count(), 1);
+    assert.equal(await h.page.locator('[data-block-id="tool:run:1999"]').count(), 0);
+    await h.send(
+      next([{ type: 'append', turnId: AGENT, blockId: 'tool:run:1999', text: 'more\n', stream: 'stdout' }]),
+    );
+    await h.frames(2);
+    assert.equal(
+      await h.page.evaluate(() => document.getElementById('transcript')!.scrollTop),
+      0,
+      'not dragged down',
+    );
+    assert.equal(await h.page.locator('#jump-to-latest').isVisible(), true);
+    await h.page.locator('#jump-to-latest').click();
+    await h.frames(3);
+    assert.equal(await h.page.locator('[data-block-id="tool:run:1999"]').count(), 1);
+    assert.equal(await h.page.locator('#jump-to-latest').isHidden(), true);
+    d = await h.probe();
+    assert.ok(d.renderedBlocks < 60);
+  });
+
+  it('re-renders only the tail of a streamed answer', async () => {
+    h = await openHarness({ height: 1600 });
+    const next = await started(h);
+    await h.send(
+      next([
+        {
+          type: 'block',
+          turnId: AGENT,
+          block: { type: 'markdown', id: 'answer:main', text: '', final: false },
+        },
+      ]),
+    );
+    const para = (i: number): string => `Paragraph ${i}: ${'some streamed words '.repeat(12)}\n\n`;
+    for (let i = 0; i < 20; i++) {
+      const chunks = para(i).match(/.{1,7}/gs)!;
+      await h.send(
+        next(chunks.map((text) => ({ type: 'append', turnId: AGENT, blockId: 'answer:main', text }))),
+      );
+    }
+    await h.frames(2);
+    await h.page.evaluate(() => {
+      const first = document.querySelector('.md-part[data-part="0"]') as HTMLElement & { __mark?: boolean };
+      first.__mark = true;
+    });
+    for (let i = 20; i < 30; i++)
+      await h.send(next([{ type: 'append', turnId: AGENT, blockId: 'answer:main', text: para(i) }]));
+    await h.frames(2);
+    const parts = await h.page.evaluate(() => {
+      const el = document.querySelector('.md-part[data-part="0"]') as
+        (HTMLElement & { __mark?: boolean }) | null;
+      return { kept: el?.__mark === true, count: document.querySelectorAll('.md-part').length };
+    });
+    assert.ok(parts.count > 1, 'split into sections');
+    const d = await h.probe();
+    assert.equal(d.turns[0].blocks[0].text, Array.from({ length: 30 }, (_, i) => para(i)).join(''));
+    await h.page.evaluate(() => (document.getElementById('transcript')!.scrollTop = 0));
+    await h.frames(2);
+    assert.equal(parts.kept, true, 'a finished section is never re-rendered');
+  });
+});

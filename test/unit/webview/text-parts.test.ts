@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import type { TurnHeader } from '../../../src/panel/protocol';
+import {
+  formatBytes,
+  formatDuration,
+  secondsLeft,
+  turnStatusText,
+  valueText,
+} from '../../../src/webview/format';
+import { isDelta, isHostMessage } from '../../../src/webview/host-message';
+import { decodeEntities, safeHref } from '../../../src/webview/safe-url';
+import { SentenceChunker, speakable } from '../../../src/webview/sentences';
+import { initMessage } from './helpers';
+import { liveTranscript } from '../transcript/helpers';
+
+function turn(patch: Partial<TurnHeader>): TurnHeader {
+  return {
+    id: 'a',
+    userMessage: { id: 'u', text: 'x', files: [], createdAt: 0 },
+    status: 'running',
+    hasContinuation: false,
+    createdAt: 0,
+    ...patch,
+  };
+}
+
+describe('webview live-region sentences', () => {
+  it('announces whole sentences, not tokens', () => {
+    const c = new SentenceChunker();
+    assert.deepEqual(c.push('The quick'), []);
+    assert.deepEqual(c.push(' fox **jumps**. Then'), ['The quick fox jumps.']);
+    assert.deepEqual(c.push(' it rests! And'), ['Then it rests!']);
+    assert.deepEqual(c.flush(), ['And']);
+  });
+
+  it('summarizes code blocks instead of reading them', () => {
+    const c = new SentenceChunker();
+    const out = [...c.push('See:\n```ts\nconst a = 1;\nconst b = 2;\n```\nDone.\n')];
+    assert.deepEqual(out, ['See:', 'Code block.', 'Done.']);
+  });
+
+  it('announces an overlong run without a full stop anyway', () => {
+    const c = new SentenceChunker();
+    const out = c.push('word '.repeat(200));
+    assert.ok(out.length >= 2);
+    for (const piece of out) assert.ok(piece.length <= 400, `${piece.length}`);
+  });
+
+  it('reads Markdown as text', () => {
+    assert.equal(
+      speakable('## Title with [a link](https://x.test) and `code`'),
+      'Title with a link and code',
+    );
+  });
+});
+
+describe('webview formatting', () => {
+  const statuses: [Partial<TurnHeader>, string][] = [
+    [{ status: 'queued' }, 'Queued'],
+    [{ status: 'queued', queuePosition: 3 }, 'Queued (position 3)'],
+    [{ status: 'running' }, 'Running'],
+    [{ status: 'running', phase: 'thinking', etaSeconds: 42 }, 'Running · thinking · about 42 s left'],
+    [{ status: 'running', phase: 'running', etaSeconds: 150 }, 'Running · about 3 min left'],
+    [{ status: 'completed' }, 'Completed'],
+    [{ status: 'aborted' }, 'Stopped'],
+    [{ status: 'aborted', abortReason: 'stopped by user' }, 'Stopped: stopped by user'],
+    [
+      { status: 'error', error: { message: 'Sandbox died.', code: 'sandbox_failed' } },
+      'Failed: Sandbox died. (sandbox_failed)',
+    ],
+    [{ status: 'error' }, 'Failed: The turn failed.'],
+  ];
+  for (const [patch, text] of statuses) {
+    it(`writes the status line "${text}"`, () => assert.equal(turnStatusText(turn(patch)), text));
+  }
+
+  it('formats sizes, durations, countdowns and values', () => {
+    assert.deepEqual([0, 1023, 1024, 1536, 10 * 1024 * 1024, 5e12].map(formatBytes), [
+      '0 B',
+      '1023 B',
+      '1.0 KB',
+      '1.5 KB',
+      '10 MB',
+      '4.5 TB',
+    ]);
+    assert.deepEqual([5, 59, 60, 3599, 3660].map(formatDuration), [
+      '5 s',
+      '59 s',
+      '1 min',
+      '1 h',
+      '1 h 1 min',
+    ]);
+    assert.equal(secondsLeft(10_500, 10_000), 1);
+    assert.equal(secondsLeft(9_000, 10_000), 0);
+    assert.equal(valueText('a\nb'), 'a\nb');
+    assert.equal(valueText({ a: [1] }), '{\n  "a": [\n    1\n  ]\n}');
+  });
+});
+
+describe('webview message checks', () => {
+  it('accepts what the host sends', () => {
+    assert.ok(isHostMessage(initMessage(liveTranscript(), 1)));
+    assert.ok(isHostMessage({ type: 'batch', seq: 2, deltas: [{ type: 'title', title: 't' }] }));
+    assert.ok(isHostMessage({ type: 'probe', seq: 3, id: 'p' }));
+    assert.ok(isHostMessage({ type: 'focusComposer', seq: 4 }));
+    assert.ok(isHostMessage({ type: 'fullLog', seq: 5, turnId: 't', blockId: 'b', text: '' }));
+  });
+
+  const bad: [string, unknown][] = [
+    ['null', null],
+    ['a string', 'init'],
+    ['no seq', { type: 'batch', deltas: [] }],
+    ['a fractional seq', { type: 'batch', seq: 1.5, deltas: [] }],
+    ['an unknown type', { type: 'eval', seq: 1 }],
+    ['deltas not an array', { type: 'batch', seq: 1, deltas: {} }],
+    ['an unknown delta', { type: 'batch', seq: 1, deltas: [{ type: 'html', html: '<b>' }] }],
+    [
+      'an append without text',
+      { type: 'batch', seq: 1, deltas: [{ type: 'append', turnId: 't', blockId: 'b' }] },
+    ],
+    [
+      'a bad stream',
+      {
+        type: 'batch',
+        seq: 1,
+        deltas: [{ type: 'append', turnId: 't', blockId: 'b', text: '', stream: 'tty' }],
+      },
+    ],
+    [
+      'a tool block without a log',
+      { type: 'batch', seq: 1, deltas: [{ type: 'block', turnId: 't', block: { type: 'tool', id: 'x' } }] },
+    ],
+    ['an init without turns', { ...initMessage(liveTranscript(), 1), turns: undefined }],
+    ['a probe without id', { type: 'probe', seq: 1 }],
+  ];
+  for (const [what, msg] of bad) {
+    it(`rejects ${what}`, () => assert.equal(isHostMessage(msg), false));
+  }
+
+  it('checks every delta kind', () => {
+    assert.ok(isDelta({ type: 'notice', notice: null }));
+    assert.ok(isDelta({ type: 'notice', notice: { level: 'error', message: 'm', actions: [] } }));
+    assert.ok(isDelta({ type: 'connection', connection: { state: 'live' } }));
+    assert.ok(isDelta({ type: 'plan', turnId: 't', plan: { todos: [] } }));
+    assert.ok(!isDelta({ type: 'plan', turnId: 't', plan: {} }));
+    assert.ok(!isDelta({ type: 'composer', composer: { mode: 'code' } }));
+  });
+});
+
+describe('webview link safety', () => {
+  const hrefs: [string, string | undefined][] = [
+    ['https://example.com', 'https://example.com/'],
+    ['HTTP://EXAMPLE.com/A', 'http://example.com/A'],
+    ['mailto:a@b.test', 'mailto:a@b.test'],
+    ['https://x.test/a b', undefined],
+    ['javascript:alert(1)', undefined],
+    ['data:text/html,x', undefined],
+    ['ftp://x.test/', undefined],
+    ['//x.test/', undefined],
+    ['https://a@x.test/', undefined],
+    ['https://x.test/\u202e', undefined],
+    // The URL parser's reading of an odd but harmless form.
+    ['https:///host/path', 'https://host/path'],
+    ['mailto:', undefined],
+  ];
+  for (const [raw, expected] of hrefs) {
+    it(`maps ${JSON.stringify(raw)} to ${String(expected)}`, () => assert.equal(safeHref(raw), expected));
+  }
+
+  it('decodes character references, refusing invalid code points', () => {
+    assert.equal(
+      decodeEntities('&#106;&#x61;&amp;&lt;&nbsp;&#0;&#xD800;&unknown;'),
+      'ja&<\u00a0\ufffd\ufffd&unknown;',
+    );
+  });
+});
