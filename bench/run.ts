@@ -1,3 +1,4 @@
+import { benchPanel } from './panel';
 import { benchPipeline } from './pipeline';
 import { benchResume } from './resume';
 import { benchSessionsPage } from './sessions-page';
@@ -28,6 +29,27 @@ async function main(): Promise<void> {
     console.log(
       `sessions: first page of 10,000 (${r.listed} listed): bare fetch+JSON.parse ${r.bareMs.toFixed(1)} ms; ` +
         `Den client+normalize+list ${r.denMs.toFixed(1)} ms; Den's own cost ${r.overheadMs.toFixed(1)} ms (target: page shown ≤ 200 ms after the server answers)`,
+    );
+  }
+  if (!only || only === 'panel') {
+    const { reopen, live, large } = await benchPanel();
+    console.log(
+      `panel reopen: ${reopen.events} events (${(reopen.cacheBytes / 1e6).toFixed(1)} MB cache file): cache read → painted median ${reopen.totalMs.toFixed(0)} ms ` +
+        `(read+deserialize+init ${reopen.nodeMs.toFixed(0)} ms, post → 2 frames in page ${reopen.pageMs.toFixed(0)} ms; runs ${reopen.runs.map((x) => x.toFixed(0)).join(', ')}) (target: first paint ≤ 300 ms)`,
+    );
+    console.log(
+      `panel live: ${live.events} events at 200/s through DeltaBatcher; event → in DOM p50 ${live.p50Ms.toFixed(0)} ms, p99 ${live.p99Ms.toFixed(0)} ms, ` +
+        `max ${live.maxMs.toFixed(0)} ms (${live.measured} measured, ${live.missing} missing) (target: p99 ≤ 100 ms)`,
+    );
+    console.log(
+      `panel posts: ${live.postsPerSecond.toFixed(1)} posts/s average, ${live.maxPostsInOneSecond} in the busiest second (target: ≤ 30 posts/s)`,
+    );
+    console.log(
+      `panel large: ${large.events}-event answer: JS heap after GC ${large.heapMb.toFixed(1)} MB, ${large.domNodes} DOM nodes (target: ≤ 150 MB)`,
+    );
+    console.log(
+      `panel scroll: top → bottom in ${large.scrollSteps} steps of 80 % of the viewport, ${large.scrollMs.toFixed(0)} ms; frame p95 ${large.p95FrameMs.toFixed(1)} ms, ` +
+        `max ${large.maxFrameMs.toFixed(1)} ms (target: scrolling responsive)`,
     );
   }
   if (!only || only === 'upload') {
