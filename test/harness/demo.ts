@@ -42,6 +42,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
+  process.once('SIGHUP', () => void stop()); // the terminal was closed
 
   console.log(`
 Den demo is running.
