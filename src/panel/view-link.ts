@@ -73,7 +73,7 @@ export class ViewLink {
       this.batcher.setVisible(false);
       return;
     }
-    // Without retainContextWhenHidden the page reloads and says `ready`, which brings an init. A
+    // A hidden webview's context is not kept, so the page reloads and says `ready`, which brings an init. A
     // page that was kept instead says nothing: catch it up after a grace period.
     if (!this.initialized || !this.postFn) return;
     this.grace = this.clock.setTimeout(() => {

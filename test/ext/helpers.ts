@@ -234,36 +234,13 @@ export interface CountingProxy {
 }
 
 export async function startCountingProxy(target: string): Promise<CountingProxy> {
-  const requests: string[] = [];
-  const upstream = new URL(target);
-  const server = http.createServer((req, res) => {
-    requests.push(`${req.method} ${req.url}`);
-    const fwd = http.request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
-    fwd.on('error', () => res.destroy());
-    req.pipe(fwd);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const proxy = await startRecordingProxy(target);
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    url: proxy.url,
+    get requests() {
+      return proxy.requests.map((r) => `${r.method} ${r.url}`);
+    },
+    close: () => proxy.close(),
   };
 }
 
@@ -284,7 +261,7 @@ export interface RecordingProxy {
 const MAX_RECORDED_BODY = 1024 * 1024;
 
 /**
- * Like `startCountingProxy`, and also keeps the parsed body of each JSON request (up to 1 MB; other
+ * Records every request (WebSocket upgrades as `UPGRADE`), keeps the parsed body of each JSON request (up to 1 MB; other
  * bodies, e.g. uploads, pass through unread) and passes WebSocket upgrades through, so a turn's
  * request can be checked exactly as it went over the wire.
  */

@@ -9,27 +9,13 @@ import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../src/core/api/types';
 import { transcriptFromDetail } from '../../src/core/transcript/from-history';
-import { isTerminalStatus, type Block, type Transcript, type Turn } from '../../src/core/transcript/model';
+import { isTerminalStatus, type Transcript, type Turn } from '../../src/core/transcript/model';
 import { applyEvent, beginTurn, createTranscript } from '../../src/core/transcript/reducer';
 import type { WebviewDigest } from '../../src/panel/protocol';
 import type { SessionPanel } from '../../src/panel/session-panel';
+import { blockText } from '../../src/webview/state';
 import type { Emulator } from '../emulator';
 import { EXTENSION_ID, waitFor, type DenApi } from './helpers';
-
-/** The text the webview reports for a block (its digest's definition). */
-function blockText(b: Block): string {
-  switch (b.type) {
-    case 'markdown':
-    case 'thought':
-    case 'text':
-    case 'message':
-      return b.text;
-    case 'tool':
-      return b.log.segments.map((s) => s.data).join('');
-    default:
-      return '';
-  }
-}
 
 /** What a webview showing exactly `t` reports in its digest. */
 export function digestOf(t: Transcript): WebviewDigest['turns'] {

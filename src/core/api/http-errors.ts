@@ -119,7 +119,8 @@ export function redactError(err: DenError, secrets: readonly (string | undefined
   });
 }
 
-function statusCode(status: number): DenErrorCode {
+/** The error code for a non-2xx HTTP status (also used for refused socket upgrades). */
+export function codeForStatus(status: number): DenErrorCode {
   if (status === 401) return 'unauthorized';
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not_found';
@@ -131,7 +132,7 @@ function statusCode(status: number): DenErrorCode {
 
 function leadFor(res: ResponseFacts, ctx: ErrorContext, retryAfter: number | undefined): string {
   const s = res.status;
-  switch (statusCode(s)) {
+  switch (codeForStatus(s)) {
     case 'unauthorized':
       return `API key rejected (${s}): set a new key`;
     case 'forbidden':
@@ -159,7 +160,7 @@ function leadFor(res: ResponseFacts, ctx: ErrorContext, retryAfter: number | und
 export function errorFromResponse(res: ResponseFacts, ctx: ErrorContext): DenError {
   const secrets = ctx.secrets ?? [];
   const body = readServerBody(res.body);
-  const code = statusCode(res.status);
+  const code = codeForStatus(res.status);
   const retryAfter = code === 'rate_limited' ? parseRetryAfter(res.headers) : undefined;
   const lead = leadFor(res, ctx, retryAfter);
   const said = body.message ?? (code === 'server' ? undefined : body.error);

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { DenError, redact, type DenErrorCode } from '../api/errors';
+import { codeForStatus, parseRetryAfter } from '../api/http-errors';
 
 /**
  * The `DenError` for a socket upgrade the server answered with an HTTP status instead of 101.
@@ -25,41 +26,16 @@ export function upgradeError(
   } catch {
     if (clean) serverMessage = clean.slice(0, 200);
   }
-  const code = codeFor(status);
+  const code = codeForStatus(status);
   const said = serverMessage ? `: ${serverMessage}` : '';
   return new DenError({
     code,
     status,
     serverError,
     message: `${lead(code)} (HTTP ${status})${said}`,
-    retryAfter: retryAfterSeconds(headers),
+    retryAfter: parseRetryAfter(headers),
     details: serverMessage === undefined ? undefined : { message: serverMessage },
   });
-}
-
-/** Seconds from `X-Rate-Limit-Retry-After` or `Retry-After` (seconds or an HTTP date). */
-export function retryAfterSeconds(
-  headers: IncomingHttpHeaders,
-  now: number = Date.now(),
-): number | undefined {
-  for (const name of ['x-rate-limit-retry-after', 'retry-after']) {
-    const v = headers[name];
-    const s = Array.isArray(v) ? v[0] : v;
-    if (!s) continue;
-    if (/^\s*\d+(\.\d+)?\s*$/.test(s)) return Number(s);
-    const at = Date.parse(s);
-    if (!Number.isNaN(at)) return Math.max(0, Math.ceil((at - now) / 1000));
-  }
-  return undefined;
-}
-
-function codeFor(status: number): DenErrorCode {
-  if (status === 401) return 'unauthorized';
-  if (status === 403) return 'forbidden';
-  if (status === 404) return 'not_found';
-  if (status === 429) return 'rate_limited';
-  if (status >= 500) return 'server';
-  return 'bad_request';
 }
 
 function lead(code: DenErrorCode): string {

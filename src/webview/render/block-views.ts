@@ -55,24 +55,16 @@ export class ThoughtView implements RowView {
   private readonly summary: HTMLElement;
   private readonly body: HTMLElement;
   private rendered: string | undefined;
-  private readonly key: string;
 
   constructor(
     private readonly ctx: ViewContext,
     private readonly turnId: string,
     private readonly blockId: string,
   ) {
-    this.key = `open\u0000${blockKey(turnId, blockId)}`;
-    this.el = blockEl('details', 'thought', turnId, blockId) as HTMLDetailsElement;
+    this.el = rememberedDetails(ctx, 'thought', turnId, blockId, () => this.update());
     this.summary = h('summary', { class: 'thought-summary' });
     this.body = h('div', { class: 'thought-body' });
     this.el.append(this.summary, this.body);
-    this.el.open = ctx.expanded.has(this.key);
-    this.el.addEventListener('toggle', () => {
-      if (this.el.open) ctx.expanded.add(this.key);
-      else ctx.expanded.delete(this.key);
-      this.update();
-    });
     this.update();
   }
 
@@ -123,20 +115,13 @@ export class TextView implements RowView {
 /** A block of a kind Den does not know: its kind and its payload as JSON, both as text. */
 export class GenericView implements RowView {
   readonly el: HTMLDetailsElement;
-  private readonly key: string;
 
   constructor(
     private readonly ctx: ViewContext,
     private readonly turnId: string,
     private readonly blockId: string,
   ) {
-    this.key = `open\u0000${blockKey(turnId, blockId)}`;
-    this.el = blockEl('details', 'generic', turnId, blockId) as HTMLDetailsElement;
-    this.el.open = ctx.expanded.has(this.key);
-    this.el.addEventListener('toggle', () => {
-      if (this.el.open) ctx.expanded.add(this.key);
-      else ctx.expanded.delete(this.key);
-    });
+    this.el = rememberedDetails(ctx, 'generic', turnId, blockId);
     this.update();
   }
 
@@ -157,4 +142,26 @@ export class GenericView implements RowView {
       }),
     );
   }
+}
+
+/**
+ * A block's `<details>` that stays open or closed across re-renders and windowing (kept in
+ * `ctx.expanded`); `onToggle` runs after each toggle.
+ */
+function rememberedDetails(
+  ctx: ViewContext,
+  type: string,
+  turnId: string,
+  blockId: string,
+  onToggle?: () => void,
+): HTMLDetailsElement {
+  const key = `open\u0000${blockKey(turnId, blockId)}`;
+  const el = blockEl('details', type, turnId, blockId) as HTMLDetailsElement;
+  el.open = ctx.expanded.has(key);
+  el.addEventListener('toggle', () => {
+    if (el.open) ctx.expanded.add(key);
+    else ctx.expanded.delete(key);
+    onToggle?.();
+  });
+  return el;
 }

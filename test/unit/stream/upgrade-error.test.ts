@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { retryAfterSeconds, upgradeError } from '../../../src/core/stream/upgrade-error';
+import { parseRetryAfter } from '../../../src/core/api/http-errors';
+import { upgradeError } from '../../../src/core/stream/upgrade-error';
 
 const KEY = 'sk_test_secretvalue123';
 
@@ -41,7 +42,7 @@ describe('upgradeError', () => {
   });
 });
 
-describe('retryAfterSeconds', () => {
+describe('parseRetryAfter (shared by HTTP and socket upgrades)', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
   const cases: { name: string; headers: Record<string, string>; expected: number | undefined }[] = [
     { name: 'reads X-Rate-Limit-Retry-After', headers: { 'x-rate-limit-retry-after': '7' }, expected: 7 },
@@ -56,6 +57,6 @@ describe('retryAfterSeconds', () => {
     { name: 'ignores garbage', headers: { 'retry-after': 'soon' }, expected: undefined },
   ];
   for (const c of cases) {
-    it(c.name, () => assert.equal(retryAfterSeconds(c.headers, now), c.expected));
+    it(c.name, () => assert.equal(parseRetryAfter(c.headers, now), c.expected));
   }
 });

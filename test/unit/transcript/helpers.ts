@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentEvent } from '../../../src/core/api/types';
+import { emptyChangeSet } from '../../../src/core/transcript/change-set';
 import type { ChangeSet, ReducerOptions, Transcript } from '../../../src/core/transcript/model';
 import { applyEvent, beginTurn, createTranscript } from '../../../src/core/transcript/reducer';
 
@@ -64,18 +65,7 @@ export function fold(
 
 /** A change set with nothing changed, to spread expectations over. */
 export function noChange(turnId = AGENT): ChangeSet {
-  return {
-    turnId,
-    ignored: false,
-    turnCreated: false,
-    blocksCreated: [],
-    blocksUpdated: [],
-    appends: [],
-    statusChanged: false,
-    turnInfoChanged: false,
-    planChanged: false,
-    filesChanged: false,
-  };
+  return emptyChangeSet(turnId);
 }
 
 /** mulberry32: a small deterministic RNG for bounded fuzzing. */
