@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { startEmulator } from '../emulator';
-import { startCodeServer } from './code-server';
+import { startEmulator, type Emulator } from '../emulator';
+import { startCodeServer, type CodeServer } from './code-server';
 import { repoRoot } from './paths';
 
 /**
@@ -26,23 +26,28 @@ async function main(): Promise<void> {
     );
   }
 
-  const emulator = await startEmulator({ port: emulatorPort, eventDelayMs: 40 });
-  const editor = await startCodeServer({
+  // Ctrl+C reaches this process twice: from the terminal (the whole process group) and forwarded by
+  // `npm run`. Every signal is handled; the first one says so and stops what was started; the
+  // harness's own clean-up (test/harness/cleanup.ts, registered later) then ends code-server's tree
+  // synchronously and exits, even if the stop is still under way.
+  const started: { editor?: CodeServer; emulator?: Emulator } = {};
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      console.log('\nStopping the demo…');
+      await started.editor?.stop();
+      await started.emulator?.close();
+      process.exit(0);
+    })());
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => void stop()); // SIGHUP: the terminal was closed
+
+  const emulator = (started.emulator = await startEmulator({ port: emulatorPort, eventDelayMs: 40 }));
+  const editor = (started.editor = await startCodeServer({
     workspaceDir,
     port: editorPort,
     installVsix: vsix,
     settings: { 'den.baseUrl': emulator.url, 'workbench.startupEditor': 'none' },
-  });
-
-  const stop = async (): Promise<void> => {
-    console.log('\nStopping the demo…');
-    await editor.stop();
-    await emulator.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
-  process.once('SIGHUP', () => void stop()); // the terminal was closed
+  }));
 
   console.log(`
 Den demo is running.
