@@ -66,7 +66,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     connection.onDidChangeState((s) => status.setState(s)),
     keys.onDidChange(() => {
       connection.keyChanged();
-      void sessions.refresh();
+      void sessions.refresh({ forgetProblem: true });
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (
@@ -75,7 +75,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
         e.affectsConfiguration('http.proxyStrictSSL')
       ) {
         connection.updateSettings(readSettings());
-        void sessions.refresh();
+        void sessions.refresh({ forgetProblem: true });
       }
     }),
     vscode.workspace.registerTextDocumentContentProvider(

@@ -4,6 +4,7 @@ import { DenError } from '../core/api/errors';
 import type { Logger } from '../core/log';
 import type { KeyStore } from '../auth/key-store';
 import type { DenSettings } from '../config/settings';
+import { RequestOrder } from './request-order';
 
 /** What the user should see about the service connection. */
 export type ConnectionState =
@@ -24,6 +25,7 @@ export class Connection implements vscode.Disposable {
   private current?: ApiClient;
   private stateValue: ConnectionState = { kind: 'unconfigured' };
   private readonly changed = new vscode.EventEmitter<ConnectionState>();
+  private readonly order = new RequestOrder();
   readonly onDidChangeState = this.changed.event;
   /** Settles once the stored key has been read (activation does not wait for it). */
   readonly ready: Promise<void>;
@@ -84,13 +86,23 @@ export class Connection implements vscode.Disposable {
     return this.makeClient(s.baseUrl, () => key);
   }
 
-  reportSuccess(): void {
+  /**
+   * A ticket for a request about to start, for `reportSuccess` / `reportFailure`: the outcome of a
+   * request that started before another one that already settled is stale and changes nothing.
+   */
+  beginRequest(): number {
+    return this.order.begin();
+  }
+
+  reportSuccess(ticket?: number): void {
+    if (!this.order.accept(ticket)) return;
     if (this.stateValue.kind !== 'connected') this.setState({ kind: 'connected' });
   }
 
-  reportFailure(err: unknown): void {
+  reportFailure(err: unknown, ticket?: number): void {
     const error = err instanceof DenError ? err : new DenError({ code: 'network', message: String(err) });
     if (error.code === 'aborted') return;
+    if (!this.order.accept(ticket)) return;
     this.setState({ kind: 'error', error });
   }
 
@@ -128,11 +140,6 @@ export class Connection implements vscode.Disposable {
       'setContext',
       'den.signedIn',
       state.kind !== 'unconfigured' && state.kind !== 'signed-out',
-    );
-    void vscode.commands.executeCommand(
-      'setContext',
-      'den.authError',
-      state.kind === 'error' && state.error.code === 'unauthorized',
     );
     this.changed.fire(state);
   }

@@ -5,6 +5,7 @@ import type { Logger } from '../core/log';
 import type { Connection } from '../service/connection';
 import { presentError } from '../ui/error-text';
 import { SessionList } from './session-list';
+import { welcomeExplains, welcomeKeys } from './welcome-state';
 import {
   fileItem,
   groupItem,
@@ -76,8 +77,13 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
     return this.rootError;
   }
 
-  /** Drops what is loaded and loads the first page again (settings, key or filter changed). */
-  refresh(): Promise<void> {
+  /**
+   * Drops what is loaded and loads the first page again (settings, key or filter changed).
+   * `forgetProblem` (a new key or service URL): the last load's problem belonged to the old one, so
+   * its welcome goes at once; a plain refresh keeps it until the new outcome is known (no flicker).
+   */
+  refresh(opts: { forgetProblem?: boolean } = {}): Promise<void> {
+    if (opts.forgetProblem) void this.setWelcomeKeys(undefined);
     this.list = this.newList(this.list.filter);
     this.details.clear();
     this.rootError = undefined;
@@ -97,11 +103,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   }
 
   async loadMore(): Promise<void> {
+    const ticket = this.connection.beginRequest();
     try {
       await this.list.loadMore();
-      this.connection.reportSuccess();
+      this.connection.reportSuccess(ticket);
     } catch (err) {
-      this.connection.reportFailure(err);
+      this.connection.reportFailure(err, ticket);
       throw err;
     }
     this.changed.fire(undefined);
@@ -144,9 +151,10 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
     const s = this.list.get(sessionId);
     const cached = this.details.get(sessionId);
     if (cached && s && cached.updatedAt === s.updatedAt) return cached.detail;
+    const ticket = this.connection.beginRequest();
     try {
       const detail = await this.connection.requireClient().getSession(sessionId);
-      this.connection.reportSuccess();
+      this.connection.reportSuccess(ticket);
       this.details.set(sessionId, { updatedAt: s?.updatedAt ?? detail.session.updatedAt, detail });
       const agents = detail.messages.filter((m) => m.type === 'agent');
       this.setRunning(sessionId, isRunning(agents[agents.length - 1]));
@@ -158,7 +166,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
           'Den: that session no longer exists on the service; it was removed from the list.',
         );
       } else {
-        this.connection.reportFailure(err);
+        this.connection.reportFailure(err, ticket);
       }
       throw err;
     }
@@ -281,28 +289,25 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   }
 
   private async load(list: SessionList): Promise<void> {
+    const ticket = this.connection.beginRequest();
     try {
       await list.reload();
       if (list !== this.list) return; // replaced meanwhile: this outcome is stale
       this.rootError = undefined;
       this.retryDelay = RETRY_MIN_MS;
-      this.connection.reportSuccess();
+      this.connection.reportSuccess(ticket);
       this.setMessage(undefined);
     } catch (err) {
       if (list !== this.list) return;
       const e = err instanceof DenError ? err : new DenError({ code: 'network', message: String(err) });
       this.rootError = e;
-      this.connection.reportFailure(e);
+      this.connection.reportFailure(e, ticket);
       this.logger.warn(`Loading sessions failed: ${e.code} ${e.message}`);
       // A message hides the view's welcome content, which explains these with buttons (package.json).
       this.setMessage(welcomeExplains(e) ? undefined : this.errorMessage(e));
       if (e.fault !== 'user') this.scheduleRetry(e);
     }
-    await vscode.commands.executeCommand(
-      'setContext',
-      'den.offline',
-      this.rootError?.fault === 'network' || this.rootError?.code === 'server',
-    );
+    await this.setWelcomeKeys(this.rootError);
     await this.setEmptyContext();
     this.changed.fire(undefined);
   }
@@ -322,6 +327,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
     this.retryDelay = Math.min(RETRY_MAX_MS, this.retryDelay * 2);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
+      // The failed load may still be finishing (its context-key updates are round trips to the
+      // workbench): retry with a new load rather than be handed that failed one back.
+      this.loading = undefined;
       void this.ensureLoaded();
     }, delay);
   }
@@ -329,6 +337,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   private clearRetry(): void {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
+  }
+
+  private async setWelcomeKeys(listError: DenError | undefined): Promise<void> {
+    for (const [key, value] of Object.entries(welcomeKeys(listError))) {
+      await vscode.commands.executeCommand('setContext', key, value);
+    }
   }
 
   private async setEmptyContext(): Promise<void> {
@@ -382,11 +396,6 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
     this.clearRetry();
     this.changed.dispose();
   }
-}
-
-/** Errors with their own welcome content in the view (offline, key rejected; see package.json). */
-function welcomeExplains(e: DenError): boolean {
-  return e.code === 'unauthorized' || e.fault === 'network' || e.code === 'server';
 }
 
 function nodeKey(n: SessionNode): string {

@@ -198,14 +198,39 @@ export async function answerInputBox(page: Page, title: string, text: string): P
   await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'visible' });
   const input = widget.locator('.quick-input-box input');
   await input.fill(text);
-  // the extension host validates asynchronously; Enter while a validation error shows is ignored
-  await page.waitForTimeout(150);
-  await input.press('Enter');
-  await widget.waitFor({ state: 'hidden' });
+  // VS Code validates the value asynchronously (the extension's `validateInput`) and may drop an
+  // Enter that races it: press again while the box stays open and shows no validation error.
+  await retryUntilHidden(
+    widget,
+    () => input.press('Enter'),
+    async () => {
+      const error = widget.locator('.quick-input-message.error, .monaco-inputbox-message.error');
+      if (await error.isVisible())
+        throw new Error(`"${title}" refused the value: ${await error.innerText()}`);
+    },
+  );
 }
 
-/** How long a context menu ignores mouse-ups after it opens (VS Code's `runOnceToEnableMouseUp`: 100 ms). */
-const MENU_MOUSE_UP_DELAY_MS = 250;
+/**
+ * Does `act` until `target` is hidden: at most 5 times, each followed by a bounded wait for it to
+ * hide; `check` runs between tries and may throw to stop with a reason.
+ */
+async function retryUntilHidden(
+  target: Locator,
+  act: () => Promise<void>,
+  check: () => Promise<void> = async () => undefined,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await act();
+    try {
+      await target.waitFor({ state: 'hidden', timeout: 2_000 });
+      return;
+    } catch (err) {
+      await check();
+      if (attempt >= 5) throw err;
+    }
+  }
+}
 
 /** Right-clicks a side-bar tree item (by the start of its label) and runs `action` from its context menu. */
 export async function contextMenuAction(page: Page, itemLabel: string, action: string): Promise<void> {
@@ -215,10 +240,9 @@ export async function contextMenuAction(page: Page, itemLabel: string, action: s
   });
   await treeItem(page, itemLabel).click({ button: 'right' });
   await entry.waitFor({ state: 'visible' });
-  // a click sooner than this is dropped and leaves the menu open
-  await page.waitForTimeout(MENU_MOUSE_UP_DELAY_MS);
-  await entry.click();
-  await menu.waitFor({ state: 'hidden', timeout: 5000 });
+  // A context menu ignores mouse-ups for a moment after it opens (VS Code's `runOnceToEnableMouseUp`),
+  // so a click that comes too soon leaves it open: click again until it closes.
+  await retryUntilHidden(menu, () => entry.click());
 }
 
 /** The modal dialog (`showWarningMessage(..., { modal: true })`) currently shown. */
