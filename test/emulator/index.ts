@@ -44,6 +44,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const ctx: EmulatorContext = { opts, store, runner, faults, timers, url: () => baseUrl, snapshotKey };
   const sockets = new SessionSockets(ctx);
   const server = createServer(requestHandler(ctx));
+  let inFlight = 0;
+  server.on('request', (_req, res) => {
+    inFlight++;
+    res.once('close', () => inFlight--);
+  });
   const connections = new Set<Socket>();
   server.on('connection', (c) => {
     connections.add(c);
@@ -76,6 +81,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     failNext(rule: HttpFaultRule): void {
       faults.failNext(rule);
+    },
+    get requestsInFlight(): number {
+      return inFlight;
     },
     storedEvents(sessionId: string, agentMessageId: string): AgentEvent[] {
       const m = store.sessions

@@ -82,6 +82,11 @@ export interface Emulator {
   readonly keys: EmulatorKeys;
   faults: FaultPlan;
   failNext(rule: HttpFaultRule): void;
+  /**
+   * HTTP requests received (headers read) and not answered yet, e.g. held by `latencyMs`; lets a
+   * test act once a request has surely reached the server.
+   */
+  readonly requestsInFlight: number;
   /** The server's stored events of one agent message, in order. */
   storedEvents(sessionId: string, agentMessageId: string): AgentEvent[];
   /** Resolves when the turn has emitted its terminal event. */

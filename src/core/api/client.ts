@@ -16,7 +16,7 @@ import {
 import type { ProxyConfig } from './proxy';
 import { readNumber } from './readers';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
-import { HttpTransport, type Headers, type RequestSpec } from './transport';
+import { HttpTransport, type DeadlineTimers, type Headers, type RequestSpec } from './transport';
 import type {
   AbortResult,
   FileInfo,
@@ -59,6 +59,8 @@ export interface ApiClientOptions {
   retry?: Partial<RetryPolicy>;
   /** How generated files are fetched; default `{base_url}/media/{key}`; empty = skip this source. */
   mediaUrlTemplate?: string;
+  /** Timers of request timeouts and idle timeouts; default the system's (tests pass a fake clock). */
+  deadlineTimers?: DeadlineTimers;
 }
 
 /** What `upload` sends. */
@@ -99,6 +101,7 @@ export class ApiClient {
       userAgent: opts.userAgent ?? 'den-vscode',
       retry: { ...DEFAULT_RETRY, ...opts.retry },
       onHeaders: (h) => this.noteLimits(h),
+      deadlineTimers: opts.deadlineTimers,
     });
   }
 

@@ -55,7 +55,20 @@ export interface TransportOptions {
   userAgent: string;
   retry: RetryPolicy;
   onHeaders?: (headers: Headers) => void;
+  /** Timers of the per-attempt deadlines (default: the system's; tests pass a fake clock). */
+  deadlineTimers?: DeadlineTimers;
 }
+
+/** Where request deadlines (timeouts and idle timeouts) get their timers. */
+export interface DeadlineTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const systemTimers: DeadlineTimers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout | undefined),
+};
 
 const MAX_ERROR_BODY = 64 * 1024;
 const DEFAULT_MAX_BODY = 64 * 1024 * 1024;
@@ -65,7 +78,12 @@ class Deadline {
   readonly controller = new AbortController();
   timedOut = false;
   aborted = false;
-  private readonly timer: NodeJS.Timeout;
+  private timer: unknown;
+  private disposed = false;
+  private readonly expire = (): void => {
+    this.timedOut = true;
+    this.controller.abort(new Error('timed out'));
+  };
   private readonly onAbort = (): void => {
     this.aborted = true;
     this.controller.abort(new Error('aborted by caller'));
@@ -74,22 +92,24 @@ class Deadline {
   constructor(
     readonly ms: number,
     readonly idle: boolean,
-    private readonly signal?: AbortSignal,
+    private readonly signal: AbortSignal | undefined,
+    private readonly timers: DeadlineTimers,
   ) {
-    this.timer = setTimeout(() => {
-      this.timedOut = true;
-      this.controller.abort(new Error('timed out'));
-    }, ms);
+    this.timer = timers.setTimeout(this.expire, ms);
     if (signal?.aborted) this.onAbort();
     else signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
+  /** Activity: an idle deadline starts its full budget again (as `Timeout.refresh()` would). */
   touch(): void {
-    if (this.idle) this.timer.refresh();
+    if (!this.idle || this.disposed) return;
+    this.timers.clearTimeout(this.timer);
+    this.timer = this.timers.setTimeout(this.expire, this.ms);
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.disposed = true;
+    this.timers.clearTimeout(this.timer);
     this.signal?.removeEventListener('abort', this.onAbort);
   }
 }
@@ -256,7 +276,12 @@ export class HttpTransport {
     facts: FailureFacts,
     consume: Consume<T>,
   ): Promise<T> {
-    const dl = new Deadline(facts.timeoutMs ?? this.opts.timeoutMs, spec.idle ?? false, spec.signal);
+    const dl = new Deadline(
+      facts.timeoutMs ?? this.opts.timeoutMs,
+      spec.idle ?? false,
+      spec.signal,
+      this.opts.deadlineTimers ?? systemTimers,
+    );
     let handedOff = false;
     const started = Date.now();
     try {

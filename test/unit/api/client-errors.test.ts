@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { ApiClient } from '../../../src/core/api/client';
 import { startEmulator, type Emulator } from '../../emulator';
-import { clientFor, countingDispatcher, newSessionId, rejectsWith } from './helpers';
+import { FakeClock } from '../panel/fake-clock';
+import { capturingLogger, clientFor, countingDispatcher, newSessionId, rejectsWith, until } from './helpers';
 
 describe('ApiClient error paths', () => {
   let emu: Emulator;
@@ -230,28 +231,40 @@ describe('ApiClient error paths', () => {
   });
 
   it('times out a slow answer, and retries a GET on timeout', async () => {
-    emu.faults = { latencyMs: 400 };
-    const local = clientFor(emu, { timeoutMs: 60, retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    // An answer held for a minute, twice the test's own timeout: settling at all proves Den did not
+    // wait for it. Its own emulator, so the held requests cannot touch another test's.
+    const slow = await startEmulator({ eventDelayMs: 0 });
+    slow.faults = { latencyMs: 60_000 };
+    const local = clientFor(slow, { timeoutMs: 60, retry: { retries: 1, baseDelayMs: 1, maxDelayMs: 1 } });
     try {
-      const started = Date.now();
       const err = await rejectsWith(local.client.listSessions(), 'timeout');
       assert.match(err.message, /No answer from the service within 0\.1 s while trying to list sessions/);
-      assert.ok(Date.now() - started < 390, 'did not wait for the slow answer');
       assert.equal(local.counter.count('GET', /^\/sessions$/), 2);
     } finally {
       await local.close();
+      await slow.close();
     }
   });
 
   it('stops at once when the caller aborts, without retrying', async () => {
-    emu.faults = { latencyMs: 400 };
-    const ac = new AbortController();
-    setTimeout(() => ac.abort(), 30);
-    const started = Date.now();
-    const err = await rejectsWith(env.client.listSessions({}, ac.signal), 'aborted');
-    assert.equal(err.message, 'Cancelled: list sessions');
-    assert.ok(Date.now() - started < 300);
-    assert.equal(env.counter.requests.length, 1);
+    // The answer would take a minute, and Den's own timeouts run on a clock that never moves:
+    // only the abort can end the call before the test times out.
+    const slow = await startEmulator({ eventDelayMs: 0 });
+    slow.faults = { latencyMs: 60_000 };
+    const local = clientFor(slow, { deadlineTimers: new FakeClock() });
+    try {
+      const ac = new AbortController();
+      const pending = local.client.listSessions({}, ac.signal);
+      // Abort once the service holds the request (its answer would take a minute).
+      await until(() => slow.requestsInFlight === 1, 'the request to reach the service');
+      ac.abort();
+      const err = await rejectsWith(pending, 'aborted');
+      assert.equal(err.message, 'Cancelled: list sessions');
+      assert.equal(local.counter.requests.length, 1);
+    } finally {
+      await local.close();
+      await slow.close();
+    }
   });
 
   it('sends nothing when the signal is already aborted', async () => {
@@ -262,15 +275,16 @@ describe('ApiClient error paths', () => {
   });
 
   it('stops waiting between retries when the caller aborts', async () => {
-    emu.failNext({ method: 'GET', path: '^/sessions/abort-in-backoff$', status: 500, times: 5 });
-    const local = clientFor(emu, { retry: { retries: 3, baseDelayMs: 1e8, maxDelayMs: 1e8 } });
+    emu.failNext({ method: 'GET', path: '^/sessions/abort-in-backoff$', status: 500 });
     const ac = new AbortController();
+    // Aborts once the client has announced its wait before the retry (up to 1e8 ms, about a day).
+    const logger = {
+      ...capturingLogger(),
+      warn: (m: string) => void (/retry 1\/3/.test(m) && setImmediate(() => ac.abort())),
+    };
+    const local = clientFor(emu, { logger, retry: { retries: 3, baseDelayMs: 1e8, maxDelayMs: 1e8 } });
     try {
-      const started = Date.now();
-      const pending = local.client.getSession('abort-in-backoff', ac.signal);
-      setTimeout(() => ac.abort(), 100);
-      await rejectsWith(pending, 'aborted');
-      assert.ok(Date.now() - started < 2_000);
+      await rejectsWith(local.client.getSession('abort-in-backoff', ac.signal), 'aborted');
       assert.equal(local.counter.requests.length, 1);
     } finally {
       await local.close();

@@ -5,6 +5,9 @@ import { resolve } from 'node:path';
 const EMULATOR = resolve(__dirname, '../../emulator/index.js');
 const CLI = resolve(__dirname, '../../emulator/cli.js');
 
+/** How long a child may run before it counts as hung (a guard, far above what it needs). */
+const HUNG_MS = 20_000;
+
 /** Runs node with `args` and resolves with its exit code and output, killing it after `ms`. */
 function runNode(
   args: string[],
@@ -61,12 +64,13 @@ describe('emulator: lifecycle', () => {
         fetch(emu.url + '/sessions', { headers: auth }).catch(() => {});
         fetch(emu.url + '/lam/run', { method: 'POST', headers: { 'service-secret-key': emu.keys.primary },
           body: JSON.stringify({ query: 'q', stream: true }) }).then((x) => x.text()).catch(() => {});
-        await new Promise((res) => setTimeout(res, 100));
+        // Both requests held by the latency (polled: the emulator gives no event for it).
+        while (emu.requestsInFlight < 2) await new Promise((res) => setTimeout(res, 5));
         await emu.close();
         console.log('closed');
       })().catch((e) => { console.error(e); process.exit(2); });
     `;
-    const r = await runNode(['-e', script], 8000);
+    const r = await runNode(['-e', script], HUNG_MS);
     assert.equal(r.timedOut, false, `the process did not exit after close(); stderr: ${r.err}`);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /closed/);
@@ -74,7 +78,7 @@ describe('emulator: lifecycle', () => {
 
   it('runs the CLI: prints the URL and three keys, serves, and exits cleanly on SIGTERM', async () => {
     let url = '';
-    const r = await runNode([CLI, '--extra-sessions', '3', '--no-seed'], 8000, (out, kill) => {
+    const r = await runNode([CLI, '--extra-sessions', '3', '--no-seed'], HUNG_MS, (out, kill) => {
       if (url || !out.includes('Read-only key:')) return;
       url = /^URL: (\S+)$/m.exec(out)?.[1] ?? '';
       const key = /^API key: (\S+)$/m.exec(out)?.[1] ?? '';

@@ -230,7 +230,13 @@ describe('emulator: scripted turns', () => {
       const s = openStream(other, t.sessionId, t.agentId);
       await other.turnEnded(t.sessionId, t.agentId);
       await waitFor(() => eventsOf(s.raw).at(-1)?.kind === 'task.completed', 'terminal frame');
-      await new Promise((r) => setTimeout(r, 50));
+      // A close would follow the terminal frame at once; a ping's pong comes after whatever the
+      // server sent before it, so once the pong (or a close) is in, the answer is known.
+      await new Promise((r) => {
+        s.ws.once('pong', r);
+        s.ws.once('close', r);
+        s.ws.ping();
+      });
       assert.equal(s.ws.readyState, s.ws.OPEN);
       s.ws.close();
       assert.equal(await s.closed, 1005);
@@ -334,8 +340,8 @@ describe('emulator: queueing, concurrency and abort', () => {
       'two acknowledgements',
     );
     s.ws.send(JSON.stringify({ type: 'retract' }));
+    // The server reads the retract before this socket's closing handshake, which it answers after.
     await s.closed;
-    await new Promise((r) => setTimeout(r, 30));
     const d = await call<{ messages: { type: string; content: string }[] }>(
       emu(),
       'GET',

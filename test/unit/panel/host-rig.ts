@@ -21,6 +21,11 @@ export interface HostRig {
   ended: Turn[];
   /** A fresh mirror, as after the webview reloaded (then send `ready`). */
   reloadView(): void;
+  /**
+   * Whether the mirror ever showed what `shows` checks, from now on (checked now and after every
+   * post): for states that may pass before a poll would see them.
+   */
+  everShown(shows: (mirror: ViewMirror) => unknown): () => boolean;
   close(): Promise<void>;
 }
 
@@ -48,9 +53,14 @@ export function hostRig(
     cache?: TranscriptCache;
     basePrompt?: string;
     extra?: Partial<SessionHostDeps>;
+    /** The host's history requests (`getSession`) wait for this before they go out. */
+    historyGate?: Promise<unknown>;
   } = {},
 ): HostRig {
   const client = new ApiClient({ baseUrl: emu.url, apiKey: () => emu.keys.primary, retry: { retries: 0 } });
+  const gate = opts.historyGate;
+  const hostClient = gate ? heldHistory(client, gate) : client;
+  const afterPost = new Set<() => void>();
   const ended: Turn[] = [];
   const posts: HostMessage[] = [];
   const rig = {} as HostRig;
@@ -60,7 +70,7 @@ export function hostRig(
   rig.ended = ended;
   rig.host = new SessionHost({
     sessionId: opts.sessionId ?? randomUUID(),
-    client: () => client,
+    client: () => hostClient,
     target: () => ({ baseUrl: emu.url, apiKey: () => emu.keys.primary }),
     settings: () => ({ mode: 'code', effort: 'fast', service: '127.0.0.1', basePrompt: opts.basePrompt }),
     logger: silentLogger,
@@ -72,15 +82,35 @@ export function hostRig(
   rig.host.link.attach((m) => {
     posts.push(m);
     rig.mirror.apply(m);
+    for (const check of afterPost) check();
   });
   rig.reloadView = () => {
     rig.mirror = new ViewMirror();
+  };
+  rig.everShown = (shows) => {
+    let seen = false;
+    const check = (): void => {
+      if (!seen && shows(rig.mirror)) seen = true;
+    };
+    check();
+    afterPost.add(check);
+    return () => seen;
   };
   rig.close = async () => {
     rig.host.dispose();
     await client.close();
   };
   return rig;
+}
+
+/** `client` whose `getSession` waits for `gate` first (a service slow to answer, released by the test). */
+function heldHistory(client: ApiClient, gate: Promise<unknown>): ApiClient {
+  const held = Object.create(client) as ApiClient;
+  held.getSession = async (...args) => {
+    await gate;
+    return client.getSession(...args);
+  };
+  return held;
 }
 
 /** Whether the mirror shows exactly the host's transcript. */

@@ -8,7 +8,8 @@ import { transcriptFromDetail } from '../../../src/core/transcript/from-history'
 import { isTerminalStatus } from '../../../src/core/transcript/model';
 import { TranscriptCache } from '../../../src/panel/transcript-cache';
 import { startEmulator, type Emulator } from '../../emulator/index';
-import { foldStored, hostRig, lastTurn, mirrorShows, sleep, waitFor, type HostRig } from './host-rig';
+import { FakeClock } from './fake-clock';
+import { foldStored, hostRig, lastTurn, mirrorShows, waitFor, type HostRig } from './host-rig';
 
 const ready = (rig: HostRig): Promise<void> => rig.host.handle({ type: 'ready', lastSeq: null });
 
@@ -107,16 +108,15 @@ describe('SessionHost (against the emulator)', function () {
     emu = await startEmulator({ eventDelayMs: 15 });
     const r = rig(emu);
     await ready(r);
+    // Queued lasts only while the first turn runs: latched at each post rather than polled.
+    const shownQueued = r.everShown((m) => m.turns.at(-1)?.status === 'queued' && m.composer?.queued === 1);
     assert.ok(await r.host.send('first: 60 events', 'code', 'fast'));
     const first = lastTurn(r);
     assert.ok(await r.host.send('second: a follow-up', 'code', 'fast'));
     const second = lastTurn(r);
     assert.notEqual(second, first);
     assert.equal(second.status, 'queued');
-    await waitFor(
-      'the view to show it queued',
-      () => r.mirror.turns.at(-1)?.status === 'queued' && r.mirror.composer?.queued === 1,
-    );
+    await waitFor('the view to show it queued', shownQueued);
     await waitFor('both turns to end', () => second.status === 'completed', 8_000);
     assert.equal(first.status, 'completed');
     await waitFor('the view', () => mirrorShows(r));
@@ -161,20 +161,26 @@ describe('SessionHost (against the emulator)', function () {
   });
 
   it('catches a kept page up without a ready, after a grace period', async () => {
-    const r = rig(emu);
+    // The panel's timers (the grace period, batching) run on a fake clock: time passes on `advance`.
+    const clock = new FakeClock();
+    const r = rig(emu, { extra: { clock } });
     await ready(r);
     r.host.link.setVisible(false);
     const before = r.posts.length;
     await sendAndFinishHidden(r, 'Add input validation');
     r.host.link.setVisible(true);
-    await waitFor('the catch-up post', () => r.posts.length > before, 3_000);
+    clock.advance(100);
+    assert.equal(r.posts.length, before, 'caught up without a grace period');
+    clock.advance(2_900);
     assert.equal(r.posts.length, before + 1);
     assert.ok(mirrorShows(r));
   });
 
   it('shows a 429 in the composer and a notice with the time to retry', async () => {
     await emu.close();
-    emu = await startEmulator({ maxConcurrent: 1 });
+    // The emulator's Retry-After grows with its event delay: 1.5 s gives 60 s, so the time to
+    // retry cannot run out while the test looks, however busy the machine.
+    emu = await startEmulator({ maxConcurrent: 1, eventDelayMs: 1_500 });
     const busy = rig(emu);
     assert.ok(await busy.host.send('slow: keep the service busy', 'code', 'fast'));
     const r = rig(emu);
@@ -219,12 +225,15 @@ describe('SessionHost (against the emulator)', function () {
         if (a) seen.push(`${a.status}:${a.progress ?? '-'}`);
       }
     });
+    // Each step of the upload waits until the chip's last state was posted.
+    const posted = (state: string): Promise<unknown> =>
+      waitFor(`"${state}" posted`, () => seen.includes(state));
     await r.host.attach('big.csv', 300, async (onProgress) => {
-      await sleep(60);
+      await posted('uploading:0');
       onProgress(150, 300);
-      await sleep(60);
+      await posted('uploading:0.5');
       onProgress(300, 300);
-      await sleep(60);
+      await posted('uploading:1');
       return { key: `${r.host.sessionId}/big.csv`, name: 'big.csv', type: 'text/csv', size: 300 };
     });
     await waitFor('the ready chip', () => r.mirror.composer?.attachments[0]?.status === 'ready');
@@ -305,12 +314,14 @@ describe('SessionHost (against the emulator)', function () {
       await ready(other);
       await other.host.open();
       await sendAndFinish(other, 'Add the release date');
-      const again = rig(emu, { sessionId: id, cache });
+      // A slow service: the history is held until the cached paint shows.
+      let answer!: () => void;
+      const historyGate = new Promise<void>((resolve) => (answer = resolve));
+      const again = rig(emu, { sessionId: id, cache, historyGate });
       await ready(again);
-      // A slow service: the cached paint shows well before the history arrives.
-      emu.faults = { latencyMs: 300 };
       const opening = again.host.open();
-      await waitFor('the cached paint', () => again.mirror.turns.length === 1, 2_000);
+      await waitFor('the cached paint', () => again.mirror.turns.length === 1);
+      answer();
       await opening;
       await waitFor('the catch-up', () => again.mirror.turns.length === 2 && mirrorShows(again));
       assert.deepEqual(again.host.transcript, transcriptFromDetail(await again.client.getSession(id)));
@@ -321,7 +332,10 @@ describe('SessionHost (against the emulator)', function () {
 
   it('reports loading, then live while a turn streams, then idle, in the connection view', async () => {
     const page = await rig(emu).client.listSessions({ search: 'Write release notes' });
-    const r = rig(emu, { sessionId: page.sessions[0].sessionId });
+    // A slow service: the history is held until the view shows it loading.
+    let answer!: () => void;
+    const historyGate = new Promise<void>((resolve) => (answer = resolve));
+    const r = rig(emu, { sessionId: page.sessions[0].sessionId, historyGate });
     const states: string[] = [];
     r.host.link.tap((m) => {
       const views =
@@ -333,11 +347,10 @@ describe('SessionHost (against the emulator)', function () {
       for (const v of views) if (states.at(-1) !== v.state) states.push(v.state);
     });
     await ready(r);
-    emu.faults = { latencyMs: 150 };
     const opening = r.host.open();
     await waitFor('loading', () => r.mirror.connection?.state === 'loading');
+    answer();
     await opening;
-    emu.faults = {};
     await sendAndFinish(r, 'Tidy the imports');
     await waitFor(`idle after ${states.join(' → ')}`, () => r.mirror.connection?.state === 'idle');
     assert.deepEqual(states.slice(0, 2), ['idle', 'loading']);
@@ -361,10 +374,9 @@ describe('SessionHost (against the emulator)', function () {
     await r.host.open();
     await waitFor('failed', () => r.mirror.connection?.state === 'failed');
     await r.host.handle({ type: 'retry' });
-    await sleep(50);
     // The session does not exist on the service: a plain 404 now, shown the same way.
+    await waitFor('the 404 shown', () => /no longer exists/.test(r.mirror.connection?.message ?? ''));
     assert.equal(r.mirror.connection?.state, 'failed');
-    assert.match(r.mirror.connection?.message ?? '', /no longer exists/);
   });
 });
 
@@ -377,5 +389,6 @@ async function sendAndFinishHidden(r: HostRig, text: string): Promise<void> {
     () => isTerminalStatus(turn.status) && r.host.runningTurns().length === 0,
     8_000,
   );
-  await sleep(100);
+  // The host's last reactions to the end (composer, connection, onTurnEnded) come together.
+  await waitFor('the host to take the end in', () => r.ended.includes(turn));
 }

@@ -90,8 +90,9 @@ describe('SessionStream resources', () => {
       await emu.close();
     }
     assert.ok((await Promise.all(streams.map((s) => s.done))).every((d) => d.kind === 'closed'));
-    // Socket handles go away on the next turns of the event loop.
-    await new Promise((r) => setTimeout(r, 100));
+    // Handles are destroyed on the next turns of the event loop: wait for that (a leaked 60 s
+    // backoff or 45 s idle timer, or a socket, stays and fails below).
+    await until(() => handles.alive().length === 0, 5000, 'the handles to go').catch(() => undefined);
     const alive = handles.alive();
     handles.stop();
     assert.ok(handles.created() >= 30, `only ${handles.created()} handles seen: the tracking is blind`);

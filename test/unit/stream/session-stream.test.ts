@@ -190,20 +190,18 @@ describe('SessionStream against the emulator', () => {
     const { stream } = recordedStream(turnOptions(emu, turn));
     const path = `edited-${randomUUID().slice(0, 8)}.txt`;
     stream.sendFileEdits([{ path, content: 'hello' }]);
-    const snapshotHas = async (): Promise<boolean> => {
-      const res = await fetch(`${emu.url}/sessions/${turn.sessionId}`, {
-        headers: { authorization: `Bearer ${emu.keys.primary}` },
-      });
-      const body = (await res.json()) as { session?: { fileSnapshot?: Record<string, unknown> } };
-      return JSON.stringify(body.session?.fileSnapshot ?? {}).includes(path);
-    };
-    let seen = false;
-    for (let i = 0; i < 100 && !seen; i++) {
-      seen = await snapshotHas();
-      if (!seen) await new Promise((r) => setTimeout(r, 20));
-    }
-    stream.close();
-    assert.ok(seen, 'the edited file never reached the session');
+    // The service reads a socket's frames in order: once it has ended the turn on the stop sent
+    // after the edits, it has taken the edits in.
+    stream.sendStop();
+    assert.equal((await stream.done).kind, 'aborted');
+    const res = await fetch(`${emu.url}/sessions/${turn.sessionId}`, {
+      headers: { authorization: `Bearer ${emu.keys.primary}` },
+    });
+    const body = (await res.json()) as { session?: { fileSnapshot?: Record<string, unknown> } };
+    assert.ok(
+      JSON.stringify(body.session?.fileSnapshot ?? {}).includes(path),
+      'the edited file never reached the session',
+    );
   });
 
   it('stops every callback and resolves done as closed on close() mid-turn', async () => {
@@ -214,7 +212,15 @@ describe('SessionStream against the emulator', () => {
     const seen = { events: rec.events.length, states: rec.states.length };
     assert.deepEqual(await stream.done, { kind: 'closed' });
     assert.equal(rec.states.at(-1)?.state, 'closed');
-    await new Promise((r) => setTimeout(r, 700));
+    // The turn goes on (an event every 300 ms). The service writes each event to every socket
+    // following the turn as it stores it, so by the time it has stored two more, a socket still
+    // open would have handed the first of them over, and a reconnect (5-40 ms) would have shown.
+    const stored = emu.storedEvents(turn.sessionId, turn.agentMessageId).length;
+    await until(
+      () => emu.storedEvents(turn.sessionId, turn.agentMessageId).length >= stored + 2,
+      5000,
+      'two more events on the service',
+    );
     assert.deepEqual({ events: rec.events.length, states: rec.states.length }, seen);
     assert.equal(stream.sendStop(), false);
   });

@@ -79,6 +79,8 @@ export interface HarnessOptions {
   state?: unknown;
   width?: number;
   height?: number;
+  /** Stops the page's clock at this time (`Date.now()`, `new Date()`); its timers still run. */
+  now?: number;
 }
 
 export interface Harness {
@@ -121,6 +123,7 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
   const page = await browser.newPage({
     viewport: { width: options.width ?? 720, height: options.height ?? 640 },
   });
+  if (options.now !== undefined) await page.clock.setFixedTime(options.now);
   await page.setContent(pageHtml(options.theme ?? 'light'));
   await page.evaluate((state) => {
     const w = window as unknown as Record<string, unknown>;
@@ -149,7 +152,7 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
             window as unknown as { __posted: { type: string; id?: string; digest?: unknown }[] }
           ).__posted.find((m) => m.type === 'probeResult' && m.id === pid)?.digest,
         id,
-        { timeout: 5000 },
+        { timeout: 20_000 },
       );
       return (await handle.jsonValue()) as WebviewDigest;
     },

@@ -13,7 +13,8 @@ import { XSS_CORPUS } from './xss-corpus';
 after(closeBrowser);
 
 describe('webview in Chromium', function () {
-  this.timeout(20_000);
+  // A hang guard: Chromium on a busy two-core machine can take several seconds per test.
+  this.timeout(60_000);
   let h: Harness;
 
   afterEach(async () => {
