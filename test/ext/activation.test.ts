@@ -2,72 +2,79 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../emulator';
+import { startEmulator } from '../emulator';
 import {
   EXTENSION_ID,
   denApi,
   resetDen,
-  sleep,
+  spyOnClient,
   startCountingProxy,
   waitFor,
-  type CountingProxy,
+  type ClientSpy,
   type DenApi,
 } from './helpers';
 
-// Sorted first of the ext test files: the extension is still inactive when it starts.
+// test/ext/index.ts runs this file first: the extension is still inactive when it starts.
 describe('Activation', () => {
-  let emu: Emulator | undefined;
-  let proxy: CountingProxy | undefined;
-  let api: DenApi | undefined;
-
-  after(async () => {
-    if (api) await resetDen(api);
-    await vscode.workspace
-      .getConfiguration('den')
-      .update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
-    await proxy?.close();
-    await emu?.close();
-  });
-
-  it('is not activated at start-up (activation is lazy)', () => {
+  it('is lazy: inactive at start-up, activating and signing in make no request to a configured service, the first comes from the tree', async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
-    assert.equal(ext.isActive, false);
-  });
+    assert.equal(ext.isActive, false, 'Den was active before the first test');
 
-  it('activates without any request to a configured service, and the first one comes from the tree', async () => {
-    emu = await startEmulator();
-    proxy = await startCountingProxy(emu.url);
-    // Configured before activation, as on a machine where Den was set up earlier.
-    await vscode.workspace
-      .getConfiguration('den')
-      .update('baseUrl', proxy.url, vscode.ConfigurationTarget.Global);
+    const emu = await startEmulator();
+    const proxy = await startCountingProxy(emu.url);
+    let api: DenApi | undefined;
+    let client: ClientSpy | undefined;
+    try {
+      // Configured before activation, as on a machine where Den was set up earlier.
+      await vscode.workspace
+        .getConfiguration('den')
+        .update('baseUrl', proxy.url, vscode.ConfigurationTarget.Global);
 
-    const started = performance.now();
-    api = await denApi();
-    const ms = performance.now() - started;
-    // Measured, not asserted: scripts/run-ext-tests.sh prints it; docs/benchmarks.md records it.
-    const metrics = process.env.DEN_METRICS_FILE;
-    if (metrics) {
-      fs.appendFileSync(
-        metrics,
-        `activate(): ${api.activationMs.toFixed(1)} ms; with loading the bundle: ${ms.toFixed(1)} ms\n`,
-      );
+      const started = performance.now();
+      api = await denApi();
+      const ms = performance.now() - started;
+      // Measured, not asserted: scripts/run-ext-tests.sh prints it; docs/benchmarks.md records it.
+      const metrics = process.env.DEN_METRICS_FILE;
+      if (metrics) {
+        fs.appendFileSync(
+          metrics,
+          `activate(): ${api.activationMs.toFixed(1)} ms; with loading the bundle: ${ms.toFixed(1)} ms\n`,
+        );
+      }
+
+      assert.equal(api.connection.settings.baseUrl, proxy.url);
+      await api.connection.ready;
+      assert.equal(api.connection.state.kind, 'signed-out');
+      // Without a key Den has no client, so activation cannot have asked for anything.
+      assert.equal(api.connection.client, undefined);
+      assert.deepEqual(proxy.requests, [], 'activation made a request by itself');
+
+      client = spyOnClient(api);
+      api.keys.useForWindow(emu.keys.primary);
+      await waitFor('state ready', () => api?.connection.state.kind === 'ready');
+      // The key's change event (and the tree's refresh with it) ran before the state read ready: a
+      // request asked for then would be in `client.calls` already.
+      assert.deepEqual(client.calls, [], 'signing in asked for a request by itself');
+      assert.deepEqual(proxy.requests, [], 'signing in made a request by itself');
+
+      const children = await api.sessions.getChildren();
+      assert.ok(children && children.length > 0, 'the tree shows no sessions');
+      assert.equal(client.calls[0], 'listSessions');
+      assert.ok(proxy.requests.length >= 1);
+      assert.match(proxy.requests[0], /^GET \/sessions\?/);
+      assert.equal(api.connection.state.kind, 'connected');
+    } finally {
+      client?.restore();
+      if (api) await resetDen(api);
+      else {
+        await vscode.workspace
+          .getConfiguration('den')
+          .update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+      }
+      await proxy.close();
+      await emu.close();
     }
-
-    assert.equal(api.connection.settings.baseUrl, proxy.url);
-    await api.connection.ready;
-    assert.equal(api.connection.state.kind, 'signed-out');
-    api.keys.useForWindow(emu.keys.primary);
-    await waitFor('state ready', () => api?.connection.state.kind === 'ready');
-    await sleep(300); // room for any stray background request
-    assert.deepEqual(proxy.requests, [], 'activation or sign-in made a request by itself');
-
-    const children = await api.sessions.getChildren();
-    assert.ok(children && children.length > 0, 'the tree shows no sessions');
-    assert.ok(proxy.requests.length >= 1);
-    assert.match(proxy.requests[0], /^GET \/sessions\?/);
-    assert.equal(api.connection.state.kind, 'connected');
   });
 
   it('registers every command contributed in package.json', async () => {

@@ -42,12 +42,9 @@ describe('Sign-in and configuration', () => {
   let emu: Emulator;
   let messages: MessageCapture;
 
-  before(async () => {
+  beforeEach(async () => {
     api = await denApi();
     emu = await startEmulator();
-  });
-
-  beforeEach(async () => {
     messages = captureMessages();
     await resetDen(api);
   });
@@ -55,9 +52,6 @@ describe('Sign-in and configuration', () => {
   afterEach(async () => {
     await resetDen(api);
     messages.restore();
-  });
-
-  after(async () => {
     await emu.close();
   });
 

@@ -11,9 +11,9 @@ import {
   sessionIds,
   sessionsView,
   signIn,
-  sleep,
   startCountingProxy,
   trackContext,
+  treeRetryPending,
   waitFor,
   type ContextTracker,
   type DenApi,
@@ -62,10 +62,12 @@ describe('Error states', () => {
       assert.equal(state.kind === 'error' && state.error.code, 'unauthorized');
       assertWelcome({ authError: true, offline: false });
       assert.equal(api.status.text, '$(warning) Den: Key Rejected');
-      // A rejected key is not retried: no request follows by itself.
-      const sent = proxy.requests.length;
-      await sleep(2_500);
-      assert.equal(proxy.requests.length, sent, 'a rejected key was retried');
+      // A rejected key is not retried: the one request was the load, and no retry is scheduled.
+      assert.deepEqual(
+        proxy.requests.map((r) => r.replace(/\?.*/, '')),
+        ['GET /sessions'],
+      );
+      assert.equal(treeRetryPending(api), false, 'a retry of the rejected key is scheduled');
     } finally {
       await resetDen(api);
       await proxy.close();
@@ -100,15 +102,40 @@ describe('Error states', () => {
   });
 
   it('a failing command returns without waiting for its error notification to be dismissed', async () => {
-    messages.restore(); // the real notification this time
-    await signIn(api, emu.url, emu.keys.readOnly);
-    const id = sessionIds(await rows(api))[0];
+    // The real notifications this time, watched on their way: each is open until it is dismissed.
+    messages.restore();
+    const w = vscode.window as unknown as Record<string, (...args: unknown[]) => Thenable<unknown>>;
+    const names = ['showInformationMessage', 'showWarningMessage', 'showErrorMessage'];
+    const saved = new Map(names.map((n) => [n, w[n]]));
+    const shown: { text: string; dismissed: boolean }[] = [];
+    for (const [name, real] of saved) {
+      w[name] = (...args) => {
+        const note = { text: String(args[0]), dismissed: false };
+        shown.push(note);
+        const answer = real.apply(vscode.window, args);
+        answer.then(
+          () => (note.dismissed = true),
+          () => (note.dismissed = true),
+        );
+        return answer;
+      };
+    }
     try {
-      const done = vscode.commands.executeCommand('den.deleteSession', id, true).then(() => 'returned');
-      const outcome = await Promise.race([done, sleep(3_000).then(() => 'still waiting')]);
-      assert.equal(outcome, 'returned');
+      await signIn(api, emu.url, emu.keys.readOnly);
+      const id = sessionIds(await rows(api))[0];
+      let returned = false;
+      const done = vscode.commands.executeCommand('den.deleteSession', id, true).then(() => {
+        returned = true;
+      });
+      // Nothing dismisses the notification: a command waiting for that would never return.
+      await waitFor('the command to return', () => returned, 10_000);
+      await done;
+      assert.equal(shown.length, 1, JSON.stringify(shown));
+      assert.match(shown[0].text, /could not delete the session/);
+      assert.equal(shown[0].dismissed, false, 'the notification was dismissed before the command returned');
       assert.equal((await emuFetch(emu, `/sessions/${id}`)).status, 200);
     } finally {
+      for (const [name, real] of saved) w[name] = real;
       await vscode.commands.executeCommand('notifications.clearAll');
       messages = captureMessages();
     }
@@ -150,6 +177,7 @@ describe('Error states', () => {
     const message = sessionsView(api).message ?? '';
     assert.match(message, /rate limiting/);
     assert.equal(message.match(/45 s/g)?.length, 1, `says when to retry not exactly once: ${message}`);
+    assert.equal(treeRetryPending(api), true, 'no retry is scheduled');
     assert.equal(api.status.text, '$(warning) Den: Error');
   });
 
@@ -167,6 +195,7 @@ describe('Error states', () => {
     assert.match(api.sessions.lastError?.message ?? '', /Database connection lost/);
     assertWelcome({ authError: false, offline: true });
     assert.equal(api.status.text, '$(warning) Den: Error');
+    assert.equal(treeRetryPending(api), true, 'no retry is scheduled');
 
     await waitFor(
       'the tree to reload by itself',

@@ -4,6 +4,7 @@
  */
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import type { DenApi } from '../../src/extension';
 import type { PanelTurnRequest } from '../../src/panel/panel-manager';
@@ -43,36 +44,60 @@ export async function waitFor<T>(
   }
 }
 
-/** Sets one `den.*` setting (undefined removes it) and waits until Den has read it. */
+/**
+ * Sets one `den.*` setting (undefined removes it) and waits until Den has read it: Den reads every
+ * setting again on each change (a new `connection.settings` object), and then refreshes the tree,
+ * so no late reaction to this change lands in the next step.
+ */
 export async function setDenSetting(api: DenApi, name: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('den').update(name, value, vscode.ConfigurationTarget.Global);
+  const config = vscode.workspace.getConfiguration('den');
+  const changes = !isDeepStrictEqual(config.inspect(name)?.globalValue, value);
+  const before = api.connection.settings;
+  await config.update(name, value, vscode.ConfigurationTarget.Global);
   await waitFor(`den.${name} to reach Den`, () => {
     const s = api.connection.settings;
+    if (changes && s === before) return false;
     if (name === 'baseUrl') return value ? s.baseUrl === String(value).replace(/\/+$/, '') : !s.baseUrl;
     if (name === 'sessionsPageSize') return s.pageSize === (value ?? 50);
     return true;
   });
 }
 
+/** Den's key in SecretStorage (src/auth/key-store.ts). */
+const SECRET_ID = 'den.apiKey';
+
 /**
- * Waits for the second `onDidChange` the key store fires after a change that went through
- * SecretStorage (its own event arrives a little later and refreshes the tree once more), so that
- * late refresh cannot land in the middle of the next step. Resolves after `graceMs` at the latest.
+ * Runs a change that writes or deletes Den's key in SecretStorage (Set API Key, Sign Out, `clear`)
+ * and waits until Den has read back its own write: SecretStorage reports it to every listener a
+ * little later, and Den's key store then reloads the key (and refreshes the tree when the key in use
+ * changed meanwhile). Waiting for that report, and for the reload it starts, keeps that late
+ * refresh out of the next step. Only for changes that do reach SecretStorage: others get no report.
  */
-export async function settleKeyChange(
-  api: DenApi,
-  change: () => PromiseLike<unknown>,
-  graceMs = 1_500,
-): Promise<unknown> {
-  let fires = 0;
-  const sub = api.keys.onDidChange(() => fires++);
+export async function settleKeyChange<T>(api: DenApi, change: () => PromiseLike<T>): Promise<T> {
+  const keys = api.keys as unknown as { secrets?: vscode.SecretStorage; load: () => Promise<void> };
+  const secrets = keys.secrets;
+  if (!secrets) throw new Error('the key store keeps no SecretStorage in `secrets`: update settleKeyChange');
+  let reported = false;
+  const reloads: Promise<void>[] = [];
+  const load = keys.load;
+  // Den's listener was added at activation, so it runs before this one and has called `load` by then.
+  keys.load = function (this: unknown) {
+    const p = load.call(this);
+    reloads.push(p);
+    return p;
+  };
+  const sub = secrets.onDidChange((e) => {
+    if (e.key === SECRET_ID) reported = true;
+  });
   try {
     const result = await change();
-    const end = Date.now() + graceMs;
-    while (fires < 2 && Date.now() < end) await sleep(10);
+    await waitFor('SecretStorage to report the change of the key back to Den', () => reported);
+    // Den's own continuation was queued on the reload first: it has run when this one resumes.
+    await Promise.allSettled(reloads);
     return result;
   } finally {
     sub.dispose();
+    delete (keys as { load?: unknown }).load;
   }
 }
 
@@ -84,8 +109,12 @@ export async function signIn(api: DenApi, url: string, key: string, pageSize?: n
   await waitFor('state ready', () => api.connection.state.kind === 'ready');
 }
 
-/** Back to a clean, unconfigured Den: no filter, no key, default settings, no retry pending. */
+/**
+ * Back to a clean, unconfigured Den: no panel and no turn followed, no filter, no key, default
+ * settings, no retry pending.
+ */
 export async function resetDen(api: DenApi): Promise<void> {
+  api.panels.closeAll();
   if (api.sessions.filter) await api.sessions.setFilter(undefined);
   if (api.keys.source === 'secret-storage') await settleKeyChange(api, () => api.keys.clear());
   else if (api.keys.key) await api.keys.clear();
@@ -251,10 +280,24 @@ export interface RecordedRequest {
   json?: unknown;
 }
 
+/** Requests a recording proxy keeps waiting (see `RecordingProxy.hold`). */
+export interface ProxyHold {
+  /** How many requests are waiting so far. */
+  readonly held: number;
+  /** Lets the waiting requests go on, in order; later ones pass at once. */
+  release(): void;
+}
+
 /** An HTTP proxy in front of a server that records requests and the bodies of JSON ones. */
 export interface RecordingProxy {
   readonly url: string;
   readonly requests: RecordedRequest[];
+  /**
+   * Keeps the requests `match` picks (recorded as they arrive; WebSocket upgrades are `UPGRADE`)
+   * waiting before they reach the server, until `release`: a response that is late for sure, with
+   * no timing involved.
+   */
+  hold(match: (r: RecordedRequest) => boolean): ProxyHold;
   close(): Promise<void>;
 }
 
@@ -269,69 +312,150 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
   const requests: RecordedRequest[] = [];
   const upstream = new URL(target);
   const tunnels = new Set<net.Socket>();
+  const holds = new Set<{ match: (r: RecordedRequest) => boolean; waiting: (() => void)[] }>();
+  /** Runs `go` now, or when the hold that picks `entry` is released. */
+  const gate = (entry: RecordedRequest, go: () => void): void => {
+    for (const h of holds) {
+      if (h.match(entry)) {
+        h.waiting.push(go);
+        return;
+      }
+    }
+    go();
+  };
   const server = http.createServer((req, res) => {
     const entry: RecordedRequest = { method: req.method ?? '', url: req.url ?? '' };
     requests.push(entry);
-    const fwd = http.request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
-    fwd.on('error', () => res.destroy());
-    if (/json/.test(String(req.headers['content-type']))) {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size <= MAX_RECORDED_BODY) chunks.push(c);
-      });
-      req.on('end', () => {
-        try {
-          if (size <= MAX_RECORDED_BODY) entry.json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          // not JSON after all: recorded without a body
-        }
-      });
-    }
-    req.pipe(fwd);
+    // A held request is not read meanwhile: its body waits in the socket.
+    gate(entry, () => {
+      const fwd = http.request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: req.headers,
+        },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
+      fwd.on('error', () => res.destroy());
+      if (/json/.test(String(req.headers['content-type']))) {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        req.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size <= MAX_RECORDED_BODY) chunks.push(c);
+        });
+        req.on('end', () => {
+          try {
+            if (size <= MAX_RECORDED_BODY) entry.json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          } catch {
+            // not JSON after all: recorded without a body
+          }
+        });
+      }
+      req.pipe(fwd);
+    });
   });
   server.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
-    requests.push({ method: 'UPGRADE', url: req.url ?? '' });
-    const up = net.connect(Number(upstream.port), upstream.hostname, () => {
-      const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
-      for (let i = 0; i < req.rawHeaders.length; i += 2)
-        lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
-      up.write(`${lines.join('\r\n')}\r\n\r\n`);
-      if (head.length) up.write(head);
-      socket.pipe(up).pipe(socket);
+    const entry: RecordedRequest = { method: 'UPGRADE', url: req.url ?? '' };
+    requests.push(entry);
+    tunnels.add(socket);
+    socket.on('close', () => tunnels.delete(socket));
+    socket.on('error', () => socket.destroy());
+    gate(entry, () => {
+      if (socket.destroyed) return;
+      const up = net.connect(Number(upstream.port), upstream.hostname, () => {
+        const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
+        for (let i = 0; i < req.rawHeaders.length; i += 2)
+          lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
+        up.write(`${lines.join('\r\n')}\r\n\r\n`);
+        if (head.length) up.write(head);
+        socket.pipe(up).pipe(socket);
+      });
+      tunnels.add(up);
+      up.on('close', () => tunnels.delete(up));
+      up.on('error', () => socket.destroy());
+      socket.on('error', () => up.destroy());
     });
-    for (const s of [socket, up]) {
-      tunnels.add(s);
-      s.on('close', () => tunnels.delete(s));
-    }
-    up.on('error', () => socket.destroy());
-    socket.on('error', () => up.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    hold: (match) => {
+      const h = { match, waiting: [] as (() => void)[] };
+      holds.add(h);
+      return {
+        get held() {
+          return h.waiting.length;
+        },
+        release: () => {
+          if (!holds.delete(h)) return;
+          for (const go of h.waiting) go();
+        },
+      };
+    },
     close: () =>
       new Promise<void>((resolve) => {
+        holds.clear();
         for (const s of tunnels) s.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+}
+
+/** The calls Den made through its API client while spied on (`restore` stops). */
+export interface ClientSpy {
+  /** Method names, in call order. */
+  readonly calls: string[];
+  restore(): void;
+}
+
+/**
+ * Records every method call on Den's API clients. Every request Den makes starts with one, made
+ * synchronously by whatever wants the request (the tree's list load included), so an empty list
+ * says that nothing has asked for a request yet, with no waiting. All clients Den builds share one
+ * prototype, reached through `connection.clientFor` (which needs a service URL and sends nothing).
+ */
+export function spyOnClient(api: DenApi): ClientSpy {
+  const sample = api.connection.clientFor('den-test-spy-key');
+  const proto = Object.getPrototypeOf(sample) as Record<string, unknown>;
+  void sample.close();
+  const saved = new Map<string, unknown>();
+  const calls: string[] = [];
+  for (const name of Object.getOwnPropertyNames(proto)) {
+    const fn = Object.getOwnPropertyDescriptor(proto, name)?.value as unknown;
+    if (name === 'constructor' || name === 'close' || typeof fn !== 'function') continue;
+    saved.set(name, fn);
+    proto[name] = function (this: unknown, ...args: unknown[]) {
+      calls.push(name);
+      return (fn as (...a: unknown[]) => unknown).apply(this, args);
+    };
+  }
+  return {
+    calls,
+    restore: () => {
+      for (const [name, fn] of saved) proto[name] = fn;
+    },
+  };
+}
+
+/**
+ * Whether the Sessions tree has a retry of its list load scheduled. Read from the provider's private
+ * timer: what the tree will do by itself, known now rather than by waiting to see whether it does.
+ */
+export function treeRetryPending(api: DenApi): boolean {
+  const tree = api.sessions as unknown as Record<string, unknown>;
+  if (!('retryTimer' in tree)) {
+    throw new Error('the Sessions provider has no `retryTimer` any more: update treeRetryPending');
+  }
+  return tree.retryTimer !== undefined;
 }
 
 /** One call of `panels.open`. */

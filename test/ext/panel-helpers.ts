@@ -13,6 +13,7 @@ import { isTerminalStatus, type Transcript, type Turn } from '../../src/core/tra
 import { applyEvent, beginTurn, createTranscript } from '../../src/core/transcript/reducer';
 import type { WebviewDigest } from '../../src/panel/protocol';
 import type { SessionPanel } from '../../src/panel/session-panel';
+import type { TranscriptCache } from '../../src/panel/transcript-cache';
 import { blockText } from '../../src/webview/state';
 import type { Emulator } from '../emulator';
 import { EXTENSION_ID, waitFor, type DenApi } from './helpers';
@@ -127,4 +128,21 @@ export async function seededSession(api: DenApi, title: string): Promise<string>
   const s = page.sessions.find((x) => x.title === title);
   assert.ok(s, `no seeded session "${title}"`);
   return s.sessionId;
+}
+
+/**
+ * Waits until the transcript cache holds what a closed panel showed: a session's host writes it
+ * when it goes (and on a debounce before). Through the panel manager's private cache, whose `flush`
+ * waits for the writes under way.
+ */
+export async function cachedOnClose(api: DenApi, sessionId: string): Promise<Transcript> {
+  const cache = (api.panels as unknown as { cache?: TranscriptCache }).cache;
+  assert.ok(
+    cache && typeof cache.flush === 'function',
+    'the panel manager keeps no `cache`: update cachedOnClose',
+  );
+  return waitFor(`the transcript of ${sessionId} to be cached`, async () => {
+    await cache.flush();
+    return cache.read(sessionId);
+  });
 }

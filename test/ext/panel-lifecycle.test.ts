@@ -11,14 +11,17 @@ import {
   emuFetch,
   resetDen,
   signIn,
-  sleep,
+  startRecordingProxy,
   trackContext,
   waitFor,
   type ContextTracker,
   type DenApi,
   type MessageCapture,
+  type RecordingProxy,
 } from './helpers';
 import {
+  cachedOnClose,
+  digestOf,
   lastTurn,
   openPanel,
   seededSession,
@@ -43,6 +46,15 @@ describe('Session panel lifecycle', () => {
   let emu: Emulator;
   let messages: MessageCapture;
   let context: ContextTracker;
+  /** A proxy a test put between Den and the emulator (closed after the panels). */
+  let proxy: RecordingProxy | undefined;
+
+  /** Signs Den in through a recording proxy, so the test can hold requests. */
+  const signInThroughProxy = async (): Promise<RecordingProxy> => {
+    proxy = await startRecordingProxy(emu.url);
+    await signIn(api, proxy.url, emu.keys.primary);
+    return proxy;
+  };
 
   beforeEach(async () => {
     api = await denApi();
@@ -60,11 +72,19 @@ describe('Session panel lifecycle', () => {
     await resetDen(api);
     context.restore();
     messages.restore();
+    await proxy?.close();
+    proxy = undefined;
     await emu.close();
   });
 
   it('posts nothing to a hidden panel while its turn streams, notifies when the turn ends, and catches up when shown', async () => {
-    const a = await openPanel(api, randomUUID(), { turn: { task: 'answer in 60 events', mode: 'auto' } });
+    // Nothing of the turn reaches its panel before the panel is hidden: its live stream and its
+    // session's history wait until then, whatever the speed of the machine.
+    const id = randomUUID();
+    const news = (await signInThroughProxy()).hold(
+      (r) => r.method === 'UPGRADE' || (r.method === 'GET' && r.url.split('?')[0] === `/sessions/${id}`),
+    );
+    const a = await openPanel(api, id, { turn: { task: 'answer in 60 events', mode: 'auto' } });
     const turn = lastTurn(a);
     await waitFor('the running count in the status bar', () => api.status.text.includes('1 running'));
     assert.equal(context.get('den.turnRunning'), true);
@@ -74,12 +94,15 @@ describe('Session panel lifecycle', () => {
     );
     // Another session's panel in the same editor group hides this one.
     const other = await openPanel(api, await seededSession(api, 'Write release notes for v2.3'));
-    await waitFor('the first panel to be hidden', () => !a.visible && other.visible);
-    await sleep(100);
+    await waitFor('the first panel to be hidden', () => !a.visible && !a.host.link.visible && other.visible);
+    assert.equal(turn.blocks.length, 0, 'the turn reached its panel before the panel was hidden');
     const posts = a.stats.posts;
+    news.release();
     await turnEnded(api, turn);
-    await sleep(200);
+    assert.ok(turn.blocks.length > 0, 'the turn streamed nothing');
+    // Posts are counted as they are made: none while hidden, and none can follow while it stays so.
     assert.equal(a.stats.posts, posts, 'the hidden panel got posts');
+    assert.equal(a.host.link.visible, false);
     assert.equal(turn.status, 'completed');
     await waitFor('the notification', () => messages.texts().length > 0);
     assert.deepEqual(messages.shown, [{ level: 'info', text: 'Den: “answer in 60 events” finished' }]);
@@ -106,21 +129,24 @@ describe('Session panel lifecycle', () => {
   });
 
   it('reopens a closed session from the cache at once, then brings it up to date from the service', async () => {
+    const server = await signInThroughProxy();
     const id = await seededSession(api, 'Plan the Postgres 16 migration');
     const first = await openPanel(api, id);
     await waitFor('the history', () => first.host.loaded);
     const cached = first.transcript;
     first.dispose();
-    await sleep(300); // the cache is written when the panel's host goes
-    // Another client adds a turn meanwhile; the service then answers slowly.
+    await waitFor('the panel to close', () => api.panels.panel(id) === undefined);
+    assert.deepEqual(digestOf(await cachedOnClose(api, id)), digestOf(cached));
+    // Another client adds a turn meanwhile; the service then answers only when the test lets it.
     const agentId = await startElsewhere(emu, id, 'answer in 5 events');
     await emu.turnEnded(id, agentId);
-    emu.faults = { latencyMs: 2_000 };
+    const history = server.hold((r) => r.method === 'GET' && r.url.split('?')[0] === `/sessions/${id}`);
     const again = await openPanel(api, id);
-    await waitShows(again, () => cached, 'the cached transcript', 1_900);
+    await waitShows(again, () => cached, 'the cached transcript');
     assert.equal(again.host.loaded, false, 'the history arrived before the cache was shown');
-    await waitFor('the history', () => again.host.loaded, 6_000);
-    emu.faults = {};
+    await waitFor('the history to be asked for', () => history.held > 0);
+    history.release();
+    await waitFor('the history', () => again.host.loaded);
     await waitShows(again, () => again.transcript, 'the caught-up transcript');
     assert.deepEqual(again.transcript, await serverTranscript(api, id));
     assert.equal(again.transcript.turns.length, cached.turns.length + 1);
@@ -159,8 +185,9 @@ describe('Session panel lifecycle', () => {
   });
 
   it('Den: Stop Running Turn stops the turn of the focused panel', async () => {
+    // Longer than the test (100 s): only the stop can end it.
     const panel = await openPanel(api, randomUUID(), {
-      turn: { task: 'answer in 200 events', mode: 'auto' },
+      turn: { task: 'answer in 5000 events', mode: 'auto' },
     });
     const turn = lastTurn(panel);
     await waitFor('the turn to run', () => turn.blocks.length > 0);
@@ -172,7 +199,8 @@ describe('Session panel lifecycle', () => {
 
   it('Den: Show Running Turns opens the panel of the chosen turn', async () => {
     const id = randomUUID();
-    const panel = await openPanel(api, id, { turn: { task: 'answer in 200 events', mode: 'auto' } });
+    // Longer than the test (100 s): it is still running whenever the list is asked for; stopped below.
+    const panel = await openPanel(api, id, { turn: { task: 'answer in 5000 events', mode: 'auto' } });
     panel.dispose();
     const w = vscode.window as unknown as { showQuickPick: (items: unknown) => Thenable<unknown> };
     const saved = w.showQuickPick;
@@ -187,7 +215,7 @@ describe('Session panel lifecycle', () => {
       w.showQuickPick = saved;
     }
     assert.equal(offered.length, 1);
-    assert.match(offered[0].label, /answer in 200 events/);
+    assert.match(offered[0].label, /answer in 5000 events/);
     const reopened = api.panels.panel(id);
     assert.ok(reopened, 'no panel was opened');
     await vscode.commands.executeCommand('den.stopTurn', id);

@@ -107,20 +107,30 @@ describe('Session panel', () => {
 
   it('queues a follow-up sent while a turn runs, shows it queued, then runs it', async () => {
     await restart({ eventDelayMs: 15 });
-    const panel = await openPanel(api, randomUUID(), { turn: { task: 'answer in 80 events', mode: 'auto' } });
+    // A first turn far longer than any wait below (over a minute): it still runs, and the follow-up
+    // still waits, however slowly the webview loads; the test stops it once the queue was shown.
+    const panel = await openPanel(api, randomUUID(), {
+      turn: { task: 'answer in 5000 events', mode: 'auto' },
+    });
     const first = lastTurn(panel);
     await panel.handleMessage({ type: 'send', text: 'and then summarize', mode: 'auto', effort: 'fast' });
     const second = lastTurn(panel);
     assert.notEqual(second.agentMessageId, first.agentMessageId);
     assert.equal(second.status, 'queued');
     if (webviewBuilt()) {
-      await waitFor('the webview to show it queued', async () => {
-        const d = await panel.probe(3_000).catch(() => undefined);
-        return d?.turns.at(-1)?.status === 'queued';
-      });
+      await waitFor(
+        'the webview to show it queued',
+        async () => {
+          const d = await panel.probe(3_000).catch(() => undefined);
+          return d?.turns.at(-1)?.status === 'queued';
+        },
+        10_000,
+      );
     }
+    assert.equal(second.status, 'queued');
+    await panel.handleMessage({ type: 'stop' });
     await turnEnded(api, second, 15_000);
-    assert.equal(first.status, 'completed');
+    assert.equal(first.status, 'aborted');
     assert.equal(second.status, 'completed');
     const expected = withStoredTurn(
       emu,

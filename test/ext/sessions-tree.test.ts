@@ -13,8 +13,9 @@ import {
   sessionsView,
   setDenSetting,
   signIn,
-  sleep,
+  startRecordingProxy,
   trackContext,
+  waitFor,
   type DenApi,
   type MessageCapture,
   type Row,
@@ -47,12 +48,10 @@ describe('Sessions tree', () => {
   let emu: Emulator;
   let messages: MessageCapture;
 
-  before(async () => {
-    api = await denApi();
-    emu = await startEmulator({ extraSessions: EXTRA });
-  });
-
   beforeEach(async () => {
+    api = await denApi();
+    // A fresh service per test: no test sees another's faults or changes.
+    emu = await startEmulator({ extraSessions: EXTRA });
     messages = captureMessages();
     await resetDen(api);
   });
@@ -60,9 +59,6 @@ describe('Sessions tree', () => {
   afterEach(async () => {
     await resetDen(api);
     messages.restore();
-  });
-
-  after(async () => {
     await emu.close();
   });
 
@@ -252,21 +248,28 @@ describe('Sessions tree', () => {
   });
 
   it('a search started while the first page is still loading shows the search’s results', async () => {
-    await signIn(api, emu.url, emu.keys.primary, 10);
-    emu.faults = { latencyMs: 300 };
+    const proxy = await startRecordingProxy(emu.url);
     try {
+      await signIn(api, proxy.url, emu.keys.primary, 10);
+      // The unfiltered first page answers only after the search has been shown.
+      const firstPage = proxy.hold(
+        (r) => r.method === 'GET' && /^\/sessions\?/.test(r.url) && !/search=/.test(r.url),
+      );
       const first = api.sessions.getChildren();
-      await sleep(50);
+      await waitFor('the first page to be requested', () => firstPage.held >= 1);
       await vscode.commands.executeCommand('den.searchSessions', 'postgres');
       const found = await rows(api);
       assert.deepEqual(
         found.map((r) => labelOf(r.item)),
         ['Plan the Postgres 16 migration'],
       );
+      firstPage.release();
       await first;
       assert.deepEqual(sessionIds(await rows(api)), sessionIds(found));
+      assert.equal(api.sessions.filter, 'postgres');
     } finally {
-      emu.faults = {};
+      await resetDen(api);
+      await proxy.close();
     }
   });
 

@@ -35,10 +35,22 @@ async function spawnEmulator(): Promise<EmulatorProcess> {
   let out = '';
   proc.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
   proc.stderr?.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  let gone = false;
+  const exited = new Promise<void>((resolve) => {
+    proc.once('exit', () => resolve());
+    proc.once('error', () => resolve()); // could not start: there is nothing to wait for
+  });
+  void exited.then(() => (gone = true));
+  /** Asks the process to stop, insists if it has not within 10 s, and returns once it has exited. */
   const close = async (): Promise<void> => {
-    if (proc.exitCode === null) proc.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 3_000))]);
+    if (gone) return;
+    proc.kill('SIGTERM');
+    try {
+      await waitFor('the emulator process to exit', () => gone, 10_000);
+    } catch {
+      proc.kill('SIGKILL');
+    }
+    await exited;
   };
   try {
     const [, url, key] = await waitFor(

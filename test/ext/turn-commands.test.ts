@@ -10,6 +10,7 @@ import {
   denApi,
   emuFetch,
   resetDen,
+  setDenSetting,
   signIn,
   spyOnPanels,
   startRecordingProxy,
@@ -277,11 +278,9 @@ describe('Turn commands', () => {
   });
 
   it('New Session with a task argument starts a new session whose first turn has the task, in the default mode', async () => {
-    await vscode.workspace
-      .getConfiguration('den')
-      .update('defaultMode', 'slides', vscode.ConfigurationTarget.Global);
+    await setDenSetting(api, 'defaultMode', 'slides');
     try {
-      await waitFor('den.defaultMode to reach Den', () => api.connection.settings.defaultMode === 'slides');
+      assert.equal(api.connection.settings.defaultMode, 'slides');
       const task = 'Outline a talk about testing\nwith three parts';
 
       const sessionId = await vscode.commands.executeCommand<string>('den.newSession', task);
@@ -300,9 +299,7 @@ describe('Turn commands', () => {
       const { body } = await emuFetch(emu, `/sessions/${sessionId}`);
       assert.match((body.session as { title: string }).title, /Outline a talk/);
     } finally {
-      await vscode.workspace
-        .getConfiguration('den')
-        .update('defaultMode', undefined, vscode.ConfigurationTarget.Global);
+      await setDenSetting(api, 'defaultMode', undefined);
     }
   });
 
