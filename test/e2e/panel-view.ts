@@ -93,19 +93,18 @@ export async function recorded(frame: FrameLocator): Promise<{ samples: TurnSamp
   });
 }
 
-/** The composer ignores a second send within 800 ms (a double Enter); a person types slower than that. */
-const BETWEEN_SENDS_MS = 1000;
-let lastSendAt = 0;
-
-/** Types `task` into the composer, picks `mode`, presses Enter; resolves once the composer took it. */
+/**
+ * Types `task` into the composer, picks `mode`, presses Enter once Send is enabled (the panel has its
+ * composer state); resolves once the composer took the task (it clears the draft when it sends).
+ * The composer drops a second send within 800 ms of the one before (a double Enter), so a test
+ * sends once per panel or waits for the first turn to show before sending again.
+ */
 export async function sendTask(frame: FrameLocator, task: string, mode = 'code'): Promise<void> {
   await frame.locator('#mode').selectOption(mode);
   const input = frame.locator('#composer-input');
   await input.fill(task);
-  const wait = lastSendAt + BETWEEN_SENDS_MS - Date.now();
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  await frame.locator('#send:enabled').waitFor();
   await input.press('Enter');
-  lastSendAt = Date.now();
   await eventually(
     'the composer to take the task',
     () => input.inputValue(),
@@ -113,21 +112,48 @@ export async function sendTask(frame: FrameLocator, task: string, mode = 'code')
   );
 }
 
-/** The status of the newest turn once its request shows `task` and its status matches. */
+/**
+ * The status text of the newest turn once its request shows `task` and its status matches `status`.
+ * Watches the webview's DOM from inside (every change is checked, none is missed between polls).
+ */
 export async function turnEnds(frame: FrameLocator, task: string, status: RegExp): Promise<string> {
-  const head = frame.locator('.rows > .turn-header').last();
-  const line = frame.locator('.rows > .turn-status').last();
-  const deadline = Date.now() + TURN_TIMEOUT_MS;
-  let seen = '';
-  while (Date.now() < deadline) {
-    const title = (await head.textContent()) ?? '';
-    seen = `${title} → ${await line.getAttribute('data-status')}`;
-    if (title.includes(task) && status.test((await line.getAttribute('data-status')) ?? '')) {
-      return (await line.locator('.status-text').innerText()).trim();
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  const result = await frame.locator('body').evaluate(
+    (body, a) =>
+      new Promise<{ text?: string; seen: string }>((resolve) => {
+        const wanted = new RegExp(a.source, a.flags);
+        let seen = '';
+        const check = (): { text?: string; seen: string } | undefined => {
+          const heads = body.querySelectorAll('.rows > .turn-header');
+          const lines = body.querySelectorAll<HTMLElement>('.rows > .turn-status');
+          const head = heads[heads.length - 1];
+          const line = lines[lines.length - 1];
+          const title = head?.textContent ?? '';
+          const st = line?.getAttribute('data-status') ?? null;
+          seen = `${title} → ${st}`;
+          if (!line || !title.includes(a.task) || !wanted.test(st ?? '')) return undefined;
+          return { text: (line.querySelector<HTMLElement>('.status-text')?.innerText ?? '').trim(), seen };
+        };
+        const observer = new MutationObserver(() => {
+          const r = check();
+          if (r) finish(r);
+        });
+        const timer = setTimeout(() => finish({ seen }), a.timeoutMs);
+        function finish(r: { text?: string; seen: string }): void {
+          observer.disconnect();
+          clearTimeout(timer);
+          resolve(r);
+        }
+        const now = check();
+        if (now) finish(now);
+        else
+          observer.observe(body, { subtree: true, childList: true, characterData: true, attributes: true });
+      }),
+    { task, source: status.source, flags: status.flags, timeoutMs: TURN_TIMEOUT_MS },
+  );
+  if (result.text === undefined) {
+    assert.fail(`the turn "${task}" did not reach ${status}; last seen: ${result.seen}`);
   }
-  return assert.fail(`the turn "${task}" did not reach ${status}; last seen: ${seen}`);
+  return result.text;
 }
 
 /** The rows of the newest turn currently in the DOM. */
@@ -155,18 +181,15 @@ interface SeenRow {
 /**
  * Scrolls the transcript from top to bottom half a viewport at a time and returns every distinct row
  * that was in the DOM on the way, in order (the DOM only ever holds a window of them). Also reports
- * the most rows the DOM held at once and the longest frame of the walk.
+ * the most rows the DOM held at once. (How long a scroll step takes is measured by the benchmarks.)
  */
-export async function scanTranscript(
-  frame: FrameLocator,
-): Promise<SeenRow[] & { maxInDom: number; worstFrameMs: number }> {
+export async function scanTranscript(frame: FrameLocator): Promise<SeenRow[] & { maxInDom: number }> {
   const seen = await frame.locator('main#transcript').evaluate(async (el) => {
     const raf = (): Promise<number> => new Promise((r) => requestAnimationFrame(r));
     const rows = new Map<string, { kind: string; turnId: string; status: string; text: string }>();
     let maxInDom = 0;
-    let worstFrameMs = 0;
     el.scrollTop = 0;
-    let t = await raf();
+    await raf();
     for (let i = 0; i < 1000; i++) {
       const dom = el.querySelectorAll<HTMLElement>('.rows > .row');
       maxInDom = Math.max(maxInDom, dom.length);
@@ -182,26 +205,121 @@ export async function scanTranscript(
       });
       if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) break;
       el.scrollTop += el.clientHeight / 2;
-      const now = await raf();
-      worstFrameMs = Math.max(worstFrameMs, now - t);
-      t = now;
+      await raf();
     }
-    return { rows: [...rows.values()], maxInDom, worstFrameMs };
+    return { rows: [...rows.values()], maxInDom };
   });
-  return Object.assign(seen.rows, { maxInDom: seen.maxInDom, worstFrameMs: seen.worstFrameMs });
+  return Object.assign(seen.rows, { maxInDom: seen.maxInDom });
+}
+
+/**
+ * Waits until the panel is still: no DOM change and no scroll in the webview for a few animation
+ * frames in a row (after a scroll the transcript re-windows and re-measures its rows).
+ */
+export async function panelSettled(frame: FrameLocator): Promise<void> {
+  const still = await frame.locator('main#transcript').evaluate(
+    (el, a) =>
+      new Promise<boolean>((resolve) => {
+        let changes = 0;
+        const count = (): void => {
+          changes++;
+        };
+        const observer = new MutationObserver(count);
+        observer.observe(document.body, {
+          subtree: true,
+          childList: true,
+          characterData: true,
+          attributes: true,
+        });
+        el.addEventListener('scroll', count, { passive: true });
+        const deadline = performance.now() + a.timeoutMs;
+        let quiet = 0;
+        let top = el.scrollTop;
+        const tick = (): void => {
+          quiet = changes === 0 && el.scrollTop === top ? quiet + 1 : 0;
+          changes = 0;
+          top = el.scrollTop;
+          if (quiet < a.frames && performance.now() < deadline) {
+            requestAnimationFrame(tick);
+            return;
+          }
+          observer.disconnect();
+          el.removeEventListener('scroll', count);
+          resolve(quiet >= a.frames);
+        };
+        requestAnimationFrame(tick);
+      }),
+    { frames: 3, timeoutMs: 10_000 },
+  );
+  assert.ok(still, 'the panel kept changing for 10 s');
 }
 
 /**
  * Checks that the webview page itself cannot scroll (only the transcript does: header and composer
- * stay put), then saves the screenshot.
+ * stay put), then, once the panel is still, saves the screenshot.
  */
 export async function panelShot(wb: Workbench, frame: FrameLocator, name: string): Promise<void> {
+  await panelSettled(frame);
   const page = await frame.locator('body').evaluate(() => {
     const doc = document.scrollingElement ?? document.documentElement;
     return { top: doc.scrollTop, overflow: doc.scrollHeight - doc.clientHeight };
   });
   assert.deepEqual(page, { top: 0, overflow: 0 }, 'the webview page scrolls as a whole');
   await shot(wb, name);
+}
+
+/** The transcript's scroll position before and after streamed text arrived, and how much arrived. */
+export interface HeldPosition {
+  before: number;
+  after: number;
+  /** Characters of streamed text (`append` deltas) the panel received and rendered in between. */
+  arrived: number;
+}
+
+/**
+ * Once a scroll (e.g. a wheel, which may animate) has come to rest, notes the transcript's position,
+ * waits until the host has posted at least `chars` characters of streamed text and the panel has
+ * rendered them (two animation frames later), and notes the position again.
+ */
+export async function positionWhileTextArrives(frame: FrameLocator, chars: number): Promise<HeldPosition> {
+  return frame.locator('main#transcript').evaluate(
+    (el, a) =>
+      new Promise<HeldPosition>((resolve) => {
+        const raf = (): Promise<number> => new Promise((r) => requestAnimationFrame(r));
+        const deadline = performance.now() + a.timeoutMs;
+        void (async () => {
+          // at rest: the same position for three frames in a row
+          for (let still = 0, top = el.scrollTop; still < 3 && performance.now() < deadline;) {
+            await raf();
+            still = el.scrollTop === top ? still + 1 : 0;
+            top = el.scrollTop;
+          }
+          const before = el.scrollTop;
+          let arrived = 0;
+          await new Promise<void>((enough) => {
+            const onMessage = (ev: MessageEvent<unknown>): void => {
+              const m = ev.data as { type?: string; deltas?: { type?: string; text?: unknown }[] } | null;
+              if (m?.type !== 'batch' || !Array.isArray(m.deltas)) return;
+              for (const d of m.deltas)
+                if (d.type === 'append' && typeof d.text === 'string') arrived += d.text.length;
+              if (arrived >= a.chars) stop();
+            };
+            const timer = setTimeout(stop, Math.max(0, deadline - performance.now()));
+            function stop(): void {
+              window.removeEventListener('message', onMessage);
+              clearTimeout(timer);
+              enough();
+            }
+            window.addEventListener('message', onMessage);
+          });
+          // the panel applies what the host posts in the next animation frame
+          await raf();
+          await raf();
+          resolve({ before, after: el.scrollTop, arrived });
+        })();
+      }),
+    { chars, timeoutMs: 15_000 },
+  );
 }
 
 /** Scrolls the transcript so `row` is at its top (not scrollIntoView: that moves the workbench's frames too). */
