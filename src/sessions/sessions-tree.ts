@@ -298,11 +298,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
       this.setMessage(welcomeExplains(e) ? undefined : this.errorMessage(e));
       if (e.fault !== 'user') this.scheduleRetry(e);
     }
-    await vscode.commands.executeCommand(
-      'setContext',
-      'den.offline',
-      this.rootError?.fault === 'network' || this.rootError?.code === 'server',
-    );
+    await vscode.commands.executeCommand('setContext', 'den.offline', this.rootError?.fault === 'network');
     await this.setEmptyContext();
     this.changed.fire(undefined);
   }
@@ -384,9 +380,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   }
 }
 
-/** Errors with their own welcome content in the view (offline, key rejected; see package.json). */
+/**
+ * Errors with their own welcome content in the view (offline, key rejected; see package.json). A
+ * 5xx is not one: the service answered, so the view quotes what it said instead of "cannot reach".
+ */
 function welcomeExplains(e: DenError): boolean {
-  return e.code === 'unauthorized' || e.fault === 'network' || e.code === 'server';
+  return e.code === 'unauthorized' || e.fault === 'network';
 }
 
 function nodeKey(n: SessionNode): string {

@@ -314,7 +314,7 @@ describe('A person signs in to Den and works with the Sessions view (emulator, p
     );
   });
 
-  it('shows the offline welcome on a 503 to the list and lists the sessions again by itself', async () => {
+  it("shows the service's error on a 503 to the list (not the offline welcome) and lists the sessions again by itself", async () => {
     const before = await sessionTitles(page);
     // 1 + 3 retries of the list request; the view's own retry 2 s later then succeeds
     emu.failNext({
@@ -326,10 +326,11 @@ describe('A person signs in to Den and works with the Sessions view (emulator, p
     });
     await runCommand(page, 'Den: Refresh Sessions');
     await eventually(
-      'the offline welcome',
-      () => welcomeText(page),
-      (t) => /Den cannot reach the service right now/.test(t),
+      "the service's error above the tree",
+      () => viewMessage(page),
+      (t) => /the service had an error \(503\): maintenance\. Retrying in 2 s\./.test(t),
     );
+    assert.doesNotMatch(await welcomeText(page), /cannot reach/);
     const offlineAt = Date.now();
     await eventually(
       'the sessions back without anyone asking',
