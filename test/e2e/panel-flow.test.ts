@@ -193,7 +193,7 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     );
     await frame.locator('#stop').click();
     const status = await turnEnds(frame, task, /^aborted$/);
-    assert.match(status, /^Stopped/);
+    assert.match(status, /^Stopped by you/);
     const rows = await newestTurnRows(frame);
     assert.ok(
       rows.some((r) => r.type === 'tool'),
