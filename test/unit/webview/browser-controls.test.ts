@@ -206,6 +206,41 @@ describe('webview controls in Chromium', function () {
     assert.equal(copy, 'run tool:long');
   });
 
+  it('renders ANSI colours in a tool result as it does in the log, without the escape codes', async () => {
+    h = await openHarness();
+    const next = await started(h);
+    const coloured = '\x1b[32m12 passed\x1b[0m, \x1b[1;31m1 failed\x1b[0m';
+    const long = Array.from({ length: 40 }, (_, i) => `\x1b[33mline ${i}\x1b[0m`).join('\n');
+    await h.send(
+      next([
+        {
+          type: 'block',
+          turnId: AGENT,
+          block: { ...toolBlock('tool:short', coloured), output: coloured } as Block,
+        },
+        { type: 'block', turnId: AGENT, block: { ...toolBlock('tool:long'), output: long } as Block },
+      ]),
+    );
+    await h.frames(2);
+    const short = h.page.locator('[data-block-id="tool:short"]');
+    const result = short.locator('.tool-output-value');
+    assert.equal(await result.innerText(), '12 passed, 1 failed');
+    assert.equal(await result.locator('.ansi-fg-green').innerText(), '12 passed');
+    assert.equal(await result.locator('.ansi-bold.ansi-fg-red').innerText(), '1 failed');
+    // the same colours as the log of the same text
+    const inLog = await short.locator('.tool-log .ansi-fg-red').evaluate((el) => getComputedStyle(el).color);
+    const inResult = await result.locator('.ansi-fg-red').evaluate((el) => getComputedStyle(el).color);
+    assert.equal(inResult, inLog);
+    // A clipped result is cut by what shows, never inside an escape; "more" shows all of it, styled.
+    const clipped = h.page.locator('[data-block-id="tool:long"] .tool-output-value');
+    const shown = await clipped.locator('.value-text').innerText();
+    assert.ok(!/\x1b|\[\d+m/.test(shown), `escape codes in ${JSON.stringify(shown)}`);
+    assert.ok(shown.startsWith('line 0\nline 1\n') && shown.endsWith('…'), shown);
+    await clipped.locator('.more').click();
+    assert.equal(await clipped.locator('.ansi-fg-yellow').count(), 40);
+    assert.ok((await clipped.locator('.value-text').innerText()).endsWith('line 39'));
+  });
+
   it('copies a code block through the host', async () => {
     h = await openHarness();
     const next = await started(h);
