@@ -112,8 +112,11 @@ export type HostMessage =
       notice: Notice | null;
     }
   | { type: 'batch'; seq: number; deltas: Delta[] }
-  /** The whole log of a tool block, after the user asked to "show all". */
-  | { type: 'fullLog'; seq: number; turnId: string; blockId: string; text: string }
+  /**
+   * The whole log of a tool block, after the user asked to "show all": all Den kept of it, and how
+   * many characters before that it dropped (its log cap), so the view can keep saying so.
+   */
+  | { type: 'fullLog'; seq: number; turnId: string; blockId: string; text: string; droppedChars?: number }
   /** Test hook: the webview answers with a `probeResult`. */
   | { type: 'probe'; seq: number; id: string }
   /** Moves keyboard focus to the composer (after "New Session" and similar). */

@@ -192,13 +192,16 @@ export class SessionHost {
         return;
       case 'showFullLog': {
         const block = findBlock(findTurn(this.transcriptValue, msg.turnId)?.blocks ?? [], msg.blockId);
-        if (block)
+        if (block) {
+          const { text, droppedChars } = fullBlockText(block);
           this.link.send({
             type: 'fullLog',
             turnId: msg.turnId,
             blockId: msg.blockId,
-            text: fullBlockText(block),
+            text,
+            ...(droppedChars > 0 ? { droppedChars } : {}),
           });
+        }
         return;
       }
       case 'retry':

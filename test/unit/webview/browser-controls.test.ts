@@ -241,6 +241,36 @@ describe('webview controls in Chromium', function () {
     assert.ok((await clipped.locator('.value-text').innerText()).endsWith('line 39'));
   });
 
+  it('keeps saying how much of a capped log was dropped after "Show all"', async () => {
+    h = await openHarness();
+    const next = await started(h);
+    const kept = Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n');
+    const block = toolBlock('tool:capped', kept) as Extract<Block, { type: 'tool' }>;
+    block.log.truncatedChars = 123_456;
+    await h.send(next([{ type: 'block', turnId: AGENT, block: { ...block, status: 'running' } }]));
+    await h.frames(2);
+    const marker = h.page.locator('[data-block-id="tool:capped"] .log-truncated');
+    assert.match(await marker.innerText(), /earlier not shown — Show all$/);
+    await marker.getByRole('button', { name: 'Show all' }).click();
+    await h.send({
+      type: 'fullLog',
+      seq: 3,
+      turnId: AGENT,
+      blockId: 'tool:capped',
+      text: kept,
+      droppedChars: 123_456,
+    });
+    await h.frames(2);
+    assert.equal(await marker.isVisible(), true, 'the marker went away with the whole log');
+    assert.equal(
+      await marker.innerText(),
+      '123,456 earlier characters were dropped: Den keeps only the end of a long log.',
+    );
+    assert.equal(await marker.getByRole('button').count(), 0, 'nothing more to show');
+    const log = await h.page.locator('[data-block-id="tool:capped"] .tool-log').innerText();
+    assert.ok(log.startsWith('line 0\n'), 'the note is not mixed into the log text');
+  });
+
   it('copies a code block through the host', async () => {
     h = await openHarness();
     const next = await started(h);

@@ -115,6 +115,9 @@ describe('webview message checks', () => {
     assert.ok(isHostMessage({ type: 'probe', seq: 3, id: 'p' }));
     assert.ok(isHostMessage({ type: 'focusComposer', seq: 4 }));
     assert.ok(isHostMessage({ type: 'fullLog', seq: 5, turnId: 't', blockId: 'b', text: '' }));
+    assert.ok(
+      isHostMessage({ type: 'fullLog', seq: 5, turnId: 't', blockId: 'b', text: '', droppedChars: 9 }),
+    );
   });
 
   const bad: [string, unknown][] = [
@@ -143,6 +146,10 @@ describe('webview message checks', () => {
     ],
     ['an init without turns', { ...initMessage(liveTranscript(), 1), turns: undefined }],
     ['a probe without id', { type: 'probe', seq: 1 }],
+    [
+      'a whole log with a bad drop count',
+      { type: 'fullLog', seq: 1, turnId: 't', blockId: 'b', text: '', droppedChars: -1 },
+    ],
   ];
   for (const [what, msg] of bad) {
     it(`rejects ${what}`, () => assert.equal(isHostMessage(msg), false));
