@@ -118,6 +118,50 @@ describe('webview controls in Chromium', function () {
     );
   });
 
+  it('keeps a message held back by a 429 out of the draft, offers its choices, and gives it back on Edit', async () => {
+    h = await openHarness();
+    const next = await started(h, { composer: composer() });
+    const input = h.page.locator('#composer-input');
+    await input.fill('another turn');
+    await input.press('Enter');
+    const until = Date.now() + 30_000;
+    await h.send(next([{ type: 'composer', composer: composer({ sending: true }) }]));
+    await h.send(
+      next([
+        { type: 'composer', composer: composer({ rateLimitedUntil: until, held: 'another turn' }) },
+        {
+          type: 'notice',
+          notice: {
+            level: 'warning',
+            message: 'The service is busy (429). Den can send “another turn” at 10:42:13.',
+            actions: [
+              { title: 'Send When Ready', heldTurn: 'sendWhenReady' },
+              { title: 'Edit', heldTurn: 'edit' },
+            ],
+          },
+        },
+      ]),
+    );
+    await h.frames(2);
+    // Held by Den: not also back in the composer, where a second Send would repeat it.
+    assert.equal(await input.inputValue(), '');
+    await h.page.locator('.notice-action', { hasText: 'Send When Ready' }).click();
+    assert.deepEqual(
+      (await h.posted()).filter((m) => m.type === 'heldTurn'),
+      [{ type: 'heldTurn', action: 'sendWhenReady' }],
+    );
+    assert.ok(!(await h.posted()).some((m) => m.type === 'runCommand'), 'a held-turn button ran a command');
+    // Edit: the host lets go of it, and it is back in the composer.
+    await h.send(
+      next([
+        { type: 'composer', composer: composer({ rateLimitedUntil: until }) },
+        { type: 'notice', notice: null },
+      ]),
+    );
+    await h.frames(2);
+    assert.equal(await input.inputValue(), 'another turn');
+  });
+
   it('restores draft and choices saved by setState and tells the host', async () => {
     h = await openHarness({
       state: {
