@@ -46,6 +46,9 @@ export function activate(context: vscode.ExtensionContext): DenApi {
   // Reading SecretStorage can take a round trip to the UI (code-server keeps it in the browser):
   // activation does not wait for it; the tree waits for `connection.ready` instead.
   const connection = new Connection(readSettings(), keys, logger, keys.load());
+  // Set after the connection's first keys: until then (and before activation) no welcome that
+  // depends on them may show, or "needs the address of your service" flashes when a URL is set.
+  void vscode.commands.executeCommand('setContext', 'den.ready', true);
   const status = new StatusBar();
   const sessions = new SessionsTreeProvider(connection, logger);
   const view = vscode.window.createTreeView('den.sessions', {

@@ -153,13 +153,52 @@ export interface EditorPosition {
   character: number;
 }
 
-/** What a `references` entry is built from (positions as VS Code gives them). */
-export interface ReferenceSource {
-  type: 'selection' | 'file';
-  /** Workspace-relative path (`/` separators); the absolute path for files outside the workspace. */
+/** Where a document is, as Den tells the service: never an absolute path of the person's disk. */
+export interface WorkspaceLocation {
+  /** Path inside its workspace folder (`/` separators); outside every folder, the file name only. */
   path: string;
-  /** The document's URI as a string (`file:///…`, `untitled:…`). */
-  uri: string;
+  /** Name of the workspace folder it is in. */
+  folder?: string;
+}
+
+/** The last segment of a path with `/` or `\` separators. */
+function lastSegment(path: string): string {
+  return (
+    path
+      .split(/[/\\]/)
+      .filter((s) => s !== '')
+      .pop() ?? ''
+  );
+}
+
+/**
+ * Locates a document by its URI path (`Uri.path`, `/` separators) within the workspace folder
+ * VS Code says it is in (`folder.path` its URI path): the path relative to that folder and the
+ * folder's name; outside every folder (or untitled), the file name only.
+ */
+export function workspaceLocation(
+  filePath: string,
+  folder?: { name: string; path: string },
+): WorkspaceLocation {
+  if (folder) {
+    const root = folder.path.replace(/\/+$/, '');
+    // VS Code matched the folder (case-insensitively where the disk is): cut by length.
+    if (filePath.toLowerCase().startsWith(`${root.toLowerCase()}/`)) {
+      const rel = filePath.slice(root.length + 1);
+      if (rel) return { path: rel, folder: folder.name };
+    }
+  }
+  return { path: lastSegment(filePath) || filePath };
+}
+
+/** Whether a path is absolute on some system (`/x`, `C:\x`, `c:/x`, `\\server\x`). */
+function isAbsolutePath(path: string): boolean {
+  return /^(?:[/\\]|[A-Za-z]:[/\\])/.test(path);
+}
+
+/** What a `references` entry is built from (positions as VS Code gives them). */
+export interface ReferenceSource extends WorkspaceLocation {
+  type: 'selection' | 'file';
   /** VS Code language id, when known. */
   language?: string;
   /** The selection (for `selection` references). */
@@ -173,11 +212,14 @@ export interface ReferenceSource {
 /**
  * One entry of a turn request's `references`. The service does not document their structure, so
  * this is the only place that decides it (docs/decisions/2026-11-22-turn-references.md):
- * `{type, path, uri, language?, range?: {startLine, startCharacter, endLine, endCharacter},
- * attachment?, unsaved?}` with 1-based lines and 0-based character offsets.
+ * `{type, path, folder?, language?, range?: {startLine, startCharacter, endLine, endCharacter},
+ * attachment?, unsaved?}` with 1-based lines and 0-based character offsets. `path` is never an
+ * absolute local path: given one, only the file name is sent.
  */
 export function buildReference(src: ReferenceSource): Record<string, unknown> {
-  const ref: Record<string, unknown> = { type: src.type, path: src.path, uri: src.uri };
+  const path = isAbsolutePath(src.path) ? lastSegment(src.path) : src.path;
+  const ref: Record<string, unknown> = { type: src.type, path };
+  if (src.folder && !isAbsolutePath(src.path)) ref.folder = src.folder;
   if (src.language) ref.language = src.language;
   if (src.range) {
     ref.range = {

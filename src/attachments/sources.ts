@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import * as vscode from 'vscode';
-import { languageFor, selectionFileName, type ReferenceSource } from './attachment-info';
+import {
+  languageFor,
+  selectionFileName,
+  workspaceLocation,
+  type ReferenceSource,
+  type WorkspaceLocation,
+} from './attachment-info';
 import { baseName } from './uploader';
 
 /**
@@ -18,9 +24,13 @@ export interface AttachmentSource {
   reference: ReferenceSource;
 }
 
-/** The path Den reports for a URI: workspace-relative when inside a folder, else the full path. */
-function displayPath(uri: vscode.Uri): string {
-  return vscode.workspace.asRelativePath(uri, false).replace(/\\/g, '/');
+/**
+ * Where Den says a URI is: relative to its workspace folder, with the folder's name; outside the
+ * workspace, its file name only. Never the absolute path or the `file:` URI.
+ */
+function locate(uri: vscode.Uri): WorkspaceLocation {
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  return workspaceLocation(uri.path, folder && { name: folder.name, path: folder.uri.path });
 }
 
 /** The open document of a URI, if any (never opens one: that would load a big file into memory). */
@@ -53,8 +63,7 @@ export function selectionSources(editor: vscode.TextEditor): AttachmentSource[] 
       uri: doc.uri,
       reference: {
         type: 'selection',
-        path: displayPath(doc.uri),
-        uri: doc.uri.toString(),
+        ...locate(doc.uri),
         language: doc.languageId,
         range: {
           start: { line: range.start.line, character: range.start.character },
@@ -80,8 +89,7 @@ export function fileSource(uri: vscode.Uri): AttachmentSource {
     uri,
     reference: {
       type: 'file',
-      path: displayPath(uri),
-      uri: uri.toString(),
+      ...locate(uri),
       language: doc?.languageId ?? languageFor(name),
       ...(fromEditor && doc.isDirty ? { unsaved: true } : {}),
     },

@@ -40,8 +40,10 @@ export class HostView {
   effort: Effort;
   /** A turn start is on its way. */
   sending = false;
-  /** Unix ms until which the service asked not to start turns (429). */
+  /** Unix ms until which the service asked not to start turns (429; kept by `RateLimitWait`). */
   rateLimitedUntil?: number;
+  /** The task of the message held back by a 429, if any. */
+  heldText?: string;
   /** Why loading or following failed, shown while no stream is open. */
   failure?: ConnectionView;
   private noticeValue: Notice | null = null;
@@ -92,6 +94,7 @@ export class HostView {
     if (this.rateLimitedUntil !== undefined && this.rateLimitedUntil > Date.now()) {
       c.rateLimitedUntil = this.rateLimitedUntil;
     }
+    if (this.heldText !== undefined) c.held = this.heldText;
     if (s.disabledReason) c.disabledReason = s.disabledReason;
     return c;
   }
@@ -145,17 +148,5 @@ export class HostView {
   showError(err: unknown, doing: string): void {
     const p = presentError(err, doing);
     this.setNotice({ level: p.transient ? 'warning' : 'error', message: p.message, actions: p.actions });
-  }
-
-  /** The service answered 429: no sends until `until`, and a notice saying when. */
-  rateLimit(until: number): void {
-    this.rateLimitedUntil = until;
-    const secs = Math.max(1, Math.ceil((until - Date.now()) / 1000));
-    const at = new Date(until).toLocaleTimeString();
-    this.setNotice({
-      level: 'warning',
-      message: `The service is busy: too many turns are running at once (429). Send again after ${at} (in ${secs} s).`,
-      actions: [],
-    });
   }
 }

@@ -3,7 +3,7 @@
  * untrusted agent output, so nothing it sends is taken on trust. No `vscode` import.
  */
 import { EFFORTS, MODES, type Effort, type Mode } from '../core/api/types';
-import { isWebviewMessage, type WebviewMessage } from './protocol';
+import { HELD_TURN_ACTIONS, isWebviewMessage, type HeldTurnAction, type WebviewMessage } from './protocol';
 
 /** Largest text accepted from the webview (a task, a copy): 1 MB of characters. */
 const MAX_TEXT = 1_000_000;
@@ -49,6 +49,8 @@ export function checkWebviewMessage(v: unknown): CheckedMessage | undefined {
       return isStr(m.text, MAX_TEXT) ? m : undefined;
     case 'showFullLog':
       return isStr(m.turnId) && isStr(m.blockId) ? m : undefined;
+    case 'heldTurn':
+      return HELD_TURN_ACTIONS.includes(m.action as HeldTurnAction) ? m : undefined;
     case 'probeResult':
       return isStr(m.id) && typeof m.digest === 'object' && m.digest !== null ? m : undefined;
     default:

@@ -61,6 +61,11 @@ export interface ComposerState {
   queued: number;
   /** Unix ms until which the service asked us to wait (429). */
   rateLimitedUntil?: number;
+  /**
+   * The task of a message the service refused with a 429, which the host holds to send later
+   * (the notice offers the choices). The composer does not also keep it as a draft.
+   */
+  held?: string;
   /** Why sending is impossible right now (signed out, no URL), shown instead of Send. */
   disabledReason?: string;
   /** A send is on its way (Send shows progress, double sends are ignored). */
@@ -73,10 +78,13 @@ export interface ConnectionView {
   message?: string;
 }
 
-export interface NoticeAction {
-  title: string;
-  command: string;
-}
+/** What the person chose for a message held back by a 429. */
+export type HeldTurnAction = 'send' | 'sendWhenReady' | 'edit';
+
+export const HELD_TURN_ACTIONS: readonly HeldTurnAction[] = ['send', 'sendWhenReady', 'edit'];
+
+/** A notice's button: runs a Den command, or acts on the panel's held message (a 429). */
+export type NoticeAction = { title: string; command: string } | { title: string; heldTurn: HeldTurnAction };
 
 /** A banner above the composer: an error or warning a person can act on. */
 export interface Notice {
@@ -112,8 +120,11 @@ export type HostMessage =
       notice: Notice | null;
     }
   | { type: 'batch'; seq: number; deltas: Delta[] }
-  /** The whole log of a tool block, after the user asked to "show all". */
-  | { type: 'fullLog'; seq: number; turnId: string; blockId: string; text: string }
+  /**
+   * The whole log of a tool block, after the user asked to "show all": all Den kept of it, and how
+   * many characters before that it dropped (its log cap), so the view can keep saying so.
+   */
+  | { type: 'fullLog'; seq: number; turnId: string; blockId: string; text: string; droppedChars?: number }
   /** Test hook: the webview answers with a `probeResult`. */
   | { type: 'probe'; seq: number; id: string }
   /** Moves keyboard focus to the composer (after "New Session" and similar). */
@@ -150,6 +161,8 @@ export type WebviewMessage =
   | { type: 'showFullLog'; turnId: string; blockId: string }
   /** Reconnect / reload now (after a failure). */
   | { type: 'retry' }
+  /** Send the message held back by a 429 now, or when the wait is over, or give it back to edit. */
+  | { type: 'heldTurn'; action: HeldTurnAction }
   | { type: 'probeResult'; id: string; digest: WebviewDigest }
   /** Mode or fast/think changed in the composer (kept as the panel's choice). */
   | { type: 'composerChoice'; mode: Mode; effort: Effort };
@@ -180,6 +193,7 @@ export function isWebviewMessage(v: unknown): v is WebviewMessage {
       'copy',
       'showFullLog',
       'retry',
+      'heldTurn',
       'probeResult',
       'composerChoice',
     ].includes(t)

@@ -19,6 +19,7 @@ import { systemClock, type Clock } from './clock';
 import { DeltaBatcher, type BatcherStats } from './delta-batcher';
 import { HostView, type HostSettings } from './host-view';
 import type { WebviewMessage } from './protocol';
+import { RateLimitWait } from './rate-limit-wait';
 import type { TranscriptCache } from './transcript-cache';
 import { mergeFresh } from './transcript-merge';
 import { startTurn, stopTurn, type TurnActionHost, type TurnRequest } from './turn-actions';
@@ -70,6 +71,7 @@ export class SessionHost {
   /** What the panel shows besides the transcript: composer, connection, notice, title. */
   readonly view: HostView;
   private readonly actions: TurnActionHost;
+  private readonly wait: RateLimitWait;
   private loadingCount = 0;
   private fetched = false;
   private loading?: Promise<void>;
@@ -117,9 +119,11 @@ export class SessionHost {
       },
       this.batcher,
     );
+    this.wait = new RateLimitWait({ view: this.view, clock, send: (req) => this.startTurn(req) });
     this.actions = {
       sessionId: deps.sessionId,
       view: this.view,
+      wait: this.wait,
       logger: deps.logger,
       transcript: () => this.transcriptValue,
       disposed: () => this.disposed,
@@ -192,18 +196,24 @@ export class SessionHost {
         return;
       case 'showFullLog': {
         const block = findBlock(findTurn(this.transcriptValue, msg.turnId)?.blocks ?? [], msg.blockId);
-        if (block)
+        if (block) {
+          const { text, droppedChars } = fullBlockText(block);
           this.link.send({
             type: 'fullLog',
             turnId: msg.turnId,
             blockId: msg.blockId,
-            text: fullBlockText(block),
+            text,
+            ...(droppedChars > 0 ? { droppedChars } : {}),
           });
+        }
         return;
       }
       case 'retry':
         this.view.setNotice(null);
         await this.load();
+        return;
+      case 'heldTurn':
+        this.wait.act(msg.action);
         return;
       case 'probeResult':
         this.link.probeResult(msg.id, msg.digest);
@@ -348,28 +358,28 @@ export class SessionHost {
     if (!task || view.sending) return false;
     view.mode = mode;
     view.effort = effort;
-    if (view.rateLimitedUntil !== undefined && view.rateLimitedUntil > Date.now()) {
-      view.rateLimit(view.rateLimitedUntil);
+    if (this.wait.waiting) {
+      this.wait.refused();
       return false;
     }
     const ready = this.attachments.ready();
-    const req: TurnRequest = { task, mode, effort, files: ready.files };
+    const req: TurnRequest = { task, mode, effort, files: ready.files, attachmentIds: ready.ids };
     const continuation = continueTurnId
       ? findTurn(this.transcriptValue, continueTurnId)?.continuation
       : undefined;
     if (continuation) req.continuation = continuation;
-    const ok = await this.startTurn(req);
-    if (ok) this.attachments.clear(ready.ids);
-    return ok;
+    return this.startTurn(req);
   }
 
   /**
    * Starts a turn in this session (creating the session on the service when it is new) and follows
    * it. Failures are shown in the panel; resolves to whether the turn started.
    */
-  startTurn(req: TurnRequest): Promise<boolean> {
+  async startTurn(req: TurnRequest): Promise<boolean> {
     if (this.transcriptValue.turns.length === 0 && this.loadingCount === 0) this.expectNew = true;
-    return startTurn(this.actions, req);
+    const ok = await startTurn(this.actions, req);
+    if (ok && req.attachmentIds) this.attachments.clear(req.attachmentIds);
+    return ok;
   }
 
   /** Stops the running turn (HTTP abort, else the socket's stop frame); it keeps what it produced. */
@@ -390,6 +400,7 @@ export class SessionHost {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.wait.dispose();
     this.followers.closeAll();
     this.attachments.dispose();
     this.link.detach();

@@ -11,6 +11,7 @@ import type { SessionStream } from '../core/stream/session-stream';
 import type { ChangeSet, Transcript, Turn } from '../core/transcript/model';
 import { beginTurn, findTurn } from '../core/transcript/reducer';
 import type { HostSettings, HostView } from './host-view';
+import type { RateLimitWait } from './rate-limit-wait';
 import { openTurns } from './turn-view';
 
 /** A turn to start: from the composer or from a command. */
@@ -22,12 +23,16 @@ export interface TurnRequest {
   references?: Record<string, unknown>[];
   /** Continuation data of an earlier turn (`task.completed`). */
   continuation?: string;
+  /** The composer's chips whose files this carries: cleared once the turn starts (never sent). */
+  attachmentIds?: string[];
 }
 
 /** What the actions need of the host. */
 export interface TurnActionHost {
   readonly sessionId: string;
   readonly view: HostView;
+  /** The service's 429 wait and the message it held back. */
+  readonly wait: RateLimitWait;
   readonly logger: Logger;
   transcript(): Transcript;
   /** The host was disposed meanwhile. */
@@ -72,8 +77,7 @@ export async function startTurn(h: TurnActionHost, req: TurnRequest): Promise<bo
     });
     h.reportSuccess?.();
     if (h.disposed()) return true;
-    view.rateLimitedUntil = undefined;
-    view.setNotice(null);
+    h.wait.started(req);
     // The session exists now, whatever an earlier load said (a 404 before its first turn).
     view.failure = undefined;
     const files: FileInfo[] = (req.files ?? []).map((f) => ({ ...f }));
@@ -97,9 +101,10 @@ export async function startTurn(h: TurnActionHost, req: TurnRequest): Promise<bo
     return true;
   } catch (err) {
     if (err instanceof DenError && err.code === 'rate_limited') {
-      view.rateLimit(Date.now() + (err.retryAfter ?? DEFAULT_RETRY_AFTER_S) * 1000);
+      h.wait.hold(Date.now() + (err.retryAfter ?? DEFAULT_RETRY_AFTER_S) * 1000, req);
     } else {
       if (!(err instanceof DenError) || err.fault !== 'user') h.reportFailure?.(err);
+      h.wait.failed(req);
       view.showError(err, 'start the turn');
     }
     return false;

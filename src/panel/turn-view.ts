@@ -38,14 +38,13 @@ export function openTurns(t: Transcript): Turn[] {
   return t.turns.filter((x) => x.agentMessageId && !isTerminalStatus(x.status));
 }
 
-/** The whole text of a block for "show all": a tool's log says how much of it was dropped. */
-export function fullBlockText(block: Block): string {
+/**
+ * The whole text of a block for "show all", and for a tool's log how many characters before it
+ * were dropped by the log cap (said beside the log, not mixed into it).
+ */
+export function fullBlockText(block: Block): { text: string; droppedChars: number } {
   if (block.type === 'tool') {
-    const body = block.log.segments.map((s) => s.data).join('');
-    const { chars, truncatedChars } = block.log;
-    return truncatedChars > 0
-      ? `[Den kept only the last ${chars} characters of this log: ${truncatedChars} earlier characters were dropped.]\n${body}`
-      : body;
+    return { text: block.log.segments.map((s) => s.data).join(''), droppedChars: block.log.truncatedChars };
   }
-  return 'text' in block ? block.text : JSON.stringify(block.payload, null, 2);
+  return { text: 'text' in block ? block.text : JSON.stringify(block.payload, null, 2), droppedChars: 0 };
 }

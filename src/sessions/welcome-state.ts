@@ -15,7 +15,8 @@ export interface WelcomeKeys {
 export function welcomeKeys(listError: DenError | undefined): WelcomeKeys {
   return {
     'den.authError': listError?.code === 'unauthorized',
-    'den.offline': listError?.fault === 'network' || listError?.code === 'server',
+    // a 5xx is not "offline": the service answered, so the view quotes what it said instead
+    'den.offline': listError?.fault === 'network',
   };
 }
 

@@ -32,6 +32,12 @@ export class StatusBar implements vscode.Disposable {
     return this.item.text;
   }
 
+  /** Its tooltip now (for tests). */
+  get tooltip(): string {
+    const t = this.item.tooltip;
+    return typeof t === 'string' ? t : (t?.value ?? '');
+  }
+
   private render(): void {
     const it = this.item;
     it.backgroundColor = undefined;
@@ -64,7 +70,8 @@ export class StatusBar implements vscode.Disposable {
         it.command = this.running > 0 ? 'den.showRunningTurns' : 'den.refreshSessions';
         break;
       case 'error': {
-        const p = presentError(s.error, 'reach the service');
+        // The failed request is not known here; "could not reach" would be wrong for a 5xx.
+        const p = presentError(s.error);
         it.text = s.error.code === 'unauthorized' ? '$(warning) Den: Key Rejected' : '$(warning) Den: Error';
         it.tooltip = p.message;
         it.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');

@@ -17,18 +17,37 @@ const SET_KEY: ErrorAction = { title: 'Set API Key', command: 'den.setApiKey' };
 const CONFIGURE: ErrorAction = { title: 'Configure Service URL', command: 'den.configure' };
 const SHOW_LOG: ErrorAction = { title: 'Show Log', command: 'den.showLog' };
 
+/** Text ending as a sentence: a full stop added unless it already ends with one (or ? ! …). */
+function sentence(text: string): string {
+  const t = text.trim();
+  return /[.?!…]["'”’)]?$/.test(t) ? t : `${t}.`;
+}
+
+/** ": <the service's words>." when it said something, else ".". */
+function said(words: string | undefined): string {
+  return words?.trim() ? `: ${sentence(words)}` : '.';
+}
+
+/** The client's "Service error 500: …" message without its lead (the status is said anyway). */
+function withoutStatusLead(message: string): string {
+  return message.replace(/^Service error \d{3}(?::\s*| while trying to .*$)/s, '');
+}
+
 /**
  * Says what went wrong and what to do, for a person. `doing` names the action that failed
- * ("load sessions"). Never includes a stack or a credential.
+ * ("load sessions"); without it the message speaks of Den's last request. The service's own
+ * message is quoted where it helps (a 403 that says the key is read-only, a 5xx's reason). Never
+ * includes a stack or a credential.
  */
 export function presentError(
   err: unknown,
-  doing: string,
+  doing?: string,
   ...secrets: (string | undefined)[]
 ): ErrorPresentation {
   const e = err instanceof DenError ? err : new DenError({ code: 'network', message: String(err) });
   const server = redact(e.message, ...secrets);
-  const lead = `Den could not ${doing}`;
+  const own = e.serverMessage === undefined ? undefined : redact(e.serverMessage, ...secrets);
+  const lead = doing ? `Den could not ${doing}` : "Den's last request failed";
   switch (e.code) {
     case 'unauthorized':
       return {
@@ -37,7 +56,13 @@ export function presentError(
         transient: false,
       };
     case 'forbidden':
-      return { message: `${lead}: this API key has no access to it (403).`, actions: [], transient: false };
+      return {
+        message: own?.trim()
+          ? `${lead}: the service refused (403)${said(own)}`
+          : `${lead}: this API key has no access to it (403).`,
+        actions: [],
+        transient: false,
+      };
     case 'not_found':
       return { message: `${lead}: it no longer exists on the service (404).`, actions: [], transient: false };
     case 'rate_limited': {
@@ -71,11 +96,8 @@ export function presentError(
       return { message: `${lead}: cancelled.`, actions: [], transient: true };
     case 'server':
       return {
-        // The client's own messages already name the status ("Service error 500: …").
-        message:
-          e.status && server.includes(String(e.status))
-            ? `${lead}: ${server}`
-            : `${lead}: the service failed${e.status ? ` (${e.status})` : ''}: ${server}`,
+        // The service answered: it is reachable, it failed. Its own words, when it sent any.
+        message: `${lead}: the service had an error${e.status ? ` (${e.status})` : ''}${said(own ?? withoutStatusLead(server))}`,
         actions: [SHOW_LOG],
         transient: true,
       };

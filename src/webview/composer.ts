@@ -38,6 +38,8 @@ export class ComposerView {
   private continueTurnId: string | undefined;
   private lastSendAt = -Infinity;
   private pending: { text: string; sawSending: boolean } | undefined;
+  /** The message the host held back after a 429, as last told. */
+  private held: string | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly now: () => number;
@@ -173,9 +175,13 @@ export class ComposerView {
       else if (this.pending.sawSending) {
         const p = this.pending;
         this.pending = undefined;
-        if (!this.deps.hasTurnWithText(p.text) && this.textarea.value === '') this.setDraft(p.text);
+        // A send that started no turn comes back as the draft, unless the host holds it (429).
+        if (c.held !== p.text) this.giveBack(p.text);
       }
     }
+    // The host let go of a held message without sending it (Edit, or it failed): back to the draft.
+    if (this.held !== undefined && c.held === undefined) this.giveBack(this.held);
+    this.held = c.held;
     this.renderEffort();
     this.render();
   }
@@ -215,6 +221,11 @@ export class ComposerView {
     this.deps.post(msg);
     this.pending = { text: msg.text, sawSending: false };
     this.setDraft('');
+  }
+
+  /** Puts a message that started no turn back into an empty composer. */
+  private giveBack(text: string): void {
+    if (!this.deps.hasTurnWithText(text) && this.textarea.value === '') this.setDraft(text);
   }
 
   /** Replaces the draft (and persists it). */

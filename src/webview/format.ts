@@ -29,6 +29,23 @@ export function secondsLeft(until: number, now: number): number {
   return Math.max(0, Math.ceil((until - now) / 1000));
 }
 
+// A reason that says the person stopped it: `aborted_by_user`, `USER_ABORT`, "Stopped by the user"…
+const BY_USER =
+  /^(?:(?:abort|stop|cancel|interrupt)\w*[\s_-]+by[\s_-]+(?:the[\s_-]+)?user|user[\s_-]+(?:abort|stop|cancel|interrupt)\w*)\.?$/i;
+
+/**
+ * How a stopped turn reads: "Stopped by you" when the person stopped it (whatever code or words
+ * the service used), else the service's reason in words (`session_deleted` → "session deleted").
+ */
+export function stoppedText(reason: string | undefined): string {
+  const r = reason?.trim();
+  if (!r) return 'Stopped';
+  if (BY_USER.test(r)) return 'Stopped by you';
+  // A machine code (one word with _ or -) reads as words; a sentence is kept as the service wrote it.
+  const words = /^[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)+$/.test(r) ? r.replace(/[_-]+/g, ' ').toLowerCase() : r;
+  return `Stopped: ${words}`;
+}
+
 /** The status line of a turn. */
 export function turnStatusText(t: TurnHeader): string {
   switch (t.status) {
@@ -44,7 +61,7 @@ export function turnStatusText(t: TurnHeader): string {
     case 'completed':
       return 'Completed';
     case 'aborted':
-      return t.abortReason ? `Stopped: ${t.abortReason}` : 'Stopped';
+      return stoppedText(t.abortReason);
     case 'error': {
       const msg = t.error?.message || 'The turn failed.';
       return t.error?.code ? `Failed: ${msg} (${t.error.code})` : `Failed: ${msg}`;

@@ -89,12 +89,19 @@ export class NoticeView {
           'span',
           { class: 'notice-actions' },
           n.actions.map((a) =>
-            h('button', {
-              class: 'notice-action secondary small',
-              text: a.title,
-              attrs: { type: 'button', 'data-command': a.command },
-              on: { click: () => this.post({ type: 'runCommand', command: a.command }) },
-            }),
+            'heldTurn' in a
+              ? h('button', {
+                  class: 'notice-action secondary small',
+                  text: a.title,
+                  attrs: { type: 'button', 'data-held-turn': a.heldTurn },
+                  on: { click: () => this.post({ type: 'heldTurn', action: a.heldTurn }) },
+                })
+              : h('button', {
+                  class: 'notice-action secondary small',
+                  text: a.title,
+                  attrs: { type: 'button', 'data-command': a.command },
+                  on: { click: () => this.post({ type: 'runCommand', command: a.command }) },
+                }),
           ),
         ),
       );

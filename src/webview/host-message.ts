@@ -94,7 +94,13 @@ export function isHostMessage(v: unknown): v is HostMessage {
     case 'batch':
       return Array.isArray(v.deltas) && v.deltas.every(isDelta);
     case 'fullLog':
-      return isStr(v.turnId) && isStr(v.blockId) && isStr(v.text);
+      return (
+        isStr(v.turnId) &&
+        isStr(v.blockId) &&
+        isStr(v.text) &&
+        (v.droppedChars === undefined ||
+          (typeof v.droppedChars === 'number' && Number.isSafeInteger(v.droppedChars) && v.droppedChars >= 0))
+      );
     case 'probe':
       return isStr(v.id);
     case 'focusComposer':

@@ -89,6 +89,13 @@ function emptyChanges(): StoreChanges {
 // Asking again for an init only after this long, in case the first `ready` was lost.
 const READY_RETRY_MS = 2000;
 
+/** A tool's whole log, as the host sent it after "Show all". */
+export interface FullLog {
+  text: string;
+  /** Characters before `text` that Den's log cap dropped (0: none). */
+  droppedChars: number;
+}
+
 export class Store {
   lastSeq: number | null = null;
   session: SessionHeader | undefined;
@@ -96,8 +103,8 @@ export class Store {
   composer: ComposerState | undefined;
   connection: ConnectionView = { state: 'loading' };
   notice: Notice | null = null;
-  /** Whole logs the host sent after "Show all", by block key. */
-  readonly fullLogs = new Map<string, string>();
+  /** Whole logs the host sent after "Show all" (and what its cap had dropped before), by block key. */
+  readonly fullLogs = new Map<string, FullLog>();
   private byId = new Map<string, TurnState>();
   private changes = emptyChanges();
   private awaitingInit: number | undefined;
@@ -129,7 +136,7 @@ export class Store {
     if (msg.type === 'batch') for (const d of msg.deltas) this.apply(d);
     else if (msg.type === 'fullLog') {
       const key = blockKey(msg.turnId, msg.blockId);
-      this.fullLogs.set(key, msg.text);
+      this.fullLogs.set(key, { text: msg.text, droppedChars: msg.droppedChars ?? 0 });
       this.changes.blocks.add(key);
     }
     return 'applied';
@@ -294,7 +301,7 @@ export class Store {
       const stream = d.stream ?? 'stdout';
       appendToLog(b.log, stream, d.text, this.maxLogChars);
       const full = this.fullLogs.get(key);
-      if (full !== undefined) this.fullLogs.set(key, full + d.text);
+      if (full !== undefined) full.text += d.text;
       c.logAppends.push({ key, text: d.text, stream });
     } else if (b.type === 'markdown' || b.type === 'thought' || b.type === 'text') {
       b.text += d.text;

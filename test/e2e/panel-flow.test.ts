@@ -350,7 +350,7 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
   it('stops a slow turn when Stop is clicked and keeps its partial output', async () => {
     await openSession();
     const status = await stopSlowTurn('A slow refactor of the parser');
-    assert.match(status, /^Stopped/);
+    assert.match(status, /^Stopped by you/);
     const rows = await newestTurnRows(frame);
     assert.ok(
       rows.some((r) => r.type === 'tool'),

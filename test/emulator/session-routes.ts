@@ -65,7 +65,8 @@ export async function startTurn(
   if (session) session = ownSession(ctx, owner, sessionId);
   else session = ctx.store.createSession(owner.userId, sessionId, titleFrom(task));
   try {
-    const t = ctx.runner.start({ userId: owner.userId, session, task, mode, files });
+    const references = Array.isArray(body.references) ? body.references : [];
+    const t = ctx.runner.start({ userId: owner.userId, session, task, mode, files, references });
     const idField = ctx.opts.variant === 'legacy' ? 'assistant_message_id' : 'agent_message_id';
     return {
       status: 200,

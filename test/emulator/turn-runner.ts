@@ -23,6 +23,8 @@ export interface StartTurnInput {
   task: string;
   mode: Mode;
   files: FileInfo[];
+  /** The request's `references`, echoed in `message.received` as the service does. */
+  references?: unknown[];
 }
 
 export interface StartedTurn {
@@ -93,7 +95,7 @@ export class TurnRunner {
     this.turns.set(agent.id, turn);
     this.emit(turn, {
       kind: 'message.received',
-      payload: { text: input.task, files: input.files, references: [] },
+      payload: { text: input.task, files: input.files, references: input.references ?? [] },
     });
     if (busy) {
       const queue = this.queues.get(session.sessionId) ?? [];

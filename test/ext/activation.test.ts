@@ -7,9 +7,12 @@ import {
   EXTENSION_ID,
   denApi,
   resetDen,
+  sessionsWelcomes,
   spyOnClient,
   startCountingProxy,
+  trackContext,
   waitFor,
+  whenHolds,
   type ClientSpy,
   type DenApi,
 } from './helpers';
@@ -31,6 +34,7 @@ describe('Activation', () => {
         .getConfiguration('den')
         .update('baseUrl', proxy.url, vscode.ConfigurationTarget.Global);
 
+      const context = trackContext();
       const started = performance.now();
       api = await denApi();
       const ms = performance.now() - started;
@@ -46,6 +50,27 @@ describe('Activation', () => {
       assert.equal(api.connection.settings.baseUrl, proxy.url);
       await api.connection.ready;
       assert.equal(api.connection.state.kind, 'signed-out');
+
+      // The Sessions view's welcome at every moment of start-up, as VS Code would pick it: before Den
+      // set any context key (the view shows while Den activates), then after each key Den set.
+      const welcomes = sessionsWelcomes();
+      const needsAddress = welcomes.find((w) => /needs the address/.test(w.contents));
+      const signIn = welcomes.find((w) => /^Sign in to see your sessions/.test(w.contents));
+      assert.ok(needsAddress && signIn);
+      const keys = new Map<string, unknown>();
+      const moments = [{ after: 'nothing set yet', shown: whenHolds(needsAddress.when, keys) }];
+      for (const [key, value] of context.history()) {
+        keys.set(key, value);
+        moments.push({ after: `${key}=${String(value)}`, shown: whenHolds(needsAddress.when, keys) });
+      }
+      assert.deepEqual(
+        moments.filter((m) => m.shown),
+        [],
+        'the "needs the address of your service" welcome flashed while den.baseUrl was set',
+      );
+      // Once settled: signed out, so the sign-in welcome.
+      assert.equal(whenHolds(signIn.when, keys), true);
+
       // Without a key Den has no client, so activation cannot have asked for anything.
       assert.equal(api.connection.client, undefined);
       assert.deepEqual(proxy.requests, [], 'activation made a request by itself');
@@ -64,6 +89,15 @@ describe('Activation', () => {
       assert.ok(proxy.requests.length >= 1);
       assert.match(proxy.requests[0], /^GET \/sessions\?/);
       assert.equal(api.connection.state.kind, 'connected');
+
+      // And without a URL the welcome does show.
+      await vscode.workspace
+        .getConfiguration('den')
+        .update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+      await waitFor('state unconfigured', () => api?.connection.state.kind === 'unconfigured');
+      context.restore();
+      for (const [key, value] of context.history()) keys.set(key, value);
+      assert.equal(whenHolds(needsAddress.when, keys), true, 'no "needs the address" welcome without a URL');
     } finally {
       client?.restore();
       if (api) await resetDen(api);

@@ -89,13 +89,17 @@ describe('Error states', () => {
     assertWelcome({ authError: true, offline: false });
   });
 
-  it('403 for a read-only key on rename: says the key has no access and changes nothing', async () => {
+  it("403 for a read-only key on rename: quotes the service's reason and changes nothing", async () => {
     await signIn(api, emu.url, emu.keys.readOnly);
     const s = (await rows(api)).find((r) => labelOf(r.item) === 'Fix flaky upload test');
     assert.ok(s && s.node.kind === 'session');
     const id = s.node.sessionId;
     await vscode.commands.executeCommand('den.renameSession', id, 'Renamed with a read-only key');
-    assert.match(messages.texts().join('\n'), /could not rename the session: this API key has no access/);
+    // The service's own reason, not a guess.
+    assert.match(
+      messages.texts().join('\n'),
+      /could not rename the session: the service refused \(403\): This key is read-only\./,
+    );
     const { body } = await emuFetch(emu, `/sessions/${id}`);
     assert.equal((body.session as { title: string }).title, 'Fix flaky upload test');
     assert.equal(api.sessions.get(id)?.title, 'Fix flaky upload test');
@@ -181,7 +185,7 @@ describe('Error states', () => {
     assert.equal(api.status.text, '$(warning) Den: Error');
   });
 
-  it('500: the tree shows the "cannot reach" welcome, then recovers on its own retry', async () => {
+  it('500: the tree says the service had an error, in its words (not "cannot reach"), then recovers on its own retry', async () => {
     await signIn(api, emu.url, emu.keys.primary);
     // The client retries a GET three times itself: four failures reach the tree.
     emu.failNext({
@@ -193,17 +197,24 @@ describe('Error states', () => {
     assert.deepEqual(await api.sessions.getChildren(), []);
     assert.equal(api.sessions.lastError?.code, 'server');
     assert.match(api.sessions.lastError?.message ?? '', /Database connection lost/);
-    assertWelcome({ authError: false, offline: true });
+    // The service answered: no "cannot reach" welcome, but its own words and when the tree retries.
+    assert.equal(context.get('den.offline'), false);
+    assert.match(
+      sessionsView(api).message ?? '',
+      /^Den could not load sessions: the service had an error \(500\): Database connection lost\. Retrying in \d+ s\.$/,
+    );
     assert.equal(api.status.text, '$(warning) Den: Error');
     assert.equal(treeRetryPending(api), true, 'no retry is scheduled');
+    assert.doesNotMatch(api.status.tooltip, /reach/);
+    assert.match(api.status.tooltip, /the service had an error \(500\)/);
 
     await waitFor(
       'the tree to reload by itself',
-      () => api.connection.state.kind === 'connected' && context.get('den.offline') === false,
+      () => api.connection.state.kind === 'connected' && api.sessions.sessions.length > 0,
       10_000,
       100,
     );
-    assert.ok(api.sessions.sessions.length > 0);
+    assert.equal(sessionsView(api).message, undefined);
     assert.equal(context.get('den.sessionsEmpty'), false);
   });
 

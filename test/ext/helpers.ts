@@ -2,8 +2,11 @@
  * Shared helpers of the extension-host integration tests: reaching Den's API, settings and sign-in,
  * a bounded wait, capturing notifications, reading the Sessions tree, and a request-counting proxy.
  */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import type { DenApi } from '../../src/extension';
@@ -167,6 +170,8 @@ export function captureMessages(): MessageCapture {
 /** The context keys Den set (`setContext`) while tracked; `restore` stops tracking. */
 export interface ContextTracker {
   get(key: string): unknown;
+  /** Every `setContext` call while tracked, in the order Den made them. */
+  history(): [key: string, value: unknown][];
   restore(): void;
 }
 
@@ -180,16 +185,54 @@ export function trackContext(): ContextTracker {
   const commands = vscode.commands as unknown as { executeCommand: ExecuteFn };
   const saved = commands.executeCommand;
   const values = new Map<string, unknown>();
+  const calls: [string, unknown][] = [];
   commands.executeCommand = (command, ...rest) => {
-    if (command === 'setContext') values.set(String(rest[0]), rest[1]);
+    if (command === 'setContext') {
+      values.set(String(rest[0]), rest[1]);
+      calls.push([String(rest[0]), rest[1]]);
+    }
     return saved.call(vscode.commands, command, ...rest);
   };
   return {
     get: (key) => values.get(key),
+    history: () => [...calls],
     restore: () => {
       commands.executeCommand = saved;
     },
   };
+}
+
+/** A `viewsWelcome` entry of package.json. */
+export interface WelcomeEntry {
+  view: string;
+  contents: string;
+  when: string;
+}
+
+/** The Sessions view's welcome entries, as package.json contributes them. */
+export function sessionsWelcomes(): WelcomeEntry[] {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
+  const manifest = JSON.parse(fs.readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8')) as {
+    contributes: { viewsWelcome: WelcomeEntry[] };
+  };
+  return manifest.contributes.viewsWelcome.filter((w) => w.view === 'den.sessions');
+}
+
+/**
+ * Whether a `when` clause holds for these context values, as VS Code reads the forms Den uses:
+ * keys, `!key`, `&&` and `||` (an unset key is false). Anything else throws, so a clause this
+ * cannot read fails the test instead of passing it.
+ */
+export function whenHolds(when: string, context: ReadonlyMap<string, unknown>): boolean {
+  return when.split('||').some((alt) =>
+    alt.split('&&').every((raw) => {
+      const term = raw.trim();
+      const m = /^(!?)([A-Za-z][\w.]*)$/.exec(term);
+      if (!m) throw new Error(`whenHolds cannot read "${term}" in "${when}"`);
+      return m[1] ? !context.get(m[2]) : !!context.get(m[2]);
+    }),
+  );
 }
 
 /**

@@ -176,15 +176,21 @@ describe('Session panel', () => {
     });
   });
 
-  it('shows a 429 in the panel with the time to retry, and starts nothing', async () => {
+  it('shows a 429 in the panel with the time to retry, holds the message, and starts nothing', async () => {
     await restart({ maxConcurrent: 1 });
     const busy = await openPanel(api, randomUUID(), { turn: { task: 'slow: keep busy', mode: 'code' } });
     const panel = await openPanel(api, randomUUID());
     await panel.handleMessage({ type: 'send', text: 'one more', mode: 'code', effort: 'fast' });
     assert.equal(panel.transcript.turns.length, 0);
     assert.equal(busy.transcript.turns.length, 1);
-    assert.match(panel.host.view.notice?.message ?? '', /429.*Send again after .* \(in \d+ s\)/);
+    const notice = panel.host.view.notice;
+    assert.match(notice?.message ?? '', /429.*Den can send “one more” at [^(]*\.$/);
+    assert.deepEqual(
+      notice?.actions.map((a) => a.title),
+      ['Send When Ready', 'Edit'],
+    );
     const composer = panel.host.view.composer();
+    assert.equal(composer.held, 'one more');
     assert.ok((composer.rateLimitedUntil ?? 0) > Date.now());
     assert.equal(composer.sending, false);
     assert.deepEqual(messages.shown, [], 'the 429 went to a notification instead of the panel');

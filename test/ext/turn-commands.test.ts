@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnFile } from '../../src/core/api/types';
@@ -50,6 +51,22 @@ async function storedMessages(emu: Emulator, sessionId: string, count = 1): Prom
     const msgs = (body.messages ?? []) as StoredMessage[];
     return status === 200 && msgs.length >= count ? msgs : undefined;
   });
+}
+
+/** The name of the test window's workspace folder (sent as a reference's `folder`). */
+function folderName(): string {
+  const name = vscode.workspace.workspaceFolders?.[0]?.name;
+  assert.ok(name, 'the test window has no workspace folder');
+  return name;
+}
+
+/** The `references` of a session's first turn as the emulator received them (its `message.received`). */
+async function receivedReferences(emu: Emulator, sessionId: string): Promise<unknown> {
+  const { body } = await emuFetch(emu, `/sessions/${sessionId}`);
+  const agent = (
+    body.messages as { type: string; events: { kind: string; payload: { references?: unknown } }[] }[]
+  ).find((m) => m.type === 'agent');
+  return agent?.events.find((e) => e.kind === 'message.received')?.payload.references;
 }
 
 /** The content the emulator keeps for an uploaded key. */
@@ -132,7 +149,7 @@ describe('Turn commands', () => {
     const expectedRef = {
       type: 'selection',
       path: relPath,
-      uri: vscode.Uri.file(file).toString(),
+      folder: folderName(),
       language: 'typescript',
       range: { startLine: 12, startCharacter: 0, endLine: 40, endCharacter: selected.split('\n')[28].length },
       attachment: 'calc-L12-L40.ts',
@@ -148,6 +165,7 @@ describe('Turn commands', () => {
     assert.deepEqual(user.files, [expectedFile]);
     const [body] = turnBodies(proxy);
     assert.deepEqual(body.references, [expectedRef]);
+    assert.deepEqual(await receivedReferences(emu, sessionId), [expectedRef]);
     assert.equal(body.mode, 'code');
     assert.deepEqual(messages.texts('error'), []);
   });
@@ -205,7 +223,7 @@ describe('Turn commands', () => {
       {
         type: 'file',
         path: vscode.workspace.asRelativePath(file, false),
-        uri: vscode.Uri.file(file).toString(),
+        folder: folderName(),
         language: 'json',
         attachment: 'data file.json',
       },
@@ -216,6 +234,53 @@ describe('Turn commands', () => {
       user.files.map((f) => [f.name, f.size]),
       [['data file.json', content.length]],
     );
+  });
+
+  it('references name files by workspace folder and relative path, never by an absolute local path', async () => {
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+    const inside = path.join(dir, 'src', 'cart.ts');
+    fs.mkdirSync(path.dirname(inside), { recursive: true });
+    fs.writeFileSync(inside, lines(5, 'c'));
+    const outsideDir = fs.mkdtempSync(path.join(os.tmpdir(), 'den-outside-'));
+    const outside = path.join(outsideDir, 'private notes.txt');
+    fs.writeFileSync(outside, 'not in the workspace\n');
+    try {
+      const editor = await vscode.window.showTextDocument(vscode.Uri.file(inside));
+      editor.selection = new vscode.Selection(1, 0, 2, 5);
+      const first = await vscode.commands.executeCommand<string>('den.askAboutSelection', {
+        task: 'Explain',
+        session: 'new',
+      });
+      const second = await vscode.commands.executeCommand<string>('den.sendFileToAgent', {
+        uri: vscode.Uri.file(outside),
+        task: 'Read my notes',
+        session: 'new',
+      });
+      assert.ok(first && second, messages.texts().join(' | '));
+
+      await storedMessages(emu, first);
+      assert.deepEqual(await receivedReferences(emu, first), [
+        {
+          type: 'selection',
+          path: `${path.basename(dir)}/src/cart.ts`,
+          folder: folderName(),
+          language: 'typescript',
+          range: { startLine: 2, startCharacter: 0, endLine: 3, endCharacter: 5 },
+          attachment: 'cart-L2-L3.ts',
+        },
+      ]);
+      // Outside the workspace: the file's name only, no folder.
+      await storedMessages(emu, second);
+      assert.deepEqual(await receivedReferences(emu, second), [
+        { type: 'file', path: 'private notes.txt', language: 'plaintext', attachment: 'private notes.txt' },
+      ]);
+      const wire = JSON.stringify(turnBodies(proxy));
+      for (const local of [root, outsideDir, os.homedir(), 'file:'].filter((p) => p.length > 1)) {
+        assert.ok(!wire.includes(local), `a turn request carried ${local}: ${wire}`);
+      }
+    } finally {
+      fs.rmSync(outsideDir, { recursive: true, force: true });
+    }
   });
 
   it("Send File to Agent sends an editor's unsaved text and says so in the reference", async () => {
@@ -267,7 +332,7 @@ describe('Turn commands', () => {
     const refs = turn.references ?? [];
     assert.equal(refs.length, 3);
     for (const [f, text] of files) {
-      const ref = refs.find((r) => r.uri === vscode.Uri.file(f).toString());
+      const ref = refs.find((r) => r.path === vscode.workspace.asRelativePath(f, false));
       assert.ok(ref, `no reference for ${f}`);
       assert.equal(ref.type, 'file');
       const name = String(ref.attachment);

@@ -24,6 +24,8 @@ export interface DenErrorInit {
   message: string;
   status?: number;
   serverError?: string;
+  /** The service's own message (the Error object's `message`, or the body's text), capped. */
+  serverMessage?: string;
   details?: Record<string, unknown>;
   /** Seconds to wait before retrying (from `X-Rate-Limit-Retry-After`). */
   retryAfter?: number;
@@ -35,6 +37,8 @@ export class DenError extends Error {
   readonly status?: number;
   /** The service's `error` field, verbatim. */
   readonly serverError?: string;
+  /** The service's own words about the failure, when it said any (no credentials in it). */
+  readonly serverMessage?: string;
   readonly details?: Record<string, unknown>;
   readonly retryAfter?: number;
 
@@ -44,6 +48,7 @@ export class DenError extends Error {
     this.code = init.code;
     this.status = init.status;
     this.serverError = init.serverError;
+    this.serverMessage = init.serverMessage;
     this.details = init.details;
     this.retryAfter = init.retryAfter;
   }

@@ -102,10 +102,12 @@ export function redactDeep<T>(value: T, secrets: readonly (string | undefined)[]
 export function redactError(err: DenError, secrets: readonly (string | undefined)[]): DenError {
   const message = redact(err.message, ...secrets);
   const serverError = err.serverError === undefined ? undefined : redact(err.serverError, ...secrets);
+  const serverMessage = err.serverMessage === undefined ? undefined : redact(err.serverMessage, ...secrets);
   const details = err.details === undefined ? undefined : redactDeep(err.details, secrets);
   const same =
     message === err.message &&
     serverError === err.serverError &&
+    serverMessage === err.serverMessage &&
     JSON.stringify(details) === JSON.stringify(err.details);
   if (same) return err;
   return new DenError({
@@ -113,6 +115,7 @@ export function redactError(err: DenError, secrets: readonly (string | undefined
     message,
     status: err.status,
     serverError,
+    serverMessage,
     details,
     retryAfter: err.retryAfter,
     cause: err.cause,
@@ -172,6 +175,7 @@ export function errorFromResponse(res: ResponseFacts, ctx: ErrorContext): DenErr
     message: redact(message, ...secrets),
     status: res.status,
     serverError: body.error === undefined ? undefined : redact(body.error, ...secrets),
+    serverMessage: body.message === undefined ? undefined : redact(body.message, ...secrets),
     details: body.details === undefined ? undefined : redactDeep(body.details, secrets),
     retryAfter,
   });

@@ -32,6 +32,7 @@ export function upgradeError(
     code,
     status,
     serverError,
+    serverMessage,
     message: `${lead(code)} (HTTP ${status})${said}`,
     retryAfter: parseRetryAfter(headers),
     details: serverMessage === undefined ? undefined : { message: serverMessage },

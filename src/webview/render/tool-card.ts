@@ -3,6 +3,7 @@
  * clipped with "more"), the log (see ToolLogView) and the result output.
  */
 import type { ToolBlock } from '../../core/transcript/model';
+import { parseAnsi, type AnsiSegment } from '../ansi';
 import { clear, h } from '../dom';
 import { valueText } from '../format';
 import { blockKey } from '../state';
@@ -22,21 +23,47 @@ const STATUS: Record<ToolBlock['status'], { icon: string; text: string }> = {
 const CUT_OFF = { icon: '■', text: 'did not finish' };
 const LIVE_TURN = new Set(['queued', 'running']);
 
-/** A value that may be long: clipped, with a "more"/"less" toggle remembered in `ctx.expanded`. */
+/** The first `count` characters of styled segments. */
+function firstChars(segments: readonly AnsiSegment[], count: number): AnsiSegment[] {
+  const out: AnsiSegment[] = [];
+  let left = count;
+  for (const s of segments) {
+    if (left <= 0) break;
+    out.push(s.text.length > left ? { ...s, text: s.text.slice(0, left) } : s);
+    left -= s.text.length;
+  }
+  return out;
+}
+
+/**
+ * A value that may be long: clipped, with a "more"/"less" toggle remembered in `ctx.expanded`.
+ * With `ansi`, escape codes are rendered as styles, as in a tool's log (and clipping counts only
+ * what shows).
+ */
 export function clippedValue(
   ctx: ViewContext,
   expandKey: string,
-  full: string,
+  raw: string,
   className: string,
+  ansi = false,
 ): HTMLElement {
+  const segments: AnsiSegment[] = ansi ? parseAnsi(raw) : [{ text: raw, classes: '' }];
+  const full = segments.map((s) => s.text).join('');
   const lines = full.split('\n');
   const long = full.length > VALUE_CLIP || lines.length > LINE_CLIP;
+  const clipAt = lines.slice(0, LINE_CLIP).join('\n').slice(0, VALUE_CLIP).length;
   const box = h('div', { class: className });
   const body = h('span', { class: 'value-text' });
   box.appendChild(body);
   const render = (): void => {
     const open = ctx.expanded.has(expandKey);
-    body.textContent = !long || open ? full : `${lines.slice(0, LINE_CLIP).join('\n').slice(0, VALUE_CLIP)}…`;
+    const shown = !long || open ? segments : firstChars(segments, clipAt);
+    clear(body);
+    for (const s of shown)
+      body.appendChild(
+        s.classes ? h('span', { class: s.classes, text: s.text }) : document.createTextNode(s.text),
+      );
+    if (long && !open) body.appendChild(document.createTextNode('…'));
     more.textContent = open ? 'less' : 'more';
     more.setAttribute('aria-expanded', String(open));
   };
@@ -120,7 +147,7 @@ export class ToolCardView implements RowView {
     if (b.output !== undefined) {
       this.output.append(
         h('div', { class: 'tool-output-label', text: 'Result' }),
-        clippedValue(this.ctx, `output\u0000${this.key}`, valueText(b.output), 'tool-output-value'),
+        clippedValue(this.ctx, `output\u0000${this.key}`, valueText(b.output), 'tool-output-value', true),
       );
     }
     this.log.render(b);

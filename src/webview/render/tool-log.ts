@@ -24,6 +24,7 @@ export class ToolLogView {
   private spans: { el: HTMLElement; raw: number }[] = [];
   private shownRaw = 0;
   private full = false;
+  private dropped = 0;
 
   constructor(
     private readonly ctx: ViewContext,
@@ -51,7 +52,8 @@ export class ToolLogView {
     this.parsers = { stdout: new AnsiParser(), stderr: new AnsiParser() };
     const whole = this.ctx.store.fullLogs.get(this.key);
     this.full = whole !== undefined;
-    if (whole !== undefined) this.push(whole, 'stdout');
+    this.dropped = whole?.droppedChars ?? 0;
+    if (whole !== undefined) this.push(whole.text, 'stdout');
     else {
       // The newest segments that fit under the cap, the oldest of them cut at its start.
       const parts: { data: string; stream: Stream }[] = [];
@@ -100,8 +102,16 @@ export class ToolLogView {
   }
 
   private updateMarker(b: ToolBlock): void {
-    const hidden = this.full ? 0 : b.log.truncatedChars + b.log.chars - this.shownRaw;
+    if (this.full) {
+      // All Den has is shown; what its cap dropped before stays said.
+      this.marker.hidden = this.dropped <= 0;
+      this.showAll.hidden = true;
+      this.markerText.textContent = `${this.dropped.toLocaleString('en-US')} earlier characters were dropped: Den keeps only the end of a long log.`;
+      return;
+    }
+    const hidden = b.log.truncatedChars + b.log.chars - this.shownRaw;
     this.marker.hidden = hidden <= 0;
+    this.showAll.hidden = false;
     if (hidden <= 0) return;
     const asked = this.ctx.expanded.has(`fulllog\u0000${this.key}`);
     this.markerText.textContent = `${hidden.toLocaleString('en-US')} characters earlier not shown — `;

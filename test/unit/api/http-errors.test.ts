@@ -4,6 +4,7 @@ import {
   errorFromException,
   errorFromResponse,
   parseRetryAfter,
+  redactError,
   quoteBody,
 } from '../../../src/core/api/http-errors';
 import { backoffDelay, retryDelay, DEFAULT_RETRY } from '../../../src/core/api/retry';
@@ -43,6 +44,7 @@ describe('http-errors', () => {
       ctx,
     );
     assert.equal(err.serverError, 'forbidden');
+    assert.equal(err.serverMessage, 'Read-only key');
     assert.deepEqual(err.details, { scope: 'read' });
     assert.equal(err.fault, 'user');
   });
@@ -102,12 +104,21 @@ describe('http-errors', () => {
     };
     for (const status of [400, 401, 403, 404, 429, 500]) {
       const err = errorFromResponse(res(status, body), ctx);
-      const everything = JSON.stringify([err.message, err.serverError, err.details]);
+      const everything = JSON.stringify([err.message, err.serverError, err.serverMessage, err.details]);
       assert.ok(!everything.includes(KEY), `status ${status}: ${everything}`);
       assert.ok(!everything.includes('abcdef123456'));
     }
     const plain = errorFromResponse(res(500, `oops ${KEY}`), ctx);
     assert.ok(!plain.message.includes(KEY));
+  });
+
+  it("redacts the service's own message when an error leaves the core", () => {
+    const err = new DenError({
+      code: 'forbidden',
+      message: 'Not allowed',
+      serverMessage: `key ${KEY} is read-only`,
+    });
+    assert.equal(redactError(err, [KEY]).serverMessage, 'key *** is read-only');
   });
 
   describe('exceptions', () => {

@@ -9,13 +9,14 @@ import {
   MAX_NAME_LENGTH,
   safeFileName,
   selectionFileName,
+  workspaceLocation,
   type ReferenceSource,
 } from '../../../src/attachments/attachment-info';
 
 const SESSION = '6f1c2a52-93e4-4a36-9d0e-3b8f1f0c2d11';
 
 function source(over: Partial<ReferenceSource> = {}): ReferenceSource {
-  return { type: 'file', path: 'src/app.ts', uri: 'file:///work/src/app.ts', ...over };
+  return { type: 'file', path: 'src/app.ts', folder: 'work', ...over };
 }
 
 describe('attachment info', () => {
@@ -146,19 +147,54 @@ describe('attachment info', () => {
     }
   });
 
+  describe('workspaceLocation', () => {
+    const folder = { name: 'shop', path: '/home/me/code/shop' };
+    const cases: [string, string, typeof folder | undefined, { path: string; folder?: string }][] = [
+      [
+        'a file in a folder',
+        '/home/me/code/shop/src/cart.ts',
+        folder,
+        { path: 'src/cart.ts', folder: 'shop' },
+      ],
+      [
+        'a file at the folder root',
+        '/home/me/code/shop/README.md',
+        folder,
+        { path: 'README.md', folder: 'shop' },
+      ],
+      [
+        'a Windows path in another case',
+        '/C:/Users/Me/Shop/src/cart.ts',
+        { name: 'Shop', path: '/c:/Users/Me/Shop' },
+        { path: 'src/cart.ts', folder: 'Shop' },
+      ],
+      [
+        'a file outside every folder: its name only',
+        '/home/me/Downloads/notes.txt',
+        undefined,
+        { path: 'notes.txt' },
+      ],
+      ['an untitled editor', 'Untitled-1', undefined, { path: 'Untitled-1' }],
+    ];
+    for (const [what, file, f, expected] of cases) {
+      it(`locates ${what} without the absolute path`, () =>
+        assert.deepEqual(workspaceLocation(file, f), expected));
+    }
+  });
+
   describe('buildReference', () => {
     it('builds a file reference with only the fields it has', () => {
       assert.deepEqual(buildReference(source({ language: 'typescript', attachment: 'app.ts' })), {
         type: 'file',
         path: 'src/app.ts',
-        uri: 'file:///work/src/app.ts',
+        folder: 'work',
         language: 'typescript',
         attachment: 'app.ts',
       });
       assert.deepEqual(buildReference(source()), {
         type: 'file',
         path: 'src/app.ts',
-        uri: 'file:///work/src/app.ts',
+        folder: 'work',
       });
     });
 
@@ -174,11 +210,24 @@ describe('attachment info', () => {
       assert.deepEqual(ref, {
         type: 'selection',
         path: 'src/app.ts',
-        uri: 'file:///work/src/app.ts',
+        folder: 'work',
         language: 'typescript',
         range: { startLine: 12, startCharacter: 4, endLine: 40, endCharacter: 1 },
         attachment: 'app-L12-L40.ts',
       });
+    });
+
+    it('never carries an absolute local path or a file URI, even when given one', () => {
+      for (const path of [
+        '/home/me/secret-project/src/app.ts',
+        'C:\\Users\\me\\app.ts',
+        'c:/Users/me/app.ts',
+      ]) {
+        const ref = buildReference(source({ path, folder: undefined }));
+        assert.deepEqual(ref, { type: 'file', path: 'app.ts' }, path);
+      }
+      const sent = JSON.stringify(buildReference(source({ type: 'selection', language: 'ts' })));
+      assert.doesNotMatch(sent, /file:|\/work\/src|"uri"/);
     });
 
     it('says when the content came from unsaved editor text, and only then', () => {

@@ -50,9 +50,10 @@ describe('the Sessions view welcome keys follow the view’s own last list load'
     assert.deepEqual(welcomeKeys(err('unauthorized', 401)), { 'den.authError': true, 'den.offline': false });
   });
 
-  it('a network failure or a 5xx shows "offline"', () => {
+  it('a network failure shows "offline"; a 5xx does not (the service answered: its words are shown)', () => {
     assert.deepEqual(welcomeKeys(err('network')), { 'den.authError': false, 'den.offline': true });
-    assert.deepEqual(welcomeKeys(err('server', 503)), { 'den.authError': false, 'den.offline': true });
+    assert.deepEqual(welcomeKeys(err('server', 503)), { 'den.authError': false, 'den.offline': false });
+    assert.equal(welcomeExplains(err('server', 503)), false);
   });
 
   it('a successful load (no error) shows neither', () => {

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { DenError, type DenErrorCode } from '../../../src/core/api/errors';
+import { errorFromResponse } from '../../../src/core/api/http-errors';
+import { upgradeError } from '../../../src/core/stream/upgrade-error';
 import { presentError } from '../../../src/ui/error-text';
+
+/** The DenError the client makes of a response with this status and JSON body. */
+function fromResponse(status: number, body: unknown, operation = 'load sessions'): DenError {
+  return errorFromResponse({ status, headers: {}, body: JSON.stringify(body) }, { operation });
+}
 
 const KEY = 'sk_live_secretSecret123';
 
@@ -12,7 +19,12 @@ describe('error presentation', () => {
     ['rate_limited', { status: 429, retryAfter: 11.2 }, /rate limiting.*Retry in 12 s/, []],
     ['network', {}, /cannot be reached.*retries by itself/, ['den.configure', 'den.showLog']],
     ['timeout', {}, /did not answer in time/, ['den.showLog']],
-    ['server', { status: 502, message: 'Bad gateway' }, /failed \(502\): Bad gateway/, ['den.showLog']],
+    [
+      'server',
+      { status: 502, message: 'Bad gateway' },
+      /the service had an error \(502\): Bad gateway\.$/,
+      ['den.showLog'],
+    ],
     ['protocol', { message: 'truncated body' }, /cannot read \(truncated body\)/, ['den.showLog']],
     ['config', { message: 'Sign in first (Den: Set API Key).' }, /Sign in first/, ['den.setApiKey']],
     ['config', { message: 'No service URL is set.' }, /No service URL/, ['den.configure']],
@@ -34,7 +46,10 @@ describe('error presentation', () => {
       new DenError({ code: 'server', status: 500, message: 'Service error 500: database unavailable' }),
       'rename the session',
     );
-    assert.equal(p.message, 'Den could not rename the session: Service error 500: database unavailable');
+    assert.equal(
+      p.message,
+      'Den could not rename the session: the service had an error (500): database unavailable.',
+    );
   });
 
   it('never repeats the key, even when the server echoes it', () => {
@@ -47,5 +62,48 @@ describe('error presentation', () => {
     const p = presentError(new TypeError('fetch failed'), 'refresh');
     assert.match(p.message, /cannot be reached \(TypeError: fetch failed\)/);
     assert.ok(!p.message.includes('    at '));
+  });
+
+  it('calls a 5xx an error of the service, in its own words, never "cannot reach"', () => {
+    const p = presentError(
+      fromResponse(500, { error: 'internal', message: 'Database connection lost' }),
+      'load sessions',
+    );
+    assert.equal(
+      p.message,
+      'Den could not load sessions: the service had an error (500): Database connection lost.',
+    );
+    assert.doesNotMatch(p.message, /reach/);
+    const bare = presentError(fromResponse(503, {}), 'load sessions');
+    assert.equal(bare.message, 'Den could not load sessions: the service had an error (503).');
+  });
+
+  it('without an action, says the last request failed rather than "could not reach"', () => {
+    const p = presentError(fromResponse(502, { message: 'Bad gateway' }));
+    assert.equal(p.message, "Den's last request failed: the service had an error (502): Bad gateway.");
+  });
+
+  it("shows the service's own message for a 403, e.g. that the key is read-only", () => {
+    const p = presentError(
+      fromResponse(403, { error: 'forbidden', message: 'This key is read-only' }, 'rename the session'),
+      'rename the session',
+    );
+    assert.equal(
+      p.message,
+      'Den could not rename the session: the service refused (403): This key is read-only.',
+    );
+    const live = presentError(
+      upgradeError(403, {}, '{"error":"forbidden","message":"This key cannot access this session."}', KEY),
+      'follow the turn',
+    );
+    assert.equal(
+      live.message,
+      'Den could not follow the turn: the service refused (403): This key cannot access this session.',
+    );
+  });
+
+  it('says a 403 without a message means the key has no access', () => {
+    const p = presentError(fromResponse(403, { error: 'forbidden' }), 'rename the session');
+    assert.equal(p.message, 'Den could not rename the session: this API key has no access to it (403).');
   });
 });

@@ -19,6 +19,7 @@ describe('Webview messages', () => {
     { type: 'probeResult', id: 'p', digest: { lastSeq: 1, turns: [], renderedBlocks: 0, composerText: '' } },
     { type: 'composerChoice', mode: 'plan', effort: 'fast' },
     { type: 'runCommand', command: 'den.setApiKey' },
+    { type: 'heldTurn', action: 'sendWhenReady' },
   ];
   for (const m of accepted) {
     it(`accepts a well-formed ${(m as { type: string }).type} message`, () => {
@@ -37,6 +38,7 @@ describe('Webview messages', () => {
     ['openFile without a path', { type: 'openFile', turnId: 't' }],
     ['runCommand without a command', { type: 'runCommand' }],
     ['composerChoice with a bad effort', { type: 'composerChoice', mode: 'auto', effort: 'max' }],
+    ['heldTurn with an unknown action', { type: 'heldTurn', action: 'sendTwice' }],
   ];
   for (const [what, m] of refused) {
     it(`refuses ${what}`, () => {

@@ -176,22 +176,78 @@ describe('SessionHost (against the emulator)', function () {
     assert.ok(mirrorShows(r));
   });
 
-  it('shows a 429 in the composer and a notice with the time to retry', async () => {
+  /** A host whose start gets a 429: the emulator allows one running turn, and another holds it. */
+  async function rateLimited(): Promise<{ r: HostRig; busy: HostRig; clock: FakeClock }> {
     await emu.close();
     // The emulator's Retry-After grows with its event delay: 1.5 s gives 60 s, so the time to
     // retry cannot run out while the test looks, however busy the machine.
     emu = await startEmulator({ maxConcurrent: 1, eventDelayMs: 1_500 });
     const busy = rig(emu);
     assert.ok(await busy.host.send('slow: keep the service busy', 'code', 'fast'));
-    const r = rig(emu);
+    const clock = new FakeClock();
+    const r = rig(emu, { extra: { clock } });
     await ready(r);
     assert.equal(await r.host.send('another turn', 'code', 'fast'), false);
-    await waitFor('the notice', () => r.mirror.notice);
-    assert.match(r.mirror.notice?.message ?? '', /429.*Send again after .* \(in \d+ s\)/);
-    assert.ok((r.mirror.composer?.rateLimitedUntil ?? 0) > Date.now());
+    return { r, busy, clock };
+  }
+
+  /** Moves the host's clock past any wait the service can ask for, and flushes the posts. */
+  const pastTheWait = (clock: FakeClock): void => clock.advance(10 * 60_000);
+
+  it('shows a 429 in the composer and a notice that says when, holding the message back', async () => {
+    const { r, clock } = await rateLimited();
     assert.equal(r.host.transcript.turns.length, 0);
-    // Sending again before the time is refused at once, without a request.
+    const notice = r.host.view.notice;
+    assert.match(
+      notice?.message ?? '',
+      /^The service is busy: too many turns are running at once \(429\)\. Den can send “another turn” at \d/,
+    );
+    // No countdown in the notice: it would go stale (the composer counts down by itself).
+    assert.doesNotMatch(notice?.message ?? '', /in \d+ s/);
+    assert.deepEqual(
+      notice?.actions.map((a) => a.title),
+      ['Send When Ready', 'Edit'],
+    );
+    const composer = r.host.view.composer();
+    assert.ok((composer.rateLimitedUntil ?? 0) > Date.now());
+    assert.equal(composer.held, 'another turn');
+    // Sending again during the wait is refused at once, without a request, and keeps the offer.
     assert.equal(await r.host.send('again', 'code', 'fast'), false);
+    assert.deepEqual(r.host.view.notice, notice);
+    clock.advance(100);
+    assert.deepEqual(r.mirror.notice, notice);
+  });
+
+  it('after the 429 wait, offers to send the held message; the notice keeps no stale countdown', async () => {
+    const { r, clock } = await rateLimited();
+    pastTheWait(clock);
+    const offer = r.host.view.notice;
+    assert.equal(offer?.message, 'The service can take a turn again: send “another turn” now?');
+    assert.deepEqual(
+      offer?.actions.map((a) => a.title),
+      ['Send Now', 'Edit'],
+    );
+    assert.equal(r.host.view.composer().rateLimitedUntil, undefined);
+    assert.deepEqual(r.mirror.notice, offer, 'the webview still shows the notice of the wait');
+    assert.equal(r.host.transcript.turns.length, 0, 'sent without being asked');
+    // Edit: Den lets go of it (the webview puts it back in the composer).
+    await r.host.handle({ type: 'heldTurn', action: 'edit' });
+    assert.equal(r.host.view.notice, null);
+    assert.equal(r.host.view.composer().held, undefined);
+  });
+
+  it('sends the held message by itself when the 429 wait is over, if asked to', async () => {
+    const { r, busy, clock } = await rateLimited();
+    await r.host.handle({ type: 'heldTurn', action: 'sendWhenReady' });
+    assert.match(r.host.view.notice?.message ?? '', /^Den will send “another turn” at \d.*\.$/);
+    assert.equal(r.host.transcript.turns.length, 0);
+    await busy.host.stop();
+    await waitFor('the busy turn to end', () => busy.host.runningTurns().length === 0, 8_000);
+    pastTheWait(clock);
+    await waitFor('the held turn to start', () => r.host.transcript.turns.length === 1);
+    assert.equal(r.host.transcript.turns[0].userMessage.text, 'another turn');
+    assert.equal(r.host.view.notice, null);
+    assert.equal(r.host.view.composer().held, undefined);
   });
 
   it('shows a failing start as a notice and keeps the composer usable', async () => {
@@ -289,15 +345,16 @@ describe('SessionHost (against the emulator)', function () {
     await r.host.handle({ type: 'showFullLog', turnId: turn.agentMessageId, blockId: tool.id });
     const msg = r.posts.at(-1);
     assert.ok(msg?.type === 'fullLog');
-    assert.equal(msg.text, tool.log.segments.map((s) => s.data).join(''));
+    const whole = tool.log.segments.map((s) => s.data).join('');
+    assert.equal(msg.text, whole);
+    assert.equal(msg.droppedChars, undefined);
     tool.log.truncatedChars = 1234;
     await r.host.handle({ type: 'showFullLog', turnId: turn.agentMessageId, blockId: tool.id });
     const again = r.posts.at(-1);
     assert.ok(again?.type === 'fullLog');
-    assert.match(
-      again.text,
-      /^\[Den kept only the last \d+ characters of this log: 1234 earlier characters were dropped\.\]\n/,
-    );
+    // How much was dropped travels beside the log, for the view to keep saying; the log is as kept.
+    assert.equal(again.droppedChars, 1234);
+    assert.equal(again.text, whole);
   });
 
   it('paints from the cache at once on reopen, then brings the view up to date from the service', async () => {

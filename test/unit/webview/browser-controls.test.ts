@@ -124,6 +124,50 @@ describe('webview controls in Chromium', function () {
     );
   });
 
+  it('keeps a message held back by a 429 out of the draft, offers its choices, and gives it back on Edit', async () => {
+    h = await openHarness();
+    const next = await started(h, { composer: composer() });
+    const input = h.page.locator('#composer-input');
+    await input.fill('another turn');
+    await input.press('Enter');
+    const until = Date.now() + 30_000;
+    await h.send(next([{ type: 'composer', composer: composer({ sending: true }) }]));
+    await h.send(
+      next([
+        { type: 'composer', composer: composer({ rateLimitedUntil: until, held: 'another turn' }) },
+        {
+          type: 'notice',
+          notice: {
+            level: 'warning',
+            message: 'The service is busy (429). Den can send “another turn” at 10:42:13.',
+            actions: [
+              { title: 'Send When Ready', heldTurn: 'sendWhenReady' },
+              { title: 'Edit', heldTurn: 'edit' },
+            ],
+          },
+        },
+      ]),
+    );
+    await h.frames(2);
+    // Held by Den: not also back in the composer, where a second Send would repeat it.
+    assert.equal(await input.inputValue(), '');
+    await h.page.locator('.notice-action', { hasText: 'Send When Ready' }).click();
+    assert.deepEqual(
+      (await h.posted()).filter((m) => m.type === 'heldTurn'),
+      [{ type: 'heldTurn', action: 'sendWhenReady' }],
+    );
+    assert.ok(!(await h.posted()).some((m) => m.type === 'runCommand'), 'a held-turn button ran a command');
+    // Edit: the host lets go of it, and it is back in the composer.
+    await h.send(
+      next([
+        { type: 'composer', composer: composer({ rateLimitedUntil: until }) },
+        { type: 'notice', notice: null },
+      ]),
+    );
+    await h.frames(2);
+    assert.equal(await input.inputValue(), 'another turn');
+  });
+
   it('restores draft and choices saved by setState and tells the host', async () => {
     h = await openHarness({
       state: {
@@ -210,6 +254,71 @@ describe('webview controls in Chromium', function () {
     assert.ok(shown.startsWith('line 0\n') && shown.endsWith('line 2999'));
     const copy = await h.page.locator('.block-tool .param-value').first().innerText();
     assert.equal(copy, 'run tool:long');
+  });
+
+  it('renders ANSI colours in a tool result as it does in the log, without the escape codes', async () => {
+    h = await openHarness();
+    const next = await started(h);
+    const coloured = '\x1b[32m12 passed\x1b[0m, \x1b[1;31m1 failed\x1b[0m';
+    const long = Array.from({ length: 40 }, (_, i) => `\x1b[33mline ${i}\x1b[0m`).join('\n');
+    await h.send(
+      next([
+        {
+          type: 'block',
+          turnId: AGENT,
+          block: { ...toolBlock('tool:short', coloured), output: coloured } as Block,
+        },
+        { type: 'block', turnId: AGENT, block: { ...toolBlock('tool:long'), output: long } as Block },
+      ]),
+    );
+    await h.frames(2);
+    const short = h.page.locator('[data-block-id="tool:short"]');
+    const result = short.locator('.tool-output-value');
+    assert.equal(await result.innerText(), '12 passed, 1 failed');
+    assert.equal(await result.locator('.ansi-fg-green').innerText(), '12 passed');
+    assert.equal(await result.locator('.ansi-bold.ansi-fg-red').innerText(), '1 failed');
+    // the same colours as the log of the same text
+    const inLog = await short.locator('.tool-log .ansi-fg-red').evaluate((el) => getComputedStyle(el).color);
+    const inResult = await result.locator('.ansi-fg-red').evaluate((el) => getComputedStyle(el).color);
+    assert.equal(inResult, inLog);
+    // A clipped result is cut by what shows, never inside an escape; "more" shows all of it, styled.
+    const clipped = h.page.locator('[data-block-id="tool:long"] .tool-output-value');
+    const shown = await clipped.locator('.value-text').innerText();
+    assert.ok(!/\x1b|\[\d+m/.test(shown), `escape codes in ${JSON.stringify(shown)}`);
+    assert.ok(shown.startsWith('line 0\nline 1\n') && shown.endsWith('…'), shown);
+    await clipped.locator('.more').click();
+    assert.equal(await clipped.locator('.ansi-fg-yellow').count(), 40);
+    assert.ok((await clipped.locator('.value-text').innerText()).endsWith('line 39'));
+  });
+
+  it('keeps saying how much of a capped log was dropped after "Show all"', async () => {
+    h = await openHarness();
+    const next = await started(h);
+    const kept = Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n');
+    const block = toolBlock('tool:capped', kept) as Extract<Block, { type: 'tool' }>;
+    block.log.truncatedChars = 123_456;
+    await h.send(next([{ type: 'block', turnId: AGENT, block: { ...block, status: 'running' } }]));
+    await h.frames(2);
+    const marker = h.page.locator('[data-block-id="tool:capped"] .log-truncated');
+    assert.match(await marker.innerText(), /earlier not shown — Show all$/);
+    await marker.getByRole('button', { name: 'Show all' }).click();
+    await h.send({
+      type: 'fullLog',
+      seq: 3,
+      turnId: AGENT,
+      blockId: 'tool:capped',
+      text: kept,
+      droppedChars: 123_456,
+    });
+    await h.frames(2);
+    assert.equal(await marker.isVisible(), true, 'the marker went away with the whole log');
+    assert.equal(
+      await marker.innerText(),
+      '123,456 earlier characters were dropped: Den keeps only the end of a long log.',
+    );
+    assert.equal(await marker.getByRole('button').count(), 0, 'nothing more to show');
+    const log = await h.page.locator('[data-block-id="tool:capped"] .tool-log').innerText();
+    assert.ok(log.startsWith('line 0\n'), 'the note is not mixed into the log text');
   });
 
   it('copies a code block through the host', async () => {

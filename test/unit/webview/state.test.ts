@@ -153,7 +153,10 @@ describe('webview store', () => {
     store.receive(
       batch(4, [{ type: 'append', turnId: AGENT, blockId: 'tool:x:1', text: '!', stream: 'stderr' }]),
     );
-    assert.equal(store.fullLogs.get(blockKey(AGENT, 'tool:x:1')), '0123456789tail!');
+    assert.deepEqual(store.fullLogs.get(blockKey(AGENT, 'tool:x:1')), {
+      text: '0123456789tail!',
+      droppedChars: 0,
+    });
     assert.equal(store.digest(0, '').turns[0].blocks[0].text, 'tail!');
   });
 

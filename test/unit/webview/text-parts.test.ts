@@ -63,7 +63,17 @@ describe('webview formatting', () => {
     [{ status: 'running', phase: 'running', etaSeconds: 150 }, 'Running · about 3 min left'],
     [{ status: 'completed' }, 'Completed'],
     [{ status: 'aborted' }, 'Stopped'],
-    [{ status: 'aborted', abortReason: 'stopped by user' }, 'Stopped: stopped by user'],
+    // A stop the person made, however the service words it, is theirs.
+    [{ status: 'aborted', abortReason: 'aborted_by_user' }, 'Stopped by you'],
+    [{ status: 'aborted', abortReason: 'USER_ABORT' }, 'Stopped by you'],
+    [{ status: 'aborted', abortReason: 'cancelled-by-user' }, 'Stopped by you'],
+    [{ status: 'aborted', abortReason: 'Aborted by the user' }, 'Stopped by you'],
+    [{ status: 'aborted', abortReason: 'stopped by user' }, 'Stopped by you'],
+    // Any other reason in words: a code's underscores become spaces, a sentence stays as it is.
+    [{ status: 'aborted', abortReason: 'session_deleted' }, 'Stopped: session deleted'],
+    [{ status: 'aborted', abortReason: 'max_runtime_exceeded' }, 'Stopped: max runtime exceeded'],
+    [{ status: 'aborted', abortReason: 'Session deleted' }, 'Stopped: Session deleted'],
+    [{ status: 'aborted', abortReason: '  ' }, 'Stopped'],
     [
       { status: 'error', error: { message: 'Sandbox died.', code: 'sandbox_failed' } },
       'Failed: Sandbox died. (sandbox_failed)',
@@ -71,7 +81,8 @@ describe('webview formatting', () => {
     [{ status: 'error' }, 'Failed: The turn failed.'],
   ];
   for (const [patch, text] of statuses) {
-    it(`writes the status line "${text}"`, () => assert.equal(turnStatusText(turn(patch)), text));
+    const why = patch.abortReason !== undefined ? ` for the reason ${JSON.stringify(patch.abortReason)}` : '';
+    it(`writes the status line "${text}"${why}`, () => assert.equal(turnStatusText(turn(patch)), text));
   }
 
   it('formats sizes, durations, countdowns and values', () => {
@@ -104,6 +115,9 @@ describe('webview message checks', () => {
     assert.ok(isHostMessage({ type: 'probe', seq: 3, id: 'p' }));
     assert.ok(isHostMessage({ type: 'focusComposer', seq: 4 }));
     assert.ok(isHostMessage({ type: 'fullLog', seq: 5, turnId: 't', blockId: 'b', text: '' }));
+    assert.ok(
+      isHostMessage({ type: 'fullLog', seq: 5, turnId: 't', blockId: 'b', text: '', droppedChars: 9 }),
+    );
   });
 
   const bad: [string, unknown][] = [
@@ -132,6 +146,10 @@ describe('webview message checks', () => {
     ],
     ['an init without turns', { ...initMessage(liveTranscript(), 1), turns: undefined }],
     ['a probe without id', { type: 'probe', seq: 1 }],
+    [
+      'a whole log with a bad drop count',
+      { type: 'fullLog', seq: 1, turnId: 't', blockId: 'b', text: '', droppedChars: -1 },
+    ],
   ];
   for (const [what, msg] of bad) {
     it(`rejects ${what}`, () => assert.equal(isHostMessage(msg), false));
