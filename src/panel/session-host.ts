@@ -97,8 +97,17 @@ export class SessionHost {
       target: deps.target,
       resolveCursor: (id, last) => this.resolveCursor(id, last),
       onEvent: (id, ev) => this.apply(id, ev),
-      onSnapshot: (id, snapshot) =>
-        this.apply(id, { kind: 'state.snapshot', payload: snapshot, timestamp: Date.now() } as AgentEvent),
+      // A snapshot is only a summary: the events it covers are applied as they come. It is shown
+      // only for events the stream says will never come.
+      onSnapshot: () => undefined,
+      onGap: (id, gap) => {
+        if (gap.snapshot)
+          this.apply(id, {
+            kind: 'state.snapshot',
+            payload: gap.snapshot,
+            timestamp: Date.now(),
+          } as AgentEvent);
+      },
       onDone: (id, done) => this.turnDone(id, done),
       onState: () => this.view.updateConnection(),
       logger: deps.logger,

@@ -10,6 +10,7 @@ import { SessionStream } from '../core/stream/session-stream';
 import type {
   SessionStreamOptions,
   StreamDone,
+  StreamGap,
   StreamState,
   StreamStateInfo,
 } from '../core/stream/stream-types';
@@ -29,8 +30,10 @@ export interface TurnFollowersOptions {
   /** The stored `stream_entry_id` of an event, for streams whose live frames lack it. */
   resolveCursor: (messageId: string, lastEventId: number) => Promise<string | undefined>;
   onEvent: (messageId: string, ev: AgentEvent) => void;
-  /** A legacy `state.snapshot` payload. */
+  /** A `state.snapshot` payload (a summary; the events it covers still come unless a gap says not). */
   onSnapshot: (messageId: string, snapshot: Record<string, unknown>) => void;
+  /** Events the stream will never deliver (a snapshot may stand for them). */
+  onGap: (messageId: string, gap: StreamGap) => void;
   /** The stream of a turn ended (not called after `close`/`closeAll`). */
   onDone: (messageId: string, done: StreamDone) => void;
   /** The aggregate connection view may have changed. */
@@ -97,6 +100,7 @@ export class TurnFollowers {
     const stream = new SessionStream(options, {
       onEvent: (ev) => this.opts.onEvent(id, ev),
       onSnapshot: (s) => this.opts.onSnapshot(id, s),
+      onGap: (g) => this.opts.onGap(id, g),
       onState: (state, info) => {
         if (this.followers.get(id) !== follower) return;
         follower.state = state;
