@@ -34,6 +34,8 @@ export interface TurnFollowersOptions {
   onSnapshot: (messageId: string, snapshot: Record<string, unknown>) => void;
   /** Events the stream will never deliver (a snapshot may stand for them). */
   onGap: (messageId: string, gap: StreamGap) => void;
+  /** A frame that could not be read arrived. */
+  onMalformed: (messageId: string) => void;
   /** The stream of a turn ended (not called after `close`/`closeAll`). */
   onDone: (messageId: string, done: StreamDone) => void;
   /** The aggregate connection view may have changed. */
@@ -77,10 +79,12 @@ export class TurnFollowers {
   }
 
   /**
-   * Follows a turn from where it stands (its `lastStreamEntryId`/`lastEventId`). Does nothing for a
-   * turn without an id or already followed. Throws when there is no service to follow it on.
+   * Follows a turn from where it stands (its `lastStreamEntryId`/`lastEventId`); a turn with no
+   * cursor of its own from `sessionCursor`, the session's last known position before it started.
+   * Does nothing for a turn without an id or already followed. Throws when there is no service to
+   * follow it on.
    */
-  follow(turn: Turn): void {
+  follow(turn: Turn, sessionCursor?: string): void {
     const id = turn.agentMessageId;
     if (!id || this.followers.has(id)) return;
     const target = this.opts.target();
@@ -95,12 +99,14 @@ export class TurnFollowers {
       logger: this.opts.logger,
     };
     if (turn.lastStreamEntryId) options.lastStreamEntryId = turn.lastStreamEntryId;
+    else if (sessionCursor) options.sessionCursor = sessionCursor;
     if (target.agent) options.agent = target.agent;
     const follower = { state: 'connecting', info: { attempt: 1 } } as Follower;
     const stream = new SessionStream(options, {
       onEvent: (ev) => this.opts.onEvent(id, ev),
       onSnapshot: (s) => this.opts.onSnapshot(id, s),
       onGap: (g) => this.opts.onGap(id, g),
+      onProtocolError: () => this.opts.onMalformed(id),
       onState: (state, info) => {
         if (this.followers.get(id) !== follower) return;
         follower.state = state;

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../api/types';
+import { compareEntries, entryPosition } from './entry-id';
 
 /** Where a stream starts and how patient it is with gaps. */
 export interface SequencerOptions {
@@ -50,16 +51,6 @@ interface SnapshotClaim {
 }
 
 export const START_CURSOR = '0-0';
-
-/** `<ms>-<seq>` as a pair of numbers; undefined when it is not one. */
-function entryPosition(id: string): [number, number] | undefined {
-  const m = /^(\d{1,16})-(\d{1,16})$/.exec(id);
-  return m ? [Number(m[1]), Number(m[2])] : undefined;
-}
-
-function compareEntries(a: [number, number], b: [number, number]): number {
-  return a[0] - b[0] || a[1] - b[1];
-}
 
 /**
  * Turns frames that may arrive duplicated, swapped or with holes into exactly-once, in-order
