@@ -61,6 +61,8 @@ interface TurnChanges {
   blocks: Map<string, BlockChange>;
   plan: boolean;
   files: boolean;
+  /** Blocks were removed or moved: the order is sent whole. */
+  order: boolean;
 }
 
 const WHOLE: BlockChange = { whole: true };
@@ -110,13 +112,14 @@ export class DeltaBatcher {
     if (cs.ignored) return;
     let ch = this.pending.get(cs.turnId);
     if (!ch) {
-      ch = { created: false, header: false, blocks: new Map(), plan: false, files: false };
+      ch = { created: false, header: false, blocks: new Map(), plan: false, files: false, order: false };
       this.pending.set(cs.turnId, ch);
     }
     if (cs.turnCreated) ch.created = true;
     if (cs.statusChanged || cs.turnInfoChanged) ch.header = true;
     if (cs.planChanged) ch.plan = true;
     if (cs.filesChanged) ch.files = true;
+    if (cs.orderChanged) ch.order = true;
     if (!ch.created) {
       for (const id of cs.blocksCreated) ch.blocks.set(id, WHOLE);
       for (const id of cs.blocksUpdated) {
@@ -226,7 +229,7 @@ export class DeltaBatcher {
     const t = this.opts.transcript();
     let n = 0;
     for (const [id, ch] of this.pending) {
-      n += 1 + (ch.created ? (findTurn(t, id)?.blocks.length ?? 0) : ch.blocks.size);
+      n += 1 + (ch.created ? (findTurn(t, id)?.blocks.length ?? 0) : ch.blocks.size + (ch.order ? 1 : 0));
     }
     return n;
   }
@@ -264,6 +267,7 @@ export class DeltaBatcher {
           }
         }
       }
+      if (ch.order) out.push({ type: 'blockOrder', turnId, blockIds: turn.blocks.map((b) => b.id) });
     }
     if ((ch.created || ch.plan) && turn.plan) out.push({ type: 'plan', turnId, plan: turn.plan });
     if ((ch.created && turn.files.length > 0) || ch.files)

@@ -99,6 +99,11 @@ export type Delta =
   | { type: 'turn'; turn: TurnHeader }
   /** Creates or replaces a block of a turn (appended at the end when new). */
   | { type: 'block'; turnId: string; block: Block }
+  /**
+   * The turn's blocks are exactly these, in this order: blocks not listed are removed, the others
+   * keep their content (sent after the `block` deltas of the same batch).
+   */
+  | { type: 'blockOrder'; turnId: string; blockIds: string[] }
   /** Appends text to a markdown/thought/text block, or to a tool block's log (`stream` set). */
   | { type: 'append'; turnId: string; blockId: string; text: string; stream?: 'stdout' | 'stderr' }
   | { type: 'plan'; turnId: string; plan: Plan }

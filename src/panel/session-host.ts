@@ -5,13 +5,13 @@
  */
 import type { ApiClient } from '../core/api/client';
 import { DenError } from '../core/api/errors';
-import type { AgentEvent, Effort, Mode } from '../core/api/types';
+import type { AgentEvent, Effort, Mode, SessionDetail } from '../core/api/types';
 import type { Logger } from '../core/log';
-import type { SessionStreamOptions, StreamDone } from '../core/stream/stream-types';
+import type { SessionStreamOptions, StreamDone, StreamGap } from '../core/stream/stream-types';
 import { findBlock } from '../core/transcript/blocks';
-import { transcriptFromDetail } from '../core/transcript/from-history';
+import { foldAgentMessage, transcriptFromDetail } from '../core/transcript/from-history';
 import { isTerminalStatus, type ChangeSet, type Transcript, type Turn } from '../core/transcript/model';
-import { applyEvent, createTranscript, findTurn } from '../core/transcript/reducer';
+import { applyEvent, createTranscript, findTurn, newTurn } from '../core/transcript/reducer';
 import { firstLine } from '../sessions/format';
 import { presentError } from '../ui/error-text';
 import { AttachmentList, type UploadFn } from './attachment-list';
@@ -21,7 +21,8 @@ import { HostView, type HostSettings } from './host-view';
 import type { WebviewMessage } from './protocol';
 import { RateLimitWait } from './rate-limit-wait';
 import type { TranscriptCache } from './transcript-cache';
-import { mergeFresh } from './transcript-merge';
+import { Reconciler, type ReconcileOutcome, type ReconcileStats } from './reconciler';
+import { mergeFresh, reconcileTurn } from './transcript-merge';
 import { startTurn, stopTurn, type TurnActionHost, type TurnRequest } from './turn-actions';
 import { TurnFollowers, type FollowTarget } from './turn-followers';
 import { fullBlockText } from './turn-view';
@@ -53,10 +54,23 @@ export interface SessionHostDeps {
   streamOptions?: Partial<SessionStreamOptions>;
   /** Batching (tests). */
   batch?: { intervalMs?: number; initThreshold?: number };
+  /** Reconciling with the stored history (tests). */
+  reconcile?: { delayMs?: number; maxTries?: number };
   events?: SessionHostEvents;
   /** Tell the connection state about outcomes of requests. */
   reportSuccess?: () => void;
   reportFailure?: (err: unknown) => void;
+}
+
+/** Events of a summary turn folded aside; `covers`: the last snapshot's `last_event_id`. */
+interface Shadow {
+  turn: Turn;
+  covers?: number;
+}
+
+/** A turn shown from a summary: content without an event position (the older variant's blocks). */
+function isSummary(t: Turn): boolean {
+  return t.lastEventId === 0 && (t.blocks.length > 0 || t.plan !== undefined);
 }
 
 export class SessionHost {
@@ -66,6 +80,9 @@ export class SessionHost {
   private readonly batcher: DeltaBatcher;
   private readonly followers: TurnFollowers;
   private readonly attachments: AttachmentList;
+  private readonly reconciler: Reconciler;
+  /** Turns shown from a summary (no event position) whose events are folded aside until they catch up. */
+  private readonly shadows = new Map<string, Shadow>();
   /** The webview currently attached: visibility, `ready`, probes, focus, and a tap on posts. */
   readonly link: ViewLink;
   /** What the panel shows besides the transcript: composer, connection, notice, title. */
@@ -94,13 +111,21 @@ export class SessionHost {
     });
     this.link = new ViewLink(this.batcher, clock);
     this.attachments = new AttachmentList(() => this.view.updateComposer());
+    this.reconciler = new Reconciler({
+      fetch: () => this.deps.client().getSession(this.sessionId),
+      apply: (detail, id) => this.reconcileWith(detail, id),
+      clock,
+      logger: deps.logger,
+      ...deps.reconcile,
+    });
     this.followers = new TurnFollowers({
       sessionId: deps.sessionId,
       target: deps.target,
       resolveCursor: (id, last) => this.resolveCursor(id, last),
       onEvent: (id, ev) => this.apply(id, ev),
-      onSnapshot: (id, snapshot) =>
-        this.apply(id, { kind: 'state.snapshot', payload: snapshot, timestamp: Date.now() } as AgentEvent),
+      onSnapshot: (id, snapshot) => this.snapshotSeen(id, snapshot),
+      onGap: (id, gap) => this.gapSeen(id, gap),
+      onMalformed: (id) => this.reconciler.request(id, 'malformed'),
       onDone: (id, done) => this.turnDone(id, done),
       onState: () => this.view.updateConnection(),
       logger: deps.logger,
@@ -130,7 +155,7 @@ export class SessionHost {
       client: deps.client,
       settings: deps.settings,
       record: (cs) => this.record(cs),
-      follow: (turn) => this.follow(turn),
+      follow: (turn, since) => this.follow(turn, since),
       stream: (id) => this.followers.stream(id),
       load: () => this.load(),
       started: (turn) => deps.events?.onTurnStarted?.(this, turn),
@@ -155,6 +180,16 @@ export class SessionHost {
   /** Posts and deltas sent to webviews so far. */
   get stats(): BatcherStats {
     return this.batcher.stats;
+  }
+
+  /** What reconciling with the stored history did so far. */
+  get reconcileStats(): ReconcileStats {
+    return this.reconciler.stats;
+  }
+
+  /** Resolves once no reconciliation with the stored history is pending or running. */
+  whenReconciled(): Promise<void> {
+    return this.reconciler.settled();
   }
 
   /** Whether the history was fetched at least once. */
@@ -274,6 +309,10 @@ export class SessionHost {
       this.transcriptValue = merged.transcript;
       if (merged.changes) for (const cs of merged.changes) this.batcher.push(cs);
       else this.batcher.invalidate();
+      for (const id of [...this.shadows.keys()]) {
+        const t = findTurn(this.transcriptValue, id);
+        if (!t || !isSummary(t)) this.shadows.delete(id);
+      }
       this.afterReplace();
     } catch (err) {
       if (err instanceof DenError && err.code === 'not_found' && this.expectNew) {
@@ -305,11 +344,11 @@ export class SessionHost {
     for (const t of turns.slice(i)) this.follow(t);
   }
 
-  private follow(turn: Turn): void {
+  private follow(turn: Turn, sessionCursor?: string): void {
     const id = turn.agentMessageId;
     if (this.disposed || !id || isTerminalStatus(turn.status) || this.followers.has(id)) return;
     try {
-      this.followers.follow(turn);
+      this.followers.follow(turn, sessionCursor);
     } catch (err) {
       this.view.failure = { state: 'failed', message: presentError(err, 'follow the turn').message };
     }
@@ -323,9 +362,104 @@ export class SessionHost {
     return m?.events.find((e) => e.event_id === lastEventId)?.stream_entry_id;
   }
 
+  /**
+   * One live event. A turn shown from a summary (the older variant's blocks, no event position)
+   * cannot take events on top, as they would repeat what it shows: they are folded into a shadow
+   * turn instead, which replaces the summary once it covers as much (`catchUp`).
+   */
   private apply(messageId: string, ev: AgentEvent): void {
     if (this.disposed) return;
-    this.record(applyEvent(this.transcriptValue, messageId, ev));
+    const shown = findTurn(this.transcriptValue, messageId);
+    const shadow = shown && this.shadowOf(messageId, shown);
+    if (!shown || !shadow) {
+      this.record(applyEvent(this.transcriptValue, messageId, ev));
+      return;
+    }
+    const turns = this.transcriptValue.turns.map((t) => (t === shown ? shadow.turn : t));
+    applyEvent({ sessionId: this.sessionId, turns }, messageId, ev);
+    this.catchUp(messageId, shown, shadow);
+  }
+
+  private shadowOf(messageId: string, shown: Turn): Shadow | undefined {
+    let s = this.shadows.get(messageId);
+    if (!s && isSummary(shown)) {
+      const turn = newTurn(messageId, shown.userMessage.createdAt);
+      turn.userMessage = shown.userMessage;
+      s = { turn };
+      this.shadows.set(messageId, s);
+    }
+    return s;
+  }
+
+  /** The shadow replaces the summary once it reached what the last snapshot covered, or ended. */
+  private catchUp(messageId: string, shown: Turn, shadow: Shadow): void {
+    const t = shadow.turn;
+    const covered = shadow.covers !== undefined && t.lastEventId > 0 && t.lastEventId >= shadow.covers;
+    if (!covered && !isTerminalStatus(t.status)) return;
+    this.shadows.delete(messageId);
+    this.replaceWith(shown, t);
+  }
+
+  /**
+   * A `state.snapshot` came: a summary only (its events are applied as the service replays them).
+   * It says how far a summary turn's shadow must get, and asks for a reconciliation.
+   */
+  private snapshotSeen(messageId: string, snapshot: Record<string, unknown>): void {
+    if (this.disposed) return;
+    this.reconciler.request(messageId, 'snapshot');
+    const shown = findTurn(this.transcriptValue, messageId);
+    const shadow = shown && this.shadowOf(messageId, shown);
+    const covers = snapshot.last_event_id;
+    if (!shown || !shadow || typeof covers !== 'number') return;
+    shadow.covers = covers;
+    this.catchUp(messageId, shown, shadow);
+  }
+
+  /**
+   * Events that will not come live: the snapshot that stands for them (if any) is shown in their
+   * place until the stored history, asked for at once, brings the exact events.
+   */
+  private gapSeen(messageId: string, gap: StreamGap): void {
+    if (this.disposed) return;
+    this.reconciler.request(messageId, 'gap');
+    if (!gap.snapshot) return;
+    this.shadows.delete(messageId);
+    this.record(
+      applyEvent(this.transcriptValue, messageId, {
+        kind: 'state.snapshot',
+        payload: gap.snapshot,
+        timestamp: Date.now(),
+      } as AgentEvent),
+    );
+  }
+
+  /**
+   * Brings one turn in line with the stored history: when the stored copy has events and covers at
+   * least what is shown, the turn shows exactly its fold (see `reconcileTurn` for how this stays a
+   * set of deltas). The stored message alone is folded, after the turns shown before it.
+   */
+  private reconcileWith(detail: SessionDetail, messageId: string): ReconcileOutcome {
+    const shown = findTurn(this.transcriptValue, messageId);
+    const m = detail.messages.find((x) => x.type === 'agent' && x.id === messageId);
+    if (this.disposed || !shown || !m || m.events.length === 0) return 'missing';
+    const stored = newTurn(messageId, shown.userMessage.createdAt);
+    stored.userMessage = shown.userMessage;
+    const before = this.transcriptValue.turns.slice(0, this.transcriptValue.turns.indexOf(shown));
+    foldAgentMessage({ sessionId: this.sessionId, turns: [...before, stored] }, stored, m);
+    if (stored.lastEventId < shown.lastEventId) return 'behind';
+    this.shadows.delete(messageId);
+    this.replaceWith(shown, stored);
+    return 'applied';
+  }
+
+  private replaceWith(shown: Turn, source: Turn): void {
+    const cs = reconcileTurn(shown, source);
+    if (cs) this.record(cs);
+    else {
+      this.batcher.invalidate();
+      this.afterReplace();
+    }
+    if (!cs || cs.statusChanged) this.deps.events?.onRunningChanged?.(this);
   }
 
   private record(cs: ChangeSet): void {
@@ -347,6 +481,8 @@ export class SessionHost {
     this.view.updateConnection();
     this.cacheLater();
     this.deps.events?.onRunningChanged?.(this);
+    // What was shown live is checked against what the service stored, whatever happened on the way.
+    this.reconciler.request(messageId, 'end');
   }
 
   // ---- turns ----------------------------------------------------------------------------------
@@ -402,6 +538,7 @@ export class SessionHost {
     this.disposed = true;
     this.wait.dispose();
     this.followers.closeAll();
+    this.reconciler.dispose();
     this.attachments.dispose();
     this.link.detach();
     this.batcher.dispose();

@@ -3,8 +3,14 @@
  * fresh one from `GET /sessions/{id}`, and says what changed as ChangeSets, so the view gets deltas
  * instead of a repaint. Turn objects of `current` are updated in place. No `vscode` import.
  */
-import { emptyChangeSet } from '../core/transcript/change-set';
-import { isTerminalStatus, type ChangeSet, type Transcript, type Turn } from '../core/transcript/model';
+import { emptyChangeSet, noteCreated, noteUpdated } from '../core/transcript/change-set';
+import {
+  isTerminalStatus,
+  type Block,
+  type ChangeSet,
+  type Transcript,
+  type Turn,
+} from '../core/transcript/model';
 import { turnHeader } from './turn-view';
 
 export interface MergeResult {
@@ -68,21 +74,60 @@ function diffTurns(before: Turn[], after: Turn[]): ChangeSet[] | undefined {
 
 const same = (x: unknown, y: unknown): boolean => JSON.stringify(x) === JSON.stringify(y);
 
+/**
+ * Replaces what the events of a turn make (status, blocks, plan, files, errors, result, cursors)
+ * with that of `stored`, the same agent message folded from `GET /sessions/{id}`, in place: whoever
+ * holds `shown` sees the stored content. The request stays as shown (the service stores less of it,
+ * e.g. no fast/think choice) unless nothing of it is known. Returns what changed, as deltas can
+ * show it, or undefined when only a repaint can (a plan taken away).
+ */
+export function reconcileTurn(shown: Turn, stored: Turn): ChangeSet | undefined {
+  const mine = shown.userMessage;
+  const next: Turn = {
+    ...stored,
+    agentMessageId: shown.agentMessageId,
+    userMessage: mine.text || mine.id ? mine : stored.userMessage,
+  };
+  const cs = diffTurn(shown, next);
+  for (const k of Object.keys(shown)) delete (shown as unknown as Record<string, unknown>)[k];
+  Object.assign(shown, next);
+  return cs;
+}
+
+/**
+ * What turns `a` into `b` as deltas. Blocks are matched by id: only those whose content differs are
+ * sent (text that only grew as an append), new ones are created, and when blocks were removed or
+ * moved the order is sent whole, so rows that did not change are never rebuilt.
+ */
 function diffTurn(a: Turn, b: Turn): ChangeSet | undefined {
   const cs = emptyChangeSet(b.agentMessageId);
   if (a.status !== b.status) cs.statusChanged = true;
   if (!same(turnHeader(a), turnHeader(b))) cs.turnInfoChanged = true;
-  if (b.blocks.length < a.blocks.length) return undefined;
-  for (let j = 0; j < b.blocks.length; j++) {
-    const x = a.blocks[j];
-    const y = b.blocks[j];
-    if (!x) cs.blocksCreated.push(y.id);
-    else if (x.id !== y.id) return undefined;
-    else if (!same(x, y)) cs.blocksUpdated.push(y.id);
+  const before = new Map(a.blocks.map((x) => [x.id, x]));
+  for (const y of b.blocks) {
+    const x = before.get(y.id);
+    if (!x) noteCreated(cs, y.id);
+    else if (!same(x, y)) noteUpdated(cs, y.id, grownBy(x, y));
   }
+  // Without an order delta the view keeps its blocks in their order, new ones at the end.
+  const implied = [...a.blocks.map((x) => x.id), ...cs.blocksCreated];
+  if (
+    !same(
+      implied,
+      b.blocks.map((y) => y.id),
+    )
+  )
+    cs.orderChanged = true;
   // A plan cannot be taken away by a delta.
   if (a.plan && !b.plan) return undefined;
   if (!same(a.plan, b.plan)) cs.planChanged = true;
   if (!same(a.files, b.files)) cs.filesChanged = true;
   return cs;
+}
+
+/** The text appended to a text block, when that is all that changed. */
+function grownBy(x: Block, y: Block): { text: string } | undefined {
+  if (x.type !== y.type || !('text' in x) || !('text' in y) || x.type === 'message') return undefined;
+  if (y.text.length <= x.text.length || !y.text.startsWith(x.text)) return undefined;
+  return same({ ...x, text: '' }, { ...y, text: '' }) ? { text: y.text.slice(x.text.length) } : undefined;
 }

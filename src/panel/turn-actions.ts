@@ -7,6 +7,7 @@ import type { ApiClient } from '../core/api/client';
 import { DenError } from '../core/api/errors';
 import type { Effort, FileInfo, Mode, TurnFile } from '../core/api/types';
 import type { Logger } from '../core/log';
+import { latestEntryId } from '../core/stream/entry-id';
 import type { SessionStream } from '../core/stream/session-stream';
 import type { ChangeSet, Transcript, Turn } from '../core/transcript/model';
 import { beginTurn, findTurn } from '../core/transcript/reducer';
@@ -41,7 +42,8 @@ export interface TurnActionHost {
   settings(): HostSettings;
   /** Posts what a change did (and caches). */
   record(cs: ChangeSet): void;
-  follow(turn: Turn): void;
+  /** Follows a turn; one just started from `sessionCursor`, the session's position before it. */
+  follow(turn: Turn, sessionCursor?: string): void;
   stream(messageId: string): SessionStream | undefined;
   load(): Promise<void>;
   started(turn: Turn): void;
@@ -60,6 +62,8 @@ export async function startTurn(h: TurnActionHost, req: TurnRequest): Promise<bo
   const view = h.view;
   view.sending = true;
   view.updateComposer();
+  // Where the session's stream stands before this turn: its events all come after it.
+  const since = latestEntryId(h.transcript().turns.map((t) => t.lastStreamEntryId));
   try {
     const s = h.settings();
     const mode = req.mode ?? view.mode;
@@ -95,7 +99,7 @@ export async function startTurn(h: TurnActionHost, req: TurnRequest): Promise<bo
     );
     const turn = findTurn(h.transcript(), result.agentMessageId);
     if (turn) {
-      h.follow(turn);
+      h.follow(turn, since);
       h.started(turn);
     }
     return true;

@@ -10,6 +10,7 @@ import { SessionStream } from '../core/stream/session-stream';
 import type {
   SessionStreamOptions,
   StreamDone,
+  StreamGap,
   StreamState,
   StreamStateInfo,
 } from '../core/stream/stream-types';
@@ -29,8 +30,12 @@ export interface TurnFollowersOptions {
   /** The stored `stream_entry_id` of an event, for streams whose live frames lack it. */
   resolveCursor: (messageId: string, lastEventId: number) => Promise<string | undefined>;
   onEvent: (messageId: string, ev: AgentEvent) => void;
-  /** A legacy `state.snapshot` payload. */
+  /** A `state.snapshot` payload (a summary; the events it covers still come unless a gap says not). */
   onSnapshot: (messageId: string, snapshot: Record<string, unknown>) => void;
+  /** Events the stream will never deliver (a snapshot may stand for them). */
+  onGap: (messageId: string, gap: StreamGap) => void;
+  /** A frame that could not be read arrived. */
+  onMalformed: (messageId: string) => void;
   /** The stream of a turn ended (not called after `close`/`closeAll`). */
   onDone: (messageId: string, done: StreamDone) => void;
   /** The aggregate connection view may have changed. */
@@ -74,10 +79,12 @@ export class TurnFollowers {
   }
 
   /**
-   * Follows a turn from where it stands (its `lastStreamEntryId`/`lastEventId`). Does nothing for a
-   * turn without an id or already followed. Throws when there is no service to follow it on.
+   * Follows a turn from where it stands (its `lastStreamEntryId`/`lastEventId`); a turn with no
+   * cursor of its own from `sessionCursor`, the session's last known position before it started.
+   * Does nothing for a turn without an id or already followed. Throws when there is no service to
+   * follow it on.
    */
-  follow(turn: Turn): void {
+  follow(turn: Turn, sessionCursor?: string): void {
     const id = turn.agentMessageId;
     if (!id || this.followers.has(id)) return;
     const target = this.opts.target();
@@ -92,11 +99,14 @@ export class TurnFollowers {
       logger: this.opts.logger,
     };
     if (turn.lastStreamEntryId) options.lastStreamEntryId = turn.lastStreamEntryId;
+    else if (sessionCursor) options.sessionCursor = sessionCursor;
     if (target.agent) options.agent = target.agent;
     const follower = { state: 'connecting', info: { attempt: 1 } } as Follower;
     const stream = new SessionStream(options, {
       onEvent: (ev) => this.opts.onEvent(id, ev),
       onSnapshot: (s) => this.opts.onSnapshot(id, s),
+      onGap: (g) => this.opts.onGap(id, g),
+      onProtocolError: () => this.opts.onMalformed(id),
       onState: (state, info) => {
         if (this.followers.get(id) !== follower) return;
         follower.state = state;

@@ -51,6 +51,8 @@ export function isDelta(v: unknown): v is Delta {
       return isHeader(v.turn);
     case 'block':
       return isStr(v.turnId) && isBlock(v.block);
+    case 'blockOrder':
+      return isStr(v.turnId) && Array.isArray(v.blockIds) && v.blockIds.every(isStr);
     case 'append':
       return (
         isStr(v.turnId) &&

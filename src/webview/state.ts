@@ -226,6 +226,8 @@ export class Store {
         c.blocks.add(blockKey(d.turnId, block.id));
         return;
       }
+      case 'blockOrder':
+        return this.applyOrder(d.turnId, d.blockIds);
       case 'append':
         return this.applyAppend(d);
       case 'plan': {
@@ -290,6 +292,22 @@ export class Store {
     this.byId.delete('');
     this.changes.structure = true;
     return pending;
+  }
+
+  /** Keeps the listed blocks (objects untouched, so their rows stay) in the listed order. */
+  private applyOrder(turnId: string, ids: string[]): void {
+    const t = this.byId.get(turnId);
+    if (!t) return;
+    const blocks: Block[] = [];
+    for (const id of ids) {
+      const i = t.index.get(id);
+      if (i !== undefined) blocks.push(t.blocks[i]);
+    }
+    const kept = new Set(ids);
+    for (const b of t.blocks) if (!kept.has(b.id)) this.fullLogs.delete(blockKey(turnId, b.id));
+    t.blocks = blocks;
+    t.index = new Map(blocks.map((b, i) => [b.id, i]));
+    this.changes.structure = true;
   }
 
   private applyAppend(d: Extract<Delta, { type: 'append' }>): void {

@@ -174,6 +174,8 @@ export async function newestTurnRows(frame: FrameLocator): Promise<{ type: strin
 interface SeenRow {
   kind: string;
   turnId: string;
+  /** The block a block row shows ('' for other rows; a markdown block's sections share it). */
+  blockId: string;
   status: string;
   text: string;
 }
@@ -186,7 +188,10 @@ interface SeenRow {
 export async function scanTranscript(frame: FrameLocator): Promise<SeenRow[] & { maxInDom: number }> {
   const seen = await frame.locator('main#transcript').evaluate(async (el) => {
     const raf = (): Promise<number> => new Promise((r) => requestAnimationFrame(r));
-    const rows = new Map<string, { kind: string; turnId: string; status: string; text: string }>();
+    const rows = new Map<
+      string,
+      { kind: string; turnId: string; blockId: string; status: string; text: string }
+    >();
     let maxInDom = 0;
     el.scrollTop = 0;
     await raf();
@@ -199,6 +204,7 @@ export async function scanTranscript(frame: FrameLocator): Promise<SeenRow[] & {
         rows.set(key, {
           kind: r.dataset.blockType ?? r.classList[1] ?? '',
           turnId: r.dataset.turnId ?? '',
+          blockId: r.dataset.blockId ?? '',
           status: r.dataset.status ?? '',
           text: (r.querySelector('.turn-title') ?? r).textContent ?? '',
         });

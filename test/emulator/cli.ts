@@ -1,6 +1,7 @@
 /**
  * Runs the emulator as a process for UI tests and the demo:
- *   node dist/test/emulator/cli.js [--port N] [--extra-sessions N] [--variant legacy] [--no-seed]
+ *   node dist/test/emulator/cli.js [--port N] [--extra-sessions N] [--variant legacy] [--state-snapshot]
+ *     [--no-seed]
  * Prints the URL and the three keys, then runs until SIGINT/SIGTERM.
  */
 import { startEmulator } from './index';
@@ -22,7 +23,8 @@ function parseArgs(argv: string[]): EmulatorOptions {
       const v = argv[++i];
       if (v !== 'legacy' && v !== 'current') throw new Error('--variant is "legacy" or "current"');
       opts.variant = v;
-    } else if (a === '--no-seed') opts.seed = false;
+    } else if (a === '--state-snapshot') opts.stateSnapshot = true;
+    else if (a === '--no-seed') opts.seed = false;
     else throw new Error(`Unknown argument ${a}`);
   }
   return opts;

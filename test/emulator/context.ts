@@ -4,11 +4,15 @@ import type { Variant } from './shapes';
 import type { Store } from './store';
 import type { TimerSet } from './timers';
 import type { TurnRunner } from './turn-runner';
+import type { SocketRecord } from './types';
 
 export interface ResolvedOptions {
   variant: Variant;
   liveStreamEntryIds: boolean;
   replayStreamEntryIds: boolean;
+  stateSnapshot: boolean;
+  snapshotReplay: 'before' | 'after';
+  replayScope: 'session' | 'message';
   closeAfterTerminal: boolean;
   eventDelayMs: number;
   maxConcurrent: number;
@@ -21,6 +25,8 @@ export interface EmulatorContext {
   runner: TurnRunner;
   faults: FaultState;
   timers: TimerSet;
+  /** Every socket connection accepted, oldest first. */
+  sockets: SocketRecord[];
   /** `http://127.0.0.1:PORT`, known once the server listens. */
   url(): string;
   /** The fileSnapshot key of a generated file, per the `downloads` option. */

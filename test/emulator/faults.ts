@@ -54,6 +54,18 @@ export class FaultState {
   }
 }
 
+/** Counts of what one connection wrote. */
+export interface FrameCounter {
+  eventFrames: number;
+  foreignFrames: number;
+}
+
+interface Frame {
+  text: string;
+  /** Of another agent message than the followed one. */
+  foreign: boolean;
+}
+
 /**
  * Sends event frames on one connection through the current fault plan. A held (reordered) frame
  * is sent right after the next one, or on its own shortly after when no next frame comes; a drop
@@ -61,7 +73,7 @@ export class FaultState {
  */
 export class FaultySender {
   private sent = 0;
-  private held: string | undefined;
+  private held: Frame | undefined;
   private cancelFlush: (() => void) | undefined;
   private dead = false;
 
@@ -70,6 +82,7 @@ export class FaultySender {
     private readonly socket: Duplex,
     private readonly faults: FaultState,
     private readonly timers: TimerSet,
+    private readonly counter: FrameCounter = { eventFrames: 0, foreignFrames: 0 },
   ) {}
 
   get isDead(): boolean {
@@ -77,11 +90,12 @@ export class FaultySender {
   }
 
   /** Sends one event frame; `last` marks the turn's terminal event (never held back). */
-  send(frame: string, last: boolean): void {
+  send(text: string, last: boolean, foreign = false): void {
     if (this.isDead) return;
     const plan = this.faults.plan;
     const rng = this.faults.rng;
     if (rng.chance(plan.malformedRate)) this.raw(GARBAGE_FRAMES[rng.int(GARBAGE_FRAMES.length)]);
+    const frame = { text, foreign };
     if (this.held === undefined && !last && rng.chance(plan.reorderRate)) {
       this.held = frame;
       this.cancelFlush = this.timers.later(25, () => this.flushHeld());
@@ -104,10 +118,12 @@ export class FaultySender {
     if (h !== undefined) this.deliver(h, false);
   }
 
-  private deliver(frame: string, twice: boolean): void {
+  private deliver(frame: Frame, twice: boolean): void {
     if (this.isDead) return;
-    this.ws.send(frame);
-    if (twice) this.ws.send(frame);
+    const copies = twice ? 2 : 1;
+    for (let i = 0; i < copies; i++) this.ws.send(frame.text);
+    this.counter.eventFrames += copies;
+    if (frame.foreign) this.counter.foreignFrames += copies;
     this.sent += 1;
     const n = this.faults.plan.dropAfterFrames;
     if (n && n > 0 && this.sent >= n && this.held === undefined) this.drop();

@@ -5,18 +5,32 @@
  */
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
-import type { AgentEvent } from '../../src/core/api/types';
+import type { AgentEvent, Mode } from '../../src/core/api/types';
 import type { EmulatorContext, ResolvedOptions } from './context';
 import { FaultState } from './faults';
 import { requestHandler } from './http-routes';
-import { seedSessions } from './seed';
+import { addSeedTurn, seedSessions } from './seed';
 import { SessionSockets } from './socket';
-import { DEFAULT_KEYS, Store } from './store';
+import { DEFAULT_KEYS, PRIMARY_USER, Store } from './store';
 import { TimerSet } from './timers';
-import { TurnRunner } from './turn-runner';
-import type { Emulator, EmulatorKeys, EmulatorOptions, FaultPlan, HttpFaultRule } from './types';
+import { titleFrom, TurnRunner } from './turn-runner';
+import type {
+  Emulator,
+  EmulatorKeys,
+  EmulatorOptions,
+  FaultPlan,
+  HttpFaultRule,
+  SocketRecord,
+} from './types';
 
-export type { Emulator, EmulatorKeys, EmulatorOptions, FaultPlan, HttpFaultRule } from './types';
+export type {
+  Emulator,
+  EmulatorKeys,
+  EmulatorOptions,
+  FaultPlan,
+  HttpFaultRule,
+  SocketRecord,
+} from './types';
 
 /** Starts an emulator on 127.0.0.1 (ephemeral port unless `port` is given). */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
@@ -24,6 +38,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     variant: options.variant ?? 'current',
     liveStreamEntryIds: options.liveStreamEntryIds ?? true,
     replayStreamEntryIds: options.replayStreamEntryIds ?? true,
+    stateSnapshot: options.stateSnapshot ?? options.variant === 'legacy',
+    snapshotReplay: options.snapshotReplay ?? 'before',
+    replayScope: options.replayScope ?? 'session',
     closeAfterTerminal: options.closeAfterTerminal ?? true,
     eventDelayMs: Math.max(0, options.eventDelayMs ?? 2),
     maxConcurrent: Math.max(1, options.maxConcurrent ?? 3),
@@ -41,7 +58,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     maxConcurrent: opts.maxConcurrent,
     snapshotKey,
   });
-  const ctx: EmulatorContext = { opts, store, runner, faults, timers, url: () => baseUrl, snapshotKey };
+  const ctx: EmulatorContext = {
+    opts,
+    store,
+    runner,
+    faults,
+    timers,
+    sockets: [],
+    url: () => baseUrl,
+    snapshotKey,
+  };
   const sockets = new SessionSockets(ctx);
   const server = createServer(requestHandler(ctx));
   let inFlight = 0;
@@ -90,6 +116,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         .get(sessionId)
         ?.messages.find((x) => x.id === agentMessageId && x.type === 'agent');
       return m ? structuredClone(m.events) : [];
+    },
+    seedTurn(
+      sessionId: string,
+      task: string,
+      mode: Mode = 'auto',
+    ): { agentMessageId: string; events: number } {
+      const s =
+        store.sessions.get(sessionId) ?? store.createSession(PRIMARY_USER, sessionId, titleFrom(task));
+      const last = s.messages.reduce((n, m) => Math.max(n, m.events.at(-1)?.timestamp ?? 0), 0);
+      const agent = addSeedTurn(ctx, s, { task, mode }, Math.max(Date.now() - 86_400_000, last + 1_000));
+      return { agentMessageId: agent.id, events: agent.events.length };
+    },
+    sockets(): SocketRecord[] {
+      return [...ctx.sockets];
     },
     turnEnded(_sessionId: string, agentMessageId: string): Promise<void> {
       return runner.ended(agentMessageId);

@@ -206,6 +206,7 @@ function codingTurn(ctx: ScriptContext): ScriptStep[] {
           stream: 'stderr',
           data: '\x1b[33m(node:118) Warning:\x1b[0m --experimental-loader may be removed\n',
         },
+        ...(ctx.task.toLowerCase().includes('big log') ? bigLog() : []),
         { stream: 'stdout', data: '\n  \x1b[32m2 passing\x1b[0m \x1b[90m(14ms)\x1b[0m\n' },
       ],
       { status: 'success', output: 'exit code 0' },
@@ -215,6 +216,17 @@ function codingTurn(ctx: ScriptContext): ScriptStep[] {
     ...answerSteps(answer),
     completed(ctx, files, `Implemented ${base}`),
   ];
+}
+
+/** 1 MiB of test output in 16 chunks of 64 KiB (`big log` in the task). */
+function bigLog(): { stream: 'stdout'; data: string }[] {
+  const line = (n: number): string => `    ok ${String(n).padStart(6, '0')} ${'.'.repeat(49)}\n`;
+  const chunk = (i: number): string => {
+    let out = '';
+    for (let n = i * 1024; n < (i + 1) * 1024; n++) out += line(n);
+    return out;
+  };
+  return Array.from({ length: 16 }, (_, i) => ({ stream: 'stdout' as const, data: chunk(i) }));
 }
 
 function failTurn(ctx: ScriptContext): ScriptStep[] {

@@ -7,12 +7,12 @@ import { randomUUID } from 'node:crypto';
 import type { AgentEvent, FileInfo, Mode } from '../../src/core/api/types';
 import type { EmulatorContext } from './context';
 import { isTerminalKind, scriptFor, type ScriptStep } from './scripts';
-import { PRIMARY_USER, SECOND_USER, type StoredSession } from './store';
+import { PRIMARY_USER, SECOND_USER, type StoredMessage, type StoredSession } from './store';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-interface SeedTurn {
+export interface SeedTurn {
   task: string;
   mode: Mode;
   /** Stop after this many scripted steps and record an abort. */
@@ -120,12 +120,17 @@ function addSeedSession(ctx: EmulatorContext, userId: string, seed: SeedSession,
   s.isPinned = !!seed.pinned;
   let at = start;
   for (const turn of seed.turns) {
-    at = addSeedTurn(ctx, s, turn, at) + 5 * 60_000;
+    at = (addSeedTurn(ctx, s, turn, at).events.at(-1)?.timestamp ?? at) + 5 * 60_000;
   }
 }
 
-/** Records one completed turn with its stored events; returns the time of its last event. */
-function addSeedTurn(ctx: EmulatorContext, s: StoredSession, turn: SeedTurn, at: number): number {
+/** Records one completed turn with its stored events, timed from `at`; returns its agent message. */
+export function addSeedTurn(
+  ctx: EmulatorContext,
+  s: StoredSession,
+  turn: SeedTurn,
+  at: number,
+): StoredMessage {
   const { agent } = ctx.store.addTurnMessages(s, turn.task, turn.mode, [], at);
   let steps: ScriptStep[] = [
     { kind: 'message.received', payload: { text: turn.task, files: [], references: [] } },
@@ -169,5 +174,5 @@ function addSeedTurn(ctx: EmulatorContext, s: StoredSession, turn: SeedTurn, at:
     }
   }
   s.updatedAt = t;
-  return t;
+  return agent;
 }

@@ -90,8 +90,49 @@ export function foldBlocks(events: AgentEvent[]): LegacyBlock[] {
   return [...blocks.values()];
 }
 
-/** The legacy `state.snapshot` frame sent after the ack. */
-export function stateSnapshot(m: StoredMessage): Record<string, unknown> {
+/**
+ * The blocks of a live `state.snapshot`: a summary in a shape of its own, with fields and block
+ * types Den does not know. Tool logs are `output_chunks` with timing fields; the kinds the legacy
+ * fold leaves out come as blocks of unknown types (`focus`, `context_usage`, `sandbox_files`).
+ */
+export function snapshotBlocks(events: AgentEvent[]): LegacyBlock[] {
+  const blocks = foldBlocks(events).map((b): LegacyBlock => {
+    if (b.type !== 'tool') return b;
+    const { logs, ...rest } = b;
+    const own = events.filter((e) => e.block_id === b.id);
+    const chunks = Array.isArray(logs) ? (logs as { stream: string; data: string }[]) : [];
+    return {
+      ...rest,
+      output_chunks: chunks.map((l) => ({ stream: l.stream, chunk: l.data })),
+      started_at: own[0]?.timestamp ?? 0,
+      duration_ms: (own.at(-1)?.timestamp ?? 0) - (own[0]?.timestamp ?? 0),
+    };
+  });
+  for (const e of events) {
+    const p = e.payload;
+    if (e.kind === 'focus') blocks.push({ id: `focus:${e.event_id}`, type: 'focus', ...p });
+    else if (e.kind === 'context.usage')
+      blocks.push({ id: `usage:${e.event_id}`, type: 'context_usage', ...p });
+    else if (e.kind === 'sandbox.snapshot') {
+      const files = Object.keys((p.snapshot as Record<string, unknown> | undefined) ?? {});
+      blocks.push({ id: `sandbox:${e.event_id}`, type: 'sandbox_files', files, deleted: p.deleted ?? [] });
+    }
+  }
+  return blocks;
+}
+
+/** The `state.snapshot` frame sent after the ack: a summary of the message's stored events. */
+export function stateSnapshot(m: StoredMessage): {
+  kind: 'state.snapshot';
+  message_id: string;
+  timestamp: number;
+  payload: {
+    status: { phase: string; eta_seconds: number };
+    blocks: LegacyBlock[];
+    last_event_id: number;
+    last_stream_entry_id: string;
+  };
+} {
   const last = m.events.at(-1);
   const { phase, eta_seconds } = legacyStatus(m);
   return {
@@ -100,7 +141,7 @@ export function stateSnapshot(m: StoredMessage): Record<string, unknown> {
     timestamp: Date.now(),
     payload: {
       status: { phase, eta_seconds },
-      blocks: foldBlocks(m.events),
+      blocks: snapshotBlocks(m.events),
       last_event_id: last?.event_id ?? 0,
       last_stream_entry_id: last?.stream_entry_id ?? '0-0',
     },

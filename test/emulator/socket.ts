@@ -1,7 +1,7 @@
 /**
  * The session WebSocket: `/ws/sessions/{id}` and `/ws/chat/{id}`. Authenticates the upgrade itself
- * (401/403/404 HTTP answers), sends the ack, replays stored events after the cursor, then streams
- * live events through the fault plan.
+ * (401/403/404 HTTP answers), sends the ack (and a `state.snapshot` when switched on), replays stored
+ * events after the cursor, then streams live events through the fault plan.
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -11,6 +11,7 @@ import { errorBody, parseStreamEntryId, streamEntryAfter, type EmulatorContext }
 import { FaultySender } from './faults';
 import { stateSnapshot } from './shapes';
 import type { KeyOwner, StoredMessage, StoredSession } from './store';
+import type { SocketRecord } from './types';
 import { RateLimitedError } from './turn-runner';
 
 const WS_PATH = /^\/ws\/(?:sessions|chat)\/([^/]+)$/;
@@ -87,13 +88,22 @@ export class SessionSockets {
   ): void {
     const { ctx } = this;
     ws.on('error', () => {});
-    const sender = new FaultySender(ws, socket, ctx.faults, ctx.timers);
+    const record: SocketRecord = {
+      sessionId: c.session.sessionId,
+      messageId: c.message.id,
+      lastStreamEntryId: c.cursorText,
+      eventFrames: 0,
+      foreignFrames: 0,
+      snapshot: false,
+    };
+    ctx.sockets.push(record);
+    const sender = new FaultySender(ws, socket, ctx.faults, ctx.timers, record);
     // `liveStreamEntryIds` off: live frames carry no entry id, as in the documentation's examples;
     // `replayStreamEntryIds` off as well: neither do replayed stored ones (the worst case, where
     // clients can only resume from the stored history).
-    const frame = (e: AgentEvent, replayed: boolean): string => {
+    const frame = (e: AgentEvent, messageId: string, replayed: boolean): string => {
       const { stream_entry_id, ...rest } = e;
-      const out: AgentEvent = { ...rest, message_id: c.message.id };
+      const out: AgentEvent = { ...rest, message_id: messageId };
       const keep = replayed ? ctx.opts.replayStreamEntryIds : ctx.opts.liveStreamEntryIds;
       if (keep && stream_entry_id) out.stream_entry_id = stream_entry_id;
       return JSON.stringify(out);
@@ -102,18 +112,29 @@ export class SessionSockets {
       if (ctx.opts.closeAfterTerminal && !sender.isDead) ws.close(1000, 'turn ended');
     };
     sender.raw(JSON.stringify({ type: 'ack', resume_from: c.cursorText }));
-    if (ctx.opts.variant === 'legacy') sender.raw(JSON.stringify(stateSnapshot(c.message)));
-    const events = c.message.events;
-    for (let i = 0; i < events.length && !sender.isDead; i++) {
-      const e = events[i];
-      const at = parseStreamEntryId(e.stream_entry_id ?? '0-0') ?? [0, 0];
-      if (streamEntryAfter(at, c.cursor)) sender.send(frame(e, true), i === events.length - 1);
+    // Events of the followed message the snapshot stands in for (`snapshotReplay: 'after'`).
+    let covered = 0;
+    if (ctx.opts.stateSnapshot) {
+      const snapshot = stateSnapshot(c.message);
+      sender.raw(JSON.stringify(snapshot));
+      record.snapshot = true;
+      if (ctx.opts.snapshotReplay === 'after') covered = snapshot.payload.last_event_id;
+      if (ctx.faults.rng.chance(ctx.faults.plan.dropAfterSnapshot)) {
+        sender.drop();
+        return;
+      }
+    }
+    const replay = this.replayAfter(c.session, c.message, c.cursor, covered);
+    for (let i = 0; i < replay.length && !sender.isDead; i++) {
+      const { event, messageId } = replay[i];
+      const foreign = messageId !== c.message.id;
+      sender.send(frame(event, messageId, true), i === replay.length - 1, foreign);
     }
     if (ctx.runner.isEnded(c.message.id)) {
       finish();
     } else {
       const off = ctx.runner.subscribe(c.message.id, (e, terminal) => {
-        sender.send(frame(e, false), terminal);
+        sender.send(frame(e, c.message.id, false), terminal);
         if (terminal) finish();
       });
       ws.on('close', off);
@@ -121,6 +142,32 @@ export class SessionSockets {
     ws.on('message', (data, isBinary) => {
       if (!isBinary) this.onClientFrame(c.owner, c.session, c.message, data);
     });
+  }
+
+  /**
+   * The stored events after `cursor` in stream order: of the session's whole stream, or of the
+   * followed message alone (`replayScope`), less the followed message's first `covered` events.
+   */
+  private replayAfter(
+    session: StoredSession,
+    followed: StoredMessage,
+    cursor: [number, number],
+    covered: number,
+  ): { event: AgentEvent; messageId: string; at: [number, number] }[] {
+    const messages =
+      this.ctx.opts.replayScope === 'session'
+        ? session.messages.filter((m) => m.type === 'agent')
+        : [followed];
+    const out: { event: AgentEvent; messageId: string; at: [number, number] }[] = [];
+    for (const m of messages) {
+      for (const event of m.events) {
+        if (m === followed && event.event_id <= covered) continue;
+        const at = parseStreamEntryId(event.stream_entry_id ?? '0-0') ?? [0, 0];
+        if (streamEntryAfter(at, cursor)) out.push({ event, messageId: m.id, at });
+      }
+    }
+    if (messages.length > 1) out.sort((a, b) => a.at[0] - b.at[0] || a.at[1] - b.at[1]);
+    return out;
   }
 
   /** Client frames; anything unknown, malformed or not allowed is ignored. */

@@ -2,7 +2,7 @@
  * Public option and control types of the local emulator of the Agent Session Service.
  * `index.ts` re-exports them; see /tmp/emu-contract.md and shared/spec/service-behaviour.md.
  */
-import type { AgentEvent } from '../../src/core/api/types';
+import type { AgentEvent, Mode } from '../../src/core/api/types';
 
 /** How the emulator starts. Every field is optional. */
 export interface EmulatorOptions {
@@ -25,6 +25,24 @@ export interface EmulatorOptions {
   liveStreamEntryIds?: boolean;
   /** Default true; false (with `liveStreamEntryIds: false`): replayed stored events omit it too. */
   replayStreamEntryIds?: boolean;
+  /**
+   * Send a `state.snapshot` frame after the ack. Default: on for `legacy`, off for `current` (the
+   * documentation names the frame for the older variant; services of either shape may send it).
+   */
+  stateSnapshot?: boolean;
+  /**
+   * What follows a snapshot. `before` (default, as the service does): the replay from the client's
+   * cursor, so it repeats events the snapshot already summarizes. `after`: only events past the
+   * snapshot's `last_event_id` (the summary stands in for the rest).
+   */
+  snapshotReplay?: 'before' | 'after';
+  /**
+   * Which stored events a connection replays after its cursor. `session` (default, as the service
+   * does): the session's whole stream, every agent message's events in stream order, each frame
+   * with its own `message_id` (so `0-0` in a long session resends all of it). `message`: only the
+   * followed message's.
+   */
+  replayScope?: 'session' | 'message';
   /** Default true: the server closes the socket (1000) after a turn's terminal event. */
   closeAfterTerminal?: boolean;
   /** Pause between scripted events, default 2 ms (0 = as fast as the event loop allows). */
@@ -53,6 +71,8 @@ export interface FaultPlan {
   duplicateRate?: number;
   /** 0..1: probability two adjacent event frames are swapped. */
   reorderRate?: number;
+  /** 0..1: probability a connection is cut right after its `state.snapshot` frame (before any event). */
+  dropAfterSnapshot?: number;
   /** 0..1: probability a garbage frame (not JSON / JSON without event fields) is inserted. */
   malformedRate?: number;
   /** Delay before every HTTP response. */
@@ -75,6 +95,21 @@ export interface HttpFaultRule {
   times?: number;
 }
 
+/** One socket connection the emulator accepted, counted while it lives. */
+export interface SocketRecord {
+  sessionId: string;
+  /** The followed agent message. */
+  messageId: string;
+  /** The `last_stream_entry_id` the client asked for (`0-0` when absent). */
+  lastStreamEntryId: string;
+  /** Event frames written (replayed and live, every message's, a duplicate counting twice). */
+  eventFrames: number;
+  /** Of those, frames of other agent messages than the followed one. */
+  foreignFrames: number;
+  /** Whether a `state.snapshot` frame was sent. */
+  snapshot: boolean;
+}
+
 /** A running emulator. */
 export interface Emulator {
   /** `http://127.0.0.1:PORT`; the WebSocket URL is the same host with the `ws` scheme. */
@@ -89,6 +124,13 @@ export interface Emulator {
   readonly requestsInFlight: number;
   /** The server's stored events of one agent message, in order. */
   storedEvents(sessionId: string, agentMessageId: string): AgentEvent[];
+  /**
+   * Records a completed turn in a session at once (created for the primary user when missing), with
+   * stored events as the scripted turn of `task` would emit them, before any live event's position.
+   */
+  seedTurn(sessionId: string, task: string, mode?: Mode): { agentMessageId: string; events: number };
+  /** Every socket connection so far, oldest first (live objects: counts grow while they stream). */
+  sockets(): SocketRecord[];
   /** Resolves when the turn has emitted its terminal event. */
   turnEnded(sessionId: string, agentMessageId: string): Promise<void>;
   /** Stops the server, destroys every socket, cancels running turns' timers. */

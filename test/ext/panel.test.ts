@@ -155,6 +155,34 @@ describe('Session panel', () => {
     await waitShows(panel, () => expected, 'the resumed turn');
   });
 
+  for (const replay of ['before', 'after'] as const) {
+    it(`shows a turn streamed with state.snapshot frames and cuts exactly as stored, without a reopen (replay ${replay} the snapshot)`, async () => {
+      await restart({ stateSnapshot: true, snapshotReplay: replay });
+      emu.faults = { dropAfterFrames: 5, dropAfterSnapshot: 0.3, seed: 11 };
+      const panel = await openPanel(api, randomUUID(), {
+        turn: { task: 'big log: port the config loader to TOML', mode: 'code' },
+      });
+      const turn = lastTurn(panel);
+      await turnEnded(api, turn, 20_000);
+      await panel.host.whenReconciled();
+      assert.equal(turn.status, 'completed');
+      const expected = withStoredTurn(emu, panel.transcript, turn.agentMessageId);
+      // the request as Den sent it (mode, fast/think) stays; everything its events make is the stored fold
+      const stored = expected.turns.at(-1);
+      assert.deepEqual({ ...turn, userMessage: stored?.userMessage }, stored);
+      // every tool log (one of 1 MiB), the files list and the blocks of unknown kinds are there
+      assert.ok(turn.blocks.filter((b) => b.type === 'tool').every((b) => b.log.chars > 0));
+      assert.ok(turn.blocks.some((b) => b.type === 'tool' && b.log.chars + b.log.truncatedChars > 1_000_000));
+      assert.ok(turn.blocks.some((b) => b.type === 'generic'));
+      assert.equal(turn.files.length, 2);
+      const digest = await waitShows(panel, () => expected, 'the webview to show the stored turn', 15_000);
+      if (webviewBuilt()) {
+        assert.equal(digest?.turns.at(-1)?.files, 2);
+        assert.equal(panel.stats.inits, 1, 'the webview was repainted');
+      }
+    });
+  }
+
   it('starts a brand-new session from open(id, {turn}) without a 404, then loads it and lists it', async () => {
     await api.sessions.getChildren(); // the Sessions view has loaded its list already
     const sessionId = randomUUID();

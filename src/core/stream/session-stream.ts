@@ -5,13 +5,14 @@ import type { AgentEvent, TurnFile } from '../api/types';
 import { redactingLogger, silentLogger, type Logger } from '../log';
 import { backoffDelay, delayWithRetryAfter, type BackoffOptions } from './backoff';
 import { frameText, parseFrame, terminalKind, terminalPhase } from './frames';
-import { Sequencer, START_CURSOR } from './sequencer';
+import { Sequencer, START_CURSOR, type ExpireResult } from './sequencer';
 import { StreamConnection } from './stream-connection';
 import { streamUrl } from './stream-url';
 import type {
   SessionStreamListener,
   SessionStreamOptions,
   StreamDone,
+  StreamGap,
   StreamState,
   StreamStateInfo,
   StreamStats,
@@ -57,15 +58,22 @@ export class SessionStream {
   private retryTimer: NodeJS.Timeout | undefined;
   private gapTimer: NodeJS.Timeout | undefined;
   private outbox: string[] = [];
+  /** The last `state.snapshot`: what stands in for events that are not replayed. */
+  private snapshot: { payload: Record<string, unknown>; end?: 'completed' | 'aborted' | 'error' } | undefined;
+  /** The stream began at `0-0` (not at a cursor the caller gave). */
+  private readonly fromStart: boolean;
   private resolveDone!: (d: StreamDone) => void;
 
   constructor(options: SessionStreamOptions, listener: SessionStreamListener) {
     this.opts = options;
     this.listener = listener;
     this.log = redactingLogger(options.logger ?? silentLogger, () => [options.apiKey()]);
+    const hint = !options.lastStreamEntryId && options.sessionCursor ? options.sessionCursor : undefined;
+    this.fromStart = !options.lastStreamEntryId && !hint;
     this.seq = new Sequencer({
       lastEventId: options.lastEventId,
-      cursor: options.lastStreamEntryId || START_CURSOR,
+      cursor: options.lastStreamEntryId || hint || START_CURSOR,
+      cursorIsHint: hint !== undefined,
       windowMs: options.reorderWindowMs ?? 1000,
       maxBuffered: options.reorderBufferSize ?? 1024,
     });
@@ -219,11 +227,13 @@ export class SessionStream {
       case 'snapshot': {
         this.safely('onSnapshot', () => this.listener.onSnapshot?.(frame.payload));
         if (this.phase !== 'running') return;
-        this.deliver(this.seq.applySnapshot(frame.lastEventId, frame.lastStreamEntryId, performance.now()));
-        // A finished turn's snapshot covers its terminal event, which is then never sent again.
         const end = terminalPhase(frame.phase);
+        this.snapshot = end ? { payload: frame.payload, end } : { payload: frame.payload };
+        // A snapshot counts nothing as delivered: what the service replays after it is.
+        this.seq.applySnapshot(frame.lastEventId, frame.lastStreamEntryId, performance.now(), !!end);
+        // A finished turn whose events were all delivered but whose end is only in the snapshot.
         const covered = frame.lastEventId !== undefined && this.seq.lastEventId >= frame.lastEventId;
-        if (end && covered && this.phase === 'running') {
+        if (end && covered) {
           this.finish({ kind: end }, 'ended', { attempt: this.failures });
           return;
         }
@@ -242,6 +252,7 @@ export class SessionStream {
   private onEventFrame(ev: AgentEvent): void {
     if (ev.message_id !== undefined && ev.message_id !== this.opts.messageId) {
       this.counters.foreign++;
+      this.seq.passForeign(ev.stream_entry_id);
       return;
     }
     const r = this.seq.push(ev, performance.now());
@@ -296,13 +307,46 @@ export class SessionStream {
       this.fail(error, this.failures + 1);
       return;
     }
-    // Held events can only wait for a baseline decision; the connection's end is that moment.
-    const r = this.seq.expire(performance.now(), true);
-    if (r.action === 'baseline') {
-      this.deliver(r.ready);
-      if (this.phase !== 'running') return;
-    }
+    if (this.connFrames > 0) this.seq.answeredWithoutEvents();
+    // Held events and a finished turn's snapshot wait for a decision; the connection's end is one.
+    const closed = error.details?.closeCode === 1000;
+    this.judge(this.seq.expire(performance.now(), true, closed));
+    if (this.phase !== 'running') return;
     this.retry(error);
+  }
+
+  /** Acts on a gap's verdict. A `resync` is left to the caller (a lost connection retries anyway). */
+  private judge(r: ExpireResult): 'resync' | undefined {
+    switch (r.action) {
+      case 'none':
+        return undefined;
+      case 'resync':
+        return 'resync';
+      case 'baseline':
+        this.log.info(`stream: taking event ${r.to + 1} as the first one`);
+        if (this.fromStart && r.from <= r.to) this.gap({ from: r.from, to: r.to, reason: 'baseline' });
+        this.deliver(r.ready);
+        return undefined;
+      case 'snapshot': {
+        const snap = this.snapshot;
+        this.log.info(`stream: events ${r.from} to ${r.to} were not replayed; the snapshot stands for them`);
+        if (r.from <= r.to)
+          this.gap(
+            snap
+              ? { from: r.from, to: r.to, reason: 'snapshot', snapshot: snap.payload }
+              : { from: r.from, to: r.to, reason: 'snapshot' },
+          );
+        this.deliver(r.ready);
+        const end = snap?.end;
+        if (end && this.phase === 'running' && r.ready.length === 0)
+          this.finish({ kind: end }, 'ended', { attempt: this.failures });
+        return undefined;
+      }
+    }
+  }
+
+  private gap(g: StreamGap): void {
+    this.safely('onGap', () => this.listener.onGap?.(g));
   }
 
   private retry(error: DenError): void {
@@ -351,17 +395,12 @@ export class SessionStream {
           this.armGap();
           return;
         }
-        const r = this.seq.expire(now);
-        if (r.action === 'resync') {
+        if (this.judge(this.seq.expire(now)) === 'resync') {
           this.log.info(
             `stream: event ${this.seq.lastEventId + 1} did not arrive in time; asking for a replay`,
           );
           this.resync();
-        } else if (r.action === 'baseline') {
-          this.log.info(`stream: taking event ${this.seq.lastEventId - r.ready.length + 1} as the first one`);
-          this.deliver(r.ready);
-          this.armGap();
-        }
+        } else if (this.phase === 'running') this.armGap();
       },
       Math.max(0, deadline - performance.now()),
     );

@@ -43,15 +43,30 @@ export interface StreamDone {
   error?: DenError;
 }
 
+/**
+ * Events the stream skipped and will never deliver, `from`..`to` (inclusive): a `state.snapshot`
+ * stood in for them because the service did not replay them (`snapshot`, with that snapshot's
+ * payload), or a replay from `0-0` kept starting later than event 1 (`baseline`). The stored
+ * history (`GET /sessions/{id}`) has them.
+ */
+export interface StreamGap {
+  from: number;
+  to: number;
+  reason: 'snapshot' | 'baseline';
+  snapshot?: Record<string, unknown>;
+}
+
 /** Receives what a `SessionStream` sees. A listener that throws is logged, never fatal. */
 export interface SessionStreamListener {
   /** Each event of the agent message, exactly once, in `event_id` order. */
   onEvent(ev: AgentEvent): void;
   /**
-   * The older variant's `state.snapshot` payload, as sent. Events up to its `last_event_id` are
-   * taken as covered by it and not delivered again.
+   * A `state.snapshot` payload, as sent: a summary only. The events it covers are still delivered
+   * when the service replays them; the ones it does not replay come as an `onGap`.
    */
   onSnapshot?(snapshot: Record<string, unknown>): void;
+  /** Events that will never be delivered live (called before the events after them). */
+  onGap?(gap: StreamGap): void;
   onState?(state: StreamState, info: StreamStateInfo): void;
   /** A frame that could not be read; `raw` is its text (credentials removed, truncated). */
   onProtocolError?(err: DenError, raw: string): void;
@@ -68,6 +83,13 @@ export interface SessionStreamOptions {
   messageId: string;
   /** `stream_entry_id` to resume after (default `'0-0'`, the start). */
   lastStreamEntryId?: string;
+  /**
+   * For a message with nothing delivered yet (no `lastStreamEntryId`): the session's last known
+   * `stream_entry_id` from before the message started. The first connection resumes there, so the
+   * service does not resend the session's earlier messages; if the message's first event does not
+   * come after it, the stream starts over from `'0-0'`.
+   */
+  sessionCursor?: string;
   /** Events with `event_id` ≤ this were delivered before and are skipped. */
   lastEventId?: number;
   /** Proxy tunnel for the socket. */

@@ -22,7 +22,11 @@ function startTurn(t: Transcript, user: Message | undefined, agentMessageId: str
   return turn;
 }
 
-function foldAgent(t: Transcript, turn: Turn, m: Message, options?: ReducerOptions): void {
+/**
+ * Folds one stored agent message into its turn (the last of `t`): its events, or the older
+ * variant's blocks and status, or its text alone; its `aborted` flag.
+ */
+export function foldAgentMessage(t: Transcript, turn: Turn, m: Message, options?: ReducerOptions): void {
   const events = Array.isArray(m.events) ? m.events : [];
   for (const ev of events) applyEvent(t, m.id, ev, options);
   if (events.length === 0 && (Array.isArray(m.blocks) || m.status)) {
@@ -65,7 +69,7 @@ export function transcriptFromDetail(detail: SessionDetail, options?: ReducerOpt
     const existing = findTurn(t, m.id);
     const turn = existing && !pending ? existing : startTurn(t, pending, m.id);
     pending = undefined;
-    foldAgent(t, turn, m, options);
+    foldAgentMessage(t, turn, m, options);
   }
   flushPending();
   return t;

@@ -20,6 +20,7 @@ import {
   isTerminalStatus,
   type Block,
   type ChangeSet,
+  type GenericBlock,
   type ToolBlock,
   type Turn,
   type TurnStatus,
@@ -75,37 +76,86 @@ function readLog(tool: ToolBlock, raw: unknown, maxLogChars: number): void {
   }
 }
 
-function mapBlock(b: Rec, id: string, type: string, terminal: boolean, maxLogChars: number): Block {
-  const text = str(b.content) ?? str(b.text) ?? str(b.thought) ?? '';
-  const final = typeof b.final === 'boolean' ? b.final : terminal;
+/** The first of `keys` that holds a string, marked as read. */
+function firstText(b: Rec, keys: string[], used: Set<string>): string | undefined {
+  for (const k of keys) {
+    const v = str(b[k]);
+    if (v !== undefined) {
+      used.add(k);
+      return v;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A block of a known type from a legacy block, and which of its fields that reading used. A block
+ * of a type Den does not know becomes a generic block holding it whole.
+ */
+function mapBlock(
+  b: Rec,
+  id: string,
+  type: string,
+  terminal: boolean,
+  maxLogChars: number,
+): { block: Block; used: Set<string> } {
+  const used = new Set(['id', 'type']);
+  const text = (): string => firstText(b, ['content', 'text', 'thought'], used) ?? '';
+  const final = (): boolean => {
+    if (typeof b.final !== 'boolean') return terminal;
+    used.add('final');
+    return b.final;
+  };
   switch (type) {
     case 'markdown':
     case 'answer':
-      return { ...newMarkdown(id, text), final };
+      return { block: { ...newMarkdown(id, text()), final: final() }, used };
     case 'thought':
     case 'thinking':
     case 'reasoning':
-      return { ...newThought(id, text), final };
+      return { block: { ...newThought(id, text()), final: final() }, used };
     case 'text':
-      return newText(id, text);
+      return { block: newText(id, text()), used };
     case 'message': {
       const m = newMessage(id);
-      m.text = text;
+      m.text = text();
+      if (b.files !== undefined) used.add('files');
       m.files = readFiles(b.files);
-      return m;
+      return { block: m, used };
     }
     case 'tool':
     case 'tool_call': {
-      const tool = newTool(id, str(b.name) ?? str(b.tool_name) ?? toolNameFromId(id));
-      if (isRecord(b.parameters)) tool.parameters = copyRecord(b.parameters);
-      tool.status = readToolStatus(b.status) ?? (terminal ? 'success' : 'running');
-      if (b.output !== undefined) tool.output = b.output;
-      readLog(tool, b.log ?? b.logs, maxLogChars);
-      return tool;
+      const tool = newTool(id, firstText(b, ['name', 'tool_name'], used) ?? toolNameFromId(id));
+      if (isRecord(b.parameters)) {
+        tool.parameters = copyRecord(b.parameters);
+        used.add('parameters');
+      }
+      const status = readToolStatus(b.status);
+      if (status) used.add('status');
+      tool.status = status ?? (terminal ? 'success' : 'running');
+      if (b.output !== undefined) {
+        tool.output = b.output;
+        used.add('output');
+      }
+      const log = b.log !== undefined ? 'log' : 'logs';
+      if (b[log] !== undefined) {
+        used.add(log);
+        readLog(tool, b[log], maxLogChars);
+      }
+      return { block: tool, used };
     }
     default:
-      return newGeneric(id, 'block.create', copyRecord(b));
+      return { block: newGeneric(id, 'block.create', copyRecord(b)), used: new Set(Object.keys(b)) };
   }
+}
+
+/** The fields of a legacy block that its mapping did not show, as a generic block; undefined if none. */
+function leftover(b: Rec, id: string, used: Set<string>): GenericBlock | undefined {
+  const rest: Rec = {};
+  for (const [k, v] of Object.entries(b)) if (!used.has(k) && v !== undefined) rest[k] = v;
+  return Object.keys(rest).length > 0
+    ? newGeneric(`${id}#fields`, 'block.fields', copyRecord(rest), id)
+    : undefined;
 }
 
 function setStatusFields(turn: Turn, state: LegacyState, cs: ChangeSet): void {
@@ -141,36 +191,49 @@ function setStatusFields(turn: Turn, state: LegacyState, cs: ChangeSet): void {
 /**
  * Applies a legacy state to a turn: status fields, then every block of the state replaces the turn's
  * block of that id in place (or is appended); blocks the state does not mention stay (nothing is
- * dropped). `lastEventId` (when given) becomes the turn's, so events the state already contains are
+ * dropped). The state is read tolerantly: a block of a type Den does not know becomes a generic
+ * block, and fields of a known block that Den does not show follow it as a generic `block.fields`
+ * block (id `<block id>#fields`), so nothing the state carries is lost. `lastEventId` (when given) becomes the turn's, so events the state already contains are
  * skipped as duplicates. Changes are recorded in `cs`.
  */
 export function applyLegacyState(turn: Turn, state: LegacyState, maxLogChars: number, cs: ChangeSet): void {
   setStatusFields(turn, state, cs);
   const terminal = isTerminalStatus(turn.status);
   const seen = new Set<string>();
+  const put = (block: Block): void => {
+    const old = findBlock(turn.blocks, block.id);
+    if (!old) {
+      addBlock(turn.blocks, block);
+      noteCreated(cs, block.id);
+    } else if (JSON.stringify(old) !== JSON.stringify(block)) {
+      turn.blocks[turn.blocks.indexOf(old)] = block;
+      noteUpdated(cs, block.id);
+    }
+  };
   const raws = Array.isArray(state.blocks) ? state.blocks : [];
   raws.forEach((raw, i) => {
-    if (!isRecord(raw)) return;
+    if (!isRecord(raw)) {
+      // Not a block at all: kept as what it is, so nothing of the state is dropped.
+      if (raw !== undefined && raw !== null) put(newGeneric(`block:${i}`, 'block.create', raw));
+      return;
+    }
     const type = str(raw.type) ?? '';
     if (type === 'plan') {
       const created = !turn.plan;
       turn.plan ??= { todos: [] };
       const merged = Array.isArray(raw.todos) && mergeTodos(turn.plan, raw.todos);
       if (created || merged) cs.planChanged = true;
+      const extra = leftover(raw, strOrNum(raw.id) ?? 'plan', new Set(['id', 'type', 'todos']));
+      if (extra) put(extra);
       return;
     }
     let id = strOrNum(raw.id) ?? `${type || 'block'}:${i}`;
     for (let n = 2; seen.has(id); n++) id = `${strOrNum(raw.id) ?? type}#${n}`;
     seen.add(id);
-    const block = mapBlock(raw, id, type, terminal, maxLogChars);
-    const old = findBlock(turn.blocks, id);
-    if (!old) {
-      addBlock(turn.blocks, block);
-      noteCreated(cs, id);
-    } else if (JSON.stringify(old) !== JSON.stringify(block)) {
-      turn.blocks[turn.blocks.indexOf(old)] = block;
-      noteUpdated(cs, id);
-    }
+    const { block, used } = mapBlock(raw, id, type, terminal, maxLogChars);
+    put(block);
+    const extra = leftover(raw, id, used);
+    if (extra) put(extra);
   });
 
   const lastEventId = num(state.lastEventId);

@@ -209,6 +209,11 @@ export interface ChangeSet {
   turnInfoChanged: boolean;
   planChanged: boolean;
   filesChanged: boolean;
+  /**
+   * Blocks were removed or moved (a reconciliation with the stored history): the turn's block order
+   * is sent whole, after the created and updated blocks. Absent means false.
+   */
+  orderChanged?: boolean;
 }
 
 /** Tunables of the reducer. */

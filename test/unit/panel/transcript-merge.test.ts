@@ -3,7 +3,9 @@ import type { AgentEvent } from '../../../src/core/api/types';
 import type { Transcript } from '../../../src/core/transcript/model';
 import { applyEvent, beginTurn, createTranscript } from '../../../src/core/transcript/reducer';
 import { DeltaBatcher } from '../../../src/panel/delta-batcher';
-import { mergeFresh } from '../../../src/panel/transcript-merge';
+import { mergeFresh, reconcileTurn } from '../../../src/panel/transcript-merge';
+import type { Delta } from '../../../src/panel/protocol';
+import type { Block } from '../../../src/core/transcript/model';
 import { transcriptViews } from '../../../src/panel/turn-view';
 import { SESSION, loadFixture } from '../transcript/helpers';
 import { FakeClock } from './fake-clock';
@@ -108,5 +110,98 @@ describe('mergeFresh', () => {
     const fresh = build(['a1']);
     fresh.title = 'Renamed';
     assert.equal(mergeFresh(build(['a1']), fresh).transcript.title, 'Renamed');
+  });
+
+  it('updates a turn whose blocks were removed, moved or added in between with deltas, never a repaint', () => {
+    const fresh = build(['a1']);
+    const shown = build(['a1']);
+    const blocks = shown.turns[0].blocks;
+    // a summary that lacked some blocks, had one of its own and another order
+    blocks.splice(1, 2);
+    blocks.reverse();
+    blocks.push({ type: 'generic', id: 'focus:7', kind: 'block.create', payload: { type: 'focus' } });
+    const { mirror, merged, inits } = showMerge(shown, fresh);
+    assert.equal(inits, 1, 'repainted instead of updated');
+    mirror.assertShows(merged);
+  });
+});
+
+/** The deltas a batcher posts for one ChangeSet on a transcript already shown. */
+function deltasOf(t: Transcript, apply: () => ReturnType<typeof reconcileTurn>): Delta[] {
+  const clock = new FakeClock();
+  const posted: Delta[] = [];
+  const batcher = new DeltaBatcher({
+    transcript: () => t,
+    init: () => ({
+      session: { sessionId: SESSION, title: '', service: '' },
+      turns: transcriptViews(t),
+      composer: { mode: 'auto', effort: 'fast', attachments: [], running: false, queued: 0, sending: false },
+      connection: { state: 'idle' },
+      notice: null,
+    }),
+    post: (m) => {
+      if (m.type === 'batch') posted.push(...m.deltas);
+    },
+    clock,
+  });
+  batcher.setVisible(true, 'init');
+  const cs = apply();
+  if (cs) batcher.push(cs);
+  clock.advance(100);
+  return posted;
+}
+
+describe('reconcileTurn', () => {
+  const events = loadFixture('coding-turn.jsonl') as AgentEvent[];
+
+  function shownAndStored(): { shown: Transcript; stored: Transcript } {
+    const shown = build(['a1']);
+    const stored = build(['a1']);
+    return { shown, stored };
+  }
+
+  it('changes nothing and sends nothing when the shown turn equals the stored one', () => {
+    const { shown, stored } = shownAndStored();
+    const deltas = deltasOf(shown, () => reconcileTurn(shown.turns[0], stored.turns[0]));
+    assert.deepEqual(deltas, []);
+  });
+
+  it('sends only the blocks that differ: appended text as appends, others whole, then the order', () => {
+    const { shown, stored } = shownAndStored();
+    const turn = shown.turns[0];
+    const answer = turn.blocks.find((b) => b.type === 'markdown') as Extract<Block, { type: 'markdown' }>;
+    answer.text = answer.text.slice(0, 20);
+    const tool = turn.blocks.findIndex((b) => b.type === 'tool');
+    const removedTool = turn.blocks.splice(tool, 1)[0];
+    turn.blocks.push({ type: 'generic', id: 'x#fields', kind: 'block.fields', payload: { a: 1 } });
+    turn.files = [];
+    const deltas = deltasOf(shown, () => reconcileTurn(turn, stored.turns[0]));
+    const stored0 = stored.turns[0];
+    assert.deepEqual(
+      deltas.map((d) =>
+        d.type === 'block' ? `block ${d.block.id}` : d.type === 'append' ? `append ${d.blockId}` : d.type,
+      ),
+      [`block ${removedTool.id}`, `append ${answer.id}`, 'blockOrder', 'files'],
+    );
+    const order = deltas.find((d) => d.type === 'blockOrder');
+    assert.deepEqual(
+      order?.type === 'blockOrder' && order.blockIds,
+      stored0.blocks.map((b) => b.id),
+    );
+    assert.deepEqual(JSON.parse(JSON.stringify(turn)), JSON.parse(JSON.stringify(stored0)));
+  });
+
+  it('keeps the request as shown and takes everything the events make from the stored turn', () => {
+    const { shown, stored } = shownAndStored();
+    const turn = shown.turns[0];
+    turn.userMessage.effort = 'think';
+    stored.turns[0].userMessage.createdAt = 99;
+    const held = turn;
+    reconcileTurn(turn, stored.turns[0]);
+    assert.equal(shown.turns[0], held);
+    assert.equal(turn.userMessage.effort, 'think');
+    assert.equal(turn.userMessage.createdAt, 1);
+    assert.equal(turn.lastEventId, events.length);
+    assert.equal(turn.lastStreamEntryId, stored.turns[0].lastStreamEntryId);
   });
 });

@@ -81,6 +81,15 @@ export class ViewMirror {
         else blocks.push(d.block);
         return;
       }
+      case 'blockOrder': {
+        const t = this.turn(d.turnId);
+        const byId = new Map(t.blocks.map((b) => [b.id, b]));
+        t.blocks = d.blockIds.flatMap((id) => {
+          const b = byId.get(id);
+          return b ? [b] : [];
+        });
+        return;
+      }
       case 'append': {
         const b = this.turn(d.turnId).blocks.find((x) => x.id === d.blockId);
         assert.ok(b, `append to unknown block ${d.blockId}`);

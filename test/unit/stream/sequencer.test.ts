@@ -4,9 +4,9 @@ import { Sequencer, type SequencerOptions } from '../../../src/core/stream/seque
 
 type Step =
   | { push: number; at?: number; noSid?: boolean }
-  | { expire: number; ended?: boolean }
+  | { expire: number; ended?: boolean; closed?: boolean }
   | { reconnect: true }
-  | { snapshot: number; sid?: string; at?: number };
+  | { snapshot: number; sid?: string; at?: number; final?: boolean };
 
 interface Case {
   name: string;
@@ -35,13 +35,14 @@ function run(c: Case): { outcomes: string[]; delivered: number[]; seq: Sequencer
       outcomes.push(r.outcome);
       delivered.push(...r.ready.map((e) => e.event_id));
     } else if ('expire' in s) {
-      const r = seq.expire(s.expire, s.ended);
+      const r = seq.expire(s.expire, s.ended, s.closed);
       outcomes.push(r.action);
-      if (r.action === 'baseline') delivered.push(...r.ready.map((e) => e.event_id));
+      if (r.action === 'baseline' || r.action === 'snapshot')
+        delivered.push(...r.ready.map((e) => e.event_id));
     } else if ('reconnect' in s) {
       seq.beginConnection();
     } else {
-      delivered.push(...seq.applySnapshot(s.snapshot, s.sid, s.at ?? 0).map((e) => e.event_id));
+      seq.applySnapshot(s.snapshot, s.sid, s.at ?? 0, s.final);
     }
   }
   return { outcomes, delivered, seq };
@@ -248,12 +249,144 @@ const cases: Case[] = [
     lastEventId: 1,
   },
   {
-    name: 'takes a snapshot as covering the events up to its last_event_id',
-    steps: [{ push: 7 }, { snapshot: 5, sid: '1000-5' }, { push: 4 }, { push: 6 }],
-    outcomes: ['buffered', 'duplicate', 'delivered'],
-    delivered: [6, 7],
+    name: 'takes a snapshot as a summary: the replay from before it is delivered in full',
+    options: { lastEventId: 0 },
+    steps: [{ snapshot: 5, sid: '1000-5' }, ...[1, 2, 3, 4, 5, 6, 7].map((push) => ({ push }))],
+    outcomes: Array<string>(7).fill('delivered'),
+    delivered: [1, 2, 3, 4, 5, 6, 7],
     cursor: '1000-7',
     lastEventId: 7,
+  },
+  {
+    name: 'keeps the cursor and the last event id at what was delivered, not at what a snapshot claims',
+    steps: [{ push: 1 }, { snapshot: 5, sid: '1000-5' }, { push: 3 }],
+    outcomes: ['delivered', 'buffered'],
+    delivered: [1],
+    cursor: '1000-1',
+    lastEventId: 1,
+  },
+  {
+    name: 'after a cut right after a snapshot, delivers the next connection’s replay from before it',
+    steps: [
+      { push: 1 },
+      { push: 2 },
+      { snapshot: 6, sid: '1000-6' },
+      { reconnect: true },
+      { snapshot: 6, sid: '1000-6' },
+      ...[2, 3, 4, 5, 6].map((push) => ({ push })),
+    ],
+    outcomes: ['delivered', 'delivered', 'duplicate', 'delivered', 'delivered', 'delivered', 'delivered'],
+    delivered: [1, 2, 3, 4, 5, 6],
+    cursor: '1000-6',
+    lastEventId: 6,
+  },
+  {
+    name: 'takes a snapshot as covering the events up to its last_event_id only once they fail to come',
+    options: { lastEventId: 0 },
+    steps: [
+      { snapshot: 5, sid: '1000-5', at: 0 },
+      { push: 6, at: 10 },
+      { push: 7, at: 10 },
+      { expire: 500 },
+      { expire: 1010 },
+      { push: 4, at: 1010 },
+      { push: 8, at: 1010 },
+    ],
+    outcomes: ['buffered', 'buffered', 'none', 'snapshot', 'duplicate', 'delivered'],
+    delivered: [6, 7, 8],
+    cursor: '1000-8',
+    lastEventId: 8,
+  },
+  {
+    name: 'waits for a snapshot’s events with no event after it, then takes the snapshot',
+    options: { lastEventId: 2 },
+    steps: [{ snapshot: 5, sid: '1000-5', at: 0 }, { expire: 999 }, { expire: 1000 }],
+    outcomes: ['none', 'snapshot'],
+    delivered: [],
+    cursor: '1000-5',
+    lastEventId: 5,
+  },
+  {
+    name: 'gives a snapshot’s events a fresh window while the replay makes progress',
+    steps: [
+      { snapshot: 3, at: 0 },
+      { push: 1, at: 900 },
+      { expire: 1500 },
+      { push: 2, at: 1800 },
+      { push: 3, at: 1800 },
+      { expire: 5000 },
+    ],
+    outcomes: ['delivered', 'none', 'delivered', 'delivered', 'none'],
+    delivered: [1, 2, 3],
+    cursor: '1000-3',
+    lastEventId: 3,
+  },
+  {
+    name: 'on a connection end, waits for the replay a running turn’s snapshot promises',
+    steps: [{ push: 1 }, { snapshot: 4, sid: '1000-4' }, { expire: 5, ended: true }],
+    outcomes: ['delivered', 'none'],
+    delivered: [1],
+    cursor: '1000-1',
+    lastEventId: 1,
+  },
+  {
+    name: 'takes a finished turn’s snapshot when the service closes without its events, not on a cut',
+    steps: [
+      { push: 1 },
+      { snapshot: 4, sid: '1000-4', final: true },
+      { expire: 5, ended: true },
+      { reconnect: true },
+      { snapshot: 4, sid: '1000-4', final: true },
+      { expire: 10, ended: true, closed: true },
+    ],
+    outcomes: ['delivered', 'none', 'snapshot'],
+    delivered: [1],
+    cursor: '1000-4',
+    lastEventId: 4,
+  },
+  {
+    name: 'on a connection end, takes a snapshot when events after it came without the ones it claims',
+    options: { lastEventId: 0 },
+    steps: [{ snapshot: 3, sid: '1000-3' }, { push: 4 }, { push: 5 }, { expire: 5, ended: true }],
+    outcomes: ['buffered', 'buffered', 'snapshot'],
+    delivered: [4, 5],
+    cursor: '1000-5',
+    lastEventId: 5,
+  },
+  {
+    name: 'on a connection end, does not take a snapshot while events it claims are missing in between',
+    options: { lastEventId: 0 },
+    steps: [{ snapshot: 3, sid: '1000-3' }, { push: 1 }, { push: 3 }, { expire: 5, ended: true }],
+    outcomes: ['delivered', 'buffered', 'resync'],
+    delivered: [1],
+    cursor: '1000-1',
+    lastEventId: 1,
+  },
+  {
+    name: 'forgets a snapshot’s claim on a new connection (that connection sends its own)',
+    steps: [{ push: 1 }, { snapshot: 4, at: 0 }, { reconnect: true }, { expire: 5000 }, { push: 2 }],
+    outcomes: ['delivered', 'none', 'delivered'],
+    delivered: [1, 2],
+    cursor: '1000-2',
+    lastEventId: 2,
+  },
+  {
+    name: 'a new message followed from the session’s cursor falls back to 0-0 when its first event does not come',
+    options: { lastEventId: 0, cursor: '1000-50', cursorIsHint: true },
+    steps: [{ push: 2 }, { expire: 1000 }],
+    outcomes: ['buffered', 'resync'],
+    delivered: [],
+    cursor: '0-0',
+    lastEventId: 0,
+  },
+  {
+    name: 'keeps the session’s cursor once the message’s first event came',
+    options: { lastEventId: 0, cursor: '1000-50', cursorIsHint: true },
+    steps: [{ push: 1, noSid: true }, { push: 3 }, { expire: 1000 }],
+    outcomes: ['delivered', 'buffered', 'resync'],
+    delivered: [1],
+    cursor: '1000-50',
+    lastEventId: 1,
   },
   {
     name: 'ignores a snapshot behind what was delivered',

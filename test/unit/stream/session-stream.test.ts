@@ -234,7 +234,7 @@ describe('SessionStream against the emulator', () => {
       await legacy.close();
     });
 
-    it('passes the snapshot on and delivers the events after it exactly once', async () => {
+    it('passes the snapshot on and still delivers every event, the replay from before it included', async () => {
       const turn = await startTurn(legacy, 'write a long answer');
       await until(
         () => legacy.storedEvents(turn.sessionId, turn.agentMessageId).length >= 20,
@@ -249,19 +249,39 @@ describe('SessionStream against the emulator', () => {
       const covered = Number(rec.snapshots[0].last_event_id);
       assert.ok(covered >= 20 && Array.isArray(rec.snapshots[0].blocks));
       const stored = legacy.storedEvents(turn.sessionId, turn.agentMessageId);
-      assert.deepEqual(essence(rec.events), essence(stored.filter((e) => e.event_id > covered)));
+      assert.deepEqual(essence(rec.events), essence(stored));
+      assert.deepEqual(rec.gaps, []);
       assert.equal(stream.lastEventId, stored.at(-1)?.event_id);
     });
 
-    it('ends at once when the snapshot says the turn is already over', async () => {
+    it('ends with the replay of a turn that is already over, or with its snapshot when nothing is replayed', async () => {
       const turn = await startTurn(legacy, 'write a finished legacy turn');
       await legacy.turnEnded(turn.sessionId, turn.agentMessageId);
-      const { stream, rec } = recordedStream(turnOptions(legacy, turn));
-      const done = await stream.done;
-      assert.deepEqual(done, { kind: 'completed' });
-      assert.equal(rec.events.length, 0);
-      assert.equal(rec.snapshots.length, 1);
-      assert.equal(count(rec, 'reconnecting'), 0);
+      const stored = legacy.storedEvents(turn.sessionId, turn.agentMessageId);
+      const replayed = recordedStream(turnOptions(legacy, turn));
+      assert.equal((await replayed.stream.done).event?.kind, 'task.completed');
+      assert.deepEqual(essence(replayed.rec.events), essence(stored));
+      const after = await startEmulator({
+        seed: false,
+        eventDelayMs: 1,
+        variant: 'legacy',
+        snapshotReplay: 'after',
+      });
+      try {
+        const t = await startTurn(after, 'write a finished legacy turn');
+        await after.turnEnded(t.sessionId, t.agentMessageId);
+        const { stream, rec } = recordedStream(turnOptions(after, t));
+        assert.deepEqual(await stream.done, { kind: 'completed' });
+        assert.equal(rec.events.length, 0);
+        assert.equal(rec.snapshots.length, 1);
+        assert.deepEqual(
+          rec.gaps.map((g) => [g.from, g.to, g.reason]),
+          [[1, after.storedEvents(t.sessionId, t.agentMessageId).length, 'snapshot']],
+        );
+        assert.equal(count(rec, 'reconnecting'), 0);
+      } finally {
+        await after.close();
+      }
     });
   });
 

@@ -6,6 +6,7 @@ import { SessionStream } from '../../../src/core/stream/session-stream';
 import type {
   SessionStreamOptions,
   StreamDone,
+  StreamGap,
   StreamState,
   StreamStateInfo,
 } from '../../../src/core/stream/stream-types';
@@ -46,6 +47,7 @@ export interface Recording {
   states: { state: StreamState; info: StreamStateInfo }[];
   snapshots: Record<string, unknown>[];
   protocolErrors: { err: DenError; raw: string }[];
+  gaps: StreamGap[];
 }
 
 const open = new Set<SessionStream>();
@@ -78,12 +80,13 @@ export function recordedStream(
   options: SessionStreamOptions,
   start = true,
 ): { stream: SessionStream; rec: Recording } {
-  const rec: Recording = { events: [], states: [], snapshots: [], protocolErrors: [] };
+  const rec: Recording = { events: [], states: [], snapshots: [], protocolErrors: [], gaps: [] };
   const stream = new SessionStream(options, {
     onEvent: (ev) => rec.events.push(ev),
     onSnapshot: (s) => rec.snapshots.push(s),
     onState: (state, info) => rec.states.push({ state, info }),
     onProtocolError: (err, raw) => rec.protocolErrors.push({ err, raw }),
+    onGap: (g) => rec.gaps.push(g),
   });
   open.add(stream);
   void stream.done.then(() => open.delete(stream));

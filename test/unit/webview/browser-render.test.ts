@@ -236,4 +236,64 @@ describe('webview in Chromium', function () {
     await h.frames(2);
     assert.equal(parts.kept, true, 'a finished section is never re-rendered');
   });
+
+  it('applies a reconciliation (blocks removed, moved, replaced) without rebuilding untouched rows or moving the view', async () => {
+    h = await openHarness({ height: 600 });
+    const next = await started(h);
+    const blocks: Delta[] = [];
+    for (let i = 0; i < 300; i++)
+      blocks.push({ type: 'block', turnId: AGENT, block: toolBlock(`tool:run:${i}`, `line ${i}\n`) });
+    await h.send(next(blocks));
+    await h.frames(2);
+    // the person scrolled up to the middle and reads the block at the top of the view
+    await h.page.locator('#transcript').hover();
+    await h.page.mouse.wheel(0, -400);
+    await h.page.evaluate(() => {
+      const t = document.getElementById('transcript')!;
+      t.scrollTop = Math.floor(t.scrollHeight / 2);
+    });
+    await h.frames(3);
+    const reading = await h.page.evaluate(() => {
+      const top = document.getElementById('transcript')!.getBoundingClientRect().top;
+      const rows = [...document.querySelectorAll('.block-tool')] as HTMLElement[];
+      return rows.find((r) => r.getBoundingClientRect().top >= top)?.dataset.blockId;
+    });
+    assert.ok(reading && Number(reading.split(':')[2]) > 60, `reading ${reading}`);
+    const mark = (): Promise<{ top: number; kept: boolean } | undefined> =>
+      h.page.evaluate((id) => {
+        const el = document.querySelector(`[data-block-id="${id}"]`) as
+          (HTMLElement & { __mark?: boolean }) | null;
+        if (!el) return undefined;
+        const kept = el.__mark === true;
+        el.__mark = true;
+        return { top: el.getBoundingClientRect().top, kept };
+      }, reading);
+    const before = await mark();
+    assert.ok(before, `${reading} is not in view`);
+    const ids = Array.from({ length: 300 }, (_, i) => `tool:run:${i}`);
+    // the stored turn lacks 10..19, has one more block at the start, and a changed block 40
+    const order = ['generic:new', ...ids.filter((id) => !/^tool:run:1\d$/.test(id))];
+    await h.send(
+      next([
+        {
+          type: 'block',
+          turnId: AGENT,
+          block: { type: 'generic', id: 'generic:new', kind: 'focus', payload: {} },
+        },
+        { type: 'block', turnId: AGENT, block: toolBlock('tool:run:40', 'line 40, longer now\n') },
+        { type: 'blockOrder', turnId: AGENT, blockIds: order },
+      ]),
+    );
+    await h.frames(3);
+    const after = await mark();
+    assert.ok(after, `${reading} left the view`);
+    assert.equal(after.kept, true, 'an untouched row was rebuilt');
+    assert.ok(Math.abs(after.top - before.top) <= 1, `the view moved: ${before.top} → ${after.top}`);
+    const d = await h.probe();
+    assert.deepEqual(
+      d.turns[0].blocks.map((b) => b.id),
+      order,
+    );
+    assert.equal(await h.page.locator('#jump-to-latest').isVisible(), true);
+  });
 });

@@ -61,6 +61,33 @@ describe('webview store', () => {
     assert.equal(store.takeChanges().reset, true);
   });
 
+  it('keeps the listed blocks in the listed order on a blockOrder delta, the same objects, dropping the rest', () => {
+    const s = scenario(loadFixture('coding-turn.jsonl'));
+    const { store } = makeStore();
+    store.receive(s.init);
+    for (const b of s.batches) store.receive(b);
+    store.takeChanges();
+    const before = store.turn(AGENT)!.blocks;
+    const ids = before.map((b) => b.id);
+    const order = [ids[3], ids[0], ...ids.slice(5)];
+    const kept = store.block(AGENT, ids[3]);
+    assert.equal(
+      store.receive(
+        batch(store.lastSeq! + 1, [{ type: 'blockOrder', turnId: AGENT, blockIds: [...order, 'nope'] }]),
+      ),
+      'applied',
+    );
+    assert.deepEqual(
+      store.turn(AGENT)!.blocks.map((b) => b.id),
+      order,
+    );
+    assert.equal(store.block(AGENT, ids[3]), kept);
+    assert.equal(store.block(AGENT, ids[1]), undefined);
+    const c = store.takeChanges();
+    assert.equal(c.structure, true);
+    assert.equal(c.blocks.size, 0, 'no block is re-rendered');
+  });
+
   it('ignores everything until the first init', () => {
     const { store, posted } = makeStore();
     assert.equal(store.receive(batch(1, [{ type: 'title', title: 'x' }])), 'waiting');
