@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { runCommand, waitForIdle, type Workbench } from '../harness/workbench';
+import { runCommand, statusBarEntry, waitForIdle, type Workbench } from '../harness/workbench';
 
 const WAIT_MS = 15_000;
 
@@ -30,6 +30,11 @@ export async function sessionTitles(page: Page): Promise<string[]> {
 export async function welcomeText(page: Page): Promise<string> {
   const welcome = page.locator('.part.sidebar .welcome-view-content');
   return (await welcome.isVisible()) ? welcome.innerText() : '';
+}
+
+/** The text of Den's status bar item, trimmed. */
+export async function statusText(page: Page): Promise<string> {
+  return (await statusBarEntry(page, 'den-dev.den.den.status').innerText()).trim();
 }
 
 /** The message the extension shows above the tree (`TreeView.message`), '' when none. */

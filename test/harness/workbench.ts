@@ -127,7 +127,10 @@ function escapeRegExp(text: string): string {
  * another one first); clicking rows is flaky because the list re-renders while it filters.
  */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  const input = page.locator('.quick-input-widget input');
+  const widget = page.locator('.quick-input-widget');
+  const input = widget.locator('input');
+  // F1 while an earlier palette is still closing lands in that one (it turns inert, then hides)
+  await widget.waitFor({ state: 'hidden' });
   await page.keyboard.press('F1');
   await input.waitFor({ state: 'visible' });
   await input.fill(`>${title}`);
@@ -146,6 +149,13 @@ export async function runCommand(page: Page, title: string): Promise<void> {
       .getAttribute('aria-label', { timeout: 5000 });
     if (label?.startsWith(title)) {
       await page.keyboard.press('Enter');
+      // The palette closes, or the command reuses the widget for its own input: either way the
+      // command's text leaves it. Until then the next step could land in the closing palette.
+      await page.waitForFunction((text) => {
+        const w = document.querySelector<HTMLElement>('.quick-input-widget');
+        const i = w?.querySelector('input');
+        return !w || w.style.display === 'none' || !i || i.value !== text;
+      }, `>${title}`);
       return;
     }
     await page.keyboard.press('ArrowDown');
