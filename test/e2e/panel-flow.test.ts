@@ -24,7 +24,7 @@ import {
   turnEnds,
   TURN_TIMEOUT_MS,
 } from './panel-view';
-import { eventually, sessionTitles } from './sessions-view';
+import { eventually, freshService, sessionTitles } from './sessions-view';
 
 /** Pause between the emulator's scripted events: slow enough to see streaming, fast enough for a 400-chunk turn. */
 const EVENT_DELAY_MS = 25;
@@ -143,19 +143,8 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     }
     await page.locator('iframe.webview').first().waitFor({ state: 'detached' });
     await clickActivityBar(page, 'Den');
-    // Session ids are new at every start: the tree's rows (and what its commands get) must come from
-    // the new emulator. A refresh against an empty one first empties the tree, so rows that show
-    // after the next refresh can only be the new emulator's.
-    await emu.close();
-    emu = await startEmulator({ port, seed: false });
-    await runCommand(page, 'Den: Refresh Sessions');
-    await eventually(
-      'the tree to empty',
-      () => sessionTitles(page),
-      (t) => t.length === 0,
-    );
-    await emu.close();
-    emu = await startEmulator({ port, eventDelayMs: EVENT_DELAY_MS });
+    // the tree's rows (and what its commands get) must come from the new emulator
+    emu = await freshService(page, emu, port, { eventDelayMs: EVENT_DELAY_MS });
     await runCommand(page, 'Den: Refresh Sessions');
     await eventually(
       'the seeded sessions',

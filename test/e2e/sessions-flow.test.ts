@@ -19,6 +19,7 @@ import {
 import {
   clearNotifications,
   eventually,
+  freshService,
   sessionTitles,
   statusText,
   shot,
@@ -204,19 +205,8 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
   });
 
   async function freshStart(): Promise<void> {
-    // Session ids are new at every start, and the seeded titles are the same: a refresh against an
-    // empty service first empties the tree, so the rows that show after the next refresh can only be
-    // the fresh service's (and no refresh of this hook is still under way when the test begins).
-    await emu?.close();
-    emu = await startEmulator({ port, seed: false });
-    await runCommand(page, 'Den: Refresh Sessions');
-    await eventually(
-      'the tree to empty',
-      () => sessionTitles(page),
-      (t) => t.length === 0,
-    );
-    await emu.close();
-    emu = await startEmulator({ port });
+    // (no refresh of this hook is still under way when the test begins)
+    emu = await freshService(page, emu, port);
     // a search left by a test shows above the tree, or as the "no match" welcome
     const searching =
       /^Showing sessions whose/.test(await viewMessage(page)) ||

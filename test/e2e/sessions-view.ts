@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
 import { runCommand, statusBarEntry, waitForIdle, type Workbench } from '../harness/workbench';
 
 const WAIT_MS = 15_000;
@@ -94,4 +95,28 @@ export async function treeChurn(page: Page, ms: number): Promise<number> {
     observer.disconnect();
     return n;
   }, ms);
+}
+
+/**
+ * Replaces the service on `port` with a fresh one (started with `options`), so the workbench's URL
+ * and key stay valid. Session ids are new at every start while the seeded titles are the same: a
+ * refresh against an empty service first empties the tree, so rows that show after the next refresh
+ * can only be the fresh service's. Returns the fresh service; the caller refreshes once more.
+ */
+export async function freshService(
+  page: Page,
+  old: Emulator | undefined,
+  port: number,
+  options: EmulatorOptions = {},
+): Promise<Emulator> {
+  await old?.close();
+  const empty = await startEmulator({ port, seed: false });
+  await runCommand(page, 'Den: Refresh Sessions');
+  await eventually(
+    'the tree to empty',
+    () => sessionTitles(page),
+    (t) => t.length === 0,
+  );
+  await empty.close();
+  return startEmulator({ ...options, port });
 }
