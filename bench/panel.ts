@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import type { AgentEvent } from '../src/core/api/types';
 import type { Transcript } from '../src/core/transcript/model';
 import { applyEvent, beginTurn, createTranscript } from '../src/core/transcript/reducer';
-import { DeltaBatcher, type InitBody } from '../src/panel/delta-batcher';
-import type { HostMessage } from '../src/panel/protocol';
-import { TranscriptCache } from '../src/panel/transcript-cache';
-import { transcriptViews } from '../src/panel/turn-view';
+import { DeltaBatcher, type InitBody } from '../src/session/delta-batcher';
+import type { HostMessage } from '../src/protocol/messages';
+import { TranscriptCache } from '../src/session/transcript-cache';
+import { transcriptViews } from '../src/session/turn-view';
 import { closeBrowser, openHarness, type Harness } from '../test/unit/webview/browser-harness';
 
 const SESSION = '11111111-2222-4333-8444-555555555555';

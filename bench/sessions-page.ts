@@ -1,5 +1,5 @@
 import { ApiClient } from '../src/core/api/client';
-import { SessionList } from '../src/sessions/session-list';
+import { SessionList } from '../src/session/list/session-list';
 import { startEmulator } from '../test/emulator';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { KeyStore } from './auth/key-store';
 import { registerAuthCommands } from './commands/auth-commands';
+import { registerPanelCommands } from './commands/panel-commands';
 import { registerSessionCommands } from './commands/session-commands';
 import { registerTurnCommands } from './commands/turn-commands';
 import { parseSettings } from './config/settings';
@@ -57,7 +58,13 @@ export function activate(context: vscode.ExtensionContext): DenApi {
   });
   sessions.attach(view);
   status.setState(connection.state);
-  const panels = new PanelManager({ context, connection, logger, sessions, status, apiKey: () => keys.key });
+  const panels = new PanelManager({
+    context,
+    connection,
+    logger,
+    titleOf: (id) => sessions.get(id)?.title,
+    apiKey: () => keys.key,
+  });
 
   context.subscriptions.push(
     channel,
@@ -87,6 +94,14 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     ),
     ...registerAuthCommands(keys, connection, channel),
     panels,
+    panels.onDidChangeRunningTurns(({ turns, sessions: changed }) => {
+      for (const c of changed) sessions.setRunning(c.sessionId, c.running);
+      status.setRunningTurns(turns.length);
+    }),
+    panels.onDidStartTurn((id) => {
+      if (!sessions.get(id)) void sessions.refresh();
+    }),
+    ...registerPanelCommands(panels),
     vscode.window.registerWebviewPanelSerializer('den.session', panels.serializer()),
     ...registerSessionCommands(sessions, connection, {
       open: (id) => panels.open(id),

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { ApiClient } from '../core/api/client';
 import type { Session } from '../core/api/types';
 import type { Logger } from '../core/log';
-import type { RunningTurn } from '../panel/panel-manager';
-import { firstLine, relativeTime } from '../sessions/format';
+import type { RunningTurn } from '../session/running-turn';
+import { firstLine, relativeTime } from '../protocol/format';
 
 /** Recent sessions offered after "New session". */
 const RECENT = 30;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { TurnFile } from '../core/api/types';
-import { formatBytes } from '../sessions/format';
+import { formatBytes } from '../protocol/format';
 import { buildReference, distinctNames } from './attachment-info';
 import { sourceSize, type AttachmentSource } from './sources';
 import { uploadText, uploadWorkspaceFile, type Uploader } from './uploader';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Session } from '../core/api/types';
 import type { Connection } from '../service/connection';
-import { firstLine, relativeTime, validateTitle } from '../sessions/format';
+import { firstLine, relativeTime, validateTitle } from '../protocol/format';
 import type { SessionsTreeProvider } from '../sessions/sessions-tree';
 import type { SessionNode } from '../sessions/tree-nodes';
 import { showError } from '../ui/show-error';

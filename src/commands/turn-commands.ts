@@ -13,7 +13,7 @@ import { DenError } from '../core/api/errors';
 import type { Mode } from '../core/api/types';
 import type { PanelManager, PanelTurnRequest } from '../panel/panel-manager';
 import type { Connection } from '../service/connection';
-import { firstLine } from '../sessions/format';
+import { firstLine } from '../protocol/format';
 import type { SessionsTreeProvider } from '../sessions/sessions-tree';
 import { showError } from '../ui/show-error';
 

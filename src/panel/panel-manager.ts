@@ -2,48 +2,31 @@ import type { Agent } from 'node:http';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { wsAgentFor } from '../core/api/proxy';
-import type { Effort, Mode, TurnFile } from '../core/api/types';
 import type { Logger } from '../core/log';
 import type { Turn } from '../core/transcript/model';
 import type { Connection } from '../service/connection';
-import { firstLine } from '../sessions/format';
-import type { SessionsTreeProvider } from '../sessions/sessions-tree';
-import type { StatusBar } from '../status/status-bar';
+import { firstLine } from '../protocol/format';
 import { FileDocuments } from './file-documents';
-import { registerPanelCommands } from './panel-commands';
-import type { WebviewPersistedState } from './protocol';
-import { SessionHost, type HostSettings } from './session-host';
+import type { WebviewPersistedState } from '../protocol/messages';
+import type { RunningTurn, RunningTurnsChange } from '../session/running-turn';
+import { SessionHost, type HostSettings, type TurnRequest } from '../session/session-host';
+import { TranscriptCache } from '../session/transcript-cache';
+import type { FollowTarget } from '../session/turn-followers';
 import { SessionPanel } from './session-panel';
-import { TranscriptCache } from './transcript-cache';
-import type { FollowTarget } from './turn-followers';
 
 /** What the panel manager needs from the rest of the extension. */
 export interface PanelDeps {
   context: vscode.ExtensionContext;
   connection: Connection;
   logger: Logger;
-  sessions: SessionsTreeProvider;
-  status: StatusBar;
+  /** The title the Sessions view knows for a session, if any. */
+  titleOf: (sessionId: string) => string | undefined;
   /** The API key in use (for the live socket); never logged. */
   apiKey: () => string | undefined;
 }
 
 /** A turn to start from a command (New Session, Ask About Selection, Send File). */
-export interface PanelTurnRequest {
-  task: string;
-  mode?: Mode;
-  effort?: Effort;
-  files?: TurnFile[];
-  references?: Record<string, unknown>[];
-}
-
-/** A turn that is running in some session, for the status bar and "Den: Show Running Turns". */
-export interface RunningTurn {
-  sessionId: string;
-  agentMessageId: string;
-  title: string;
-  task: string;
-}
+export type PanelTurnRequest = TurnRequest;
 
 /**
  * Owns the Session panels (one per session) and the hosts behind them. A host outlives its panel
@@ -55,9 +38,12 @@ export class PanelManager implements vscode.Disposable {
   private readonly panels = new Map<string, SessionPanel>();
   private readonly files = new FileDocuments();
   private readonly cache: TranscriptCache;
-  private readonly changed = new vscode.EventEmitter<RunningTurn[]>();
+  private readonly changed = new vscode.EventEmitter<RunningTurnsChange>();
   /** The running turns changed (started, ended, or no longer followed). */
   readonly onDidChangeRunningTurns = this.changed.event;
+  private readonly started = new vscode.EventEmitter<string>();
+  /** A turn started in a session (by id), which the Sessions view may not list yet. */
+  readonly onDidStartTurn = this.started.event;
   private readonly disposables: vscode.Disposable[];
   private runningSessions = new Set<string>();
   private runningKey = '';
@@ -71,7 +57,7 @@ export class PanelManager implements vscode.Disposable {
     this.disposables = [
       this.files,
       this.changed,
-      ...registerPanelCommands(this),
+      this.started,
       deps.connection.onDidChangeState(() => {
         for (const h of this.hosts.values()) h.view.updateComposer();
       }),
@@ -160,7 +146,7 @@ export class PanelManager implements vscode.Disposable {
     const { connection, logger } = this.deps;
     const host = new SessionHost({
       sessionId,
-      title: title ?? this.deps.sessions.get(sessionId)?.title,
+      title: title ?? this.deps.titleOf(sessionId),
       client: () => connection.requireClient(),
       target: () => this.followTarget(),
       settings: () => this.hostSettings(),
@@ -170,9 +156,7 @@ export class PanelManager implements vscode.Disposable {
         onRunningChanged: () => this.updateRunning(),
         onTurnEnded: (h, turn) => this.turnEnded(h, turn),
         onTitleChanged: (h) => this.panels.get(h.sessionId)?.setTitle(h.title),
-        onTurnStarted: (h) => {
-          if (!this.deps.sessions.get(h.sessionId)) void this.deps.sessions.refresh();
-        },
+        onTurnStarted: (h) => this.started.fire(h.sessionId),
       },
       reportSuccess: () => connection.reportSuccess(),
       reportFailure: (err) => connection.reportFailure(err),
@@ -246,16 +230,17 @@ export class PanelManager implements vscode.Disposable {
   private updateRunning(): void {
     const list = this.runningTurns();
     const now = new Set(list.map((r) => r.sessionId));
+    const sessions: RunningTurnsChange['sessions'] = [];
     for (const id of new Set([...this.runningSessions, ...now])) {
-      if (this.runningSessions.has(id) !== now.has(id)) this.deps.sessions.setRunning(id, now.has(id));
+      if (this.runningSessions.has(id) !== now.has(id))
+        sessions.push({ sessionId: id, running: now.has(id) });
     }
     this.runningSessions = now;
-    this.deps.status.setRunningTurns(list.length);
     const key = list.map((r) => r.agentMessageId).join(',');
-    if (key !== this.runningKey) {
+    if (key !== this.runningKey || sessions.length) {
       this.runningKey = key;
       void vscode.commands.executeCommand('setContext', 'den.turnRunning', list.length > 0);
-      this.changed.fire(list);
+      this.changed.fire({ turns: list, sessions });
     }
     this.releaseIdleHosts();
   }

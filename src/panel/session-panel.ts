@@ -6,13 +6,13 @@ import { DenError } from '../core/api/errors';
 import type { FileInfo } from '../core/api/types';
 import type { Logger } from '../core/log';
 import { findTurn } from '../core/transcript/reducer';
-import { formatBytes } from '../sessions/format';
-import type { BatcherStats } from './delta-batcher';
+import { formatBytes } from '../protocol/format';
+import type { BatcherStats } from '../session/delta-batcher';
 import type { FileDocuments } from './file-documents';
-import { checkWebviewMessage, isAllowedCommand, isOpenableLink } from './message-check';
+import { checkWebviewMessage, isAllowedCommand, isOpenableLink } from '../protocol/message-check';
 import { panelHtml } from './panel-html';
-import type { WebviewDigest } from './protocol';
-import type { SessionHost } from './session-host';
+import type { WebviewDigest } from '../protocol/messages';
+import type { SessionHost } from '../session/session-host';
 import type { Transcript } from '../core/transcript/model';
 
 /** The webview panel type (package.json, the serializer). */

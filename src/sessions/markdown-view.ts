@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { transcriptFromDetail } from '../core/transcript/from-history';
 import { transcriptToMarkdown } from '../core/transcript/markdown-export';
-import { presentError } from '../ui/error-text';
+import { presentError } from '../session/error-text';
 import type { SessionsTreeProvider } from './sessions-tree';
 
 export const MARKDOWN_SCHEME = 'den-session';

@@ -3,9 +3,9 @@ import { DenError } from '../core/api/errors';
 import type { Message, Session, SessionDetail } from '../core/api/types';
 import type { Logger } from '../core/log';
 import type { Connection } from '../service/connection';
-import { presentError } from '../ui/error-text';
-import { SessionList } from './session-list';
-import { welcomeExplains, welcomeKeys } from './welcome-state';
+import { presentError } from '../session/error-text';
+import { SessionList } from '../session/list/session-list';
+import { welcomeExplains, welcomeKeys } from '../session/list/welcome-state';
 import {
   fileItem,
   groupItem,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { FileInfo, Message, Session } from '../core/api/types';
-import { firstLine, formatBytes, relativeTime } from './format';
+import { firstLine, formatBytes, relativeTime } from '../protocol/format';
 
 /** The elements of the Sessions tree. Ids are stable so VS Code keeps expansion and selection. */
 export type SessionNode =

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConnectionState } from '../service/connection';
-import { presentError } from '../ui/error-text';
+import { presentError } from '../session/error-text';
 
 /**
  * The status bar item: connection state (signed out / connected / error with its reason) and the

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { presentError } from './error-text';
+import { presentError } from '../session/error-text';
 
 /** Shows an error as a notification with its action buttons; runs the chosen command. */
 export async function showError(err: unknown, doing: string, secret?: string): Promise<void> {

@@ -3,8 +3,15 @@
  * line, Escape leaves it), mode picker, fast/think toggle, attachment chips, Send / Stop / Continue,
  * queue and rate-limit indicators. Draft, mode and effort are persisted through `persist`.
  */
-import { MODES, type Effort, type Mode } from '../core/api/types';
-import type { AttachmentView, ComposerState, WebviewMessage, WebviewPersistedState } from '../panel/protocol';
+import {
+  MODES,
+  type AttachmentView,
+  type ComposerState,
+  type Effort,
+  type Mode,
+  type WebviewMessage,
+  type WebviewPersistedState,
+} from '../protocol/messages';
 import { clear, h } from './dom';
 import { EFFORT_LABELS, MODE_LABELS, formatBytes, secondsLeft } from './format';
 

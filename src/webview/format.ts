@@ -1,6 +1,5 @@
 /** Small pure formatters for the panel's texts (sizes, durations, turn status lines). */
-import type { Effort, Mode } from '../core/api/types';
-import type { TurnHeader } from '../panel/protocol';
+import type { Effort, Mode, TurnHeader } from '../protocol/messages';
 
 export const MODE_LABELS: Record<Mode, string> = {
   auto: 'Auto',
@@ -13,7 +12,7 @@ export const MODE_LABELS: Record<Mode, string> = {
 export const EFFORT_LABELS: Record<Effort, string> = { fast: 'Fast', think: 'Think' };
 
 /** Shared with the Sessions tree (pure, no vscode). */
-export { formatBytes } from '../sessions/format';
+export { formatBytes } from '../protocol/format';
 
 /** "45 s", "3 min", "1 h 5 min". */
 export function formatDuration(seconds: number): string {

@@ -2,7 +2,7 @@
  * Shape checks of what arrives on `window.onmessage`: anything that is not a well-formed HostMessage
  * is ignored before it reaches the store. Pure.
  */
-import type { Delta, HostMessage } from '../panel/protocol';
+import type { Delta, HostMessage } from '../protocol/messages';
 
 type Obj = Record<string, unknown>;
 

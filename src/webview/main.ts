@@ -3,7 +3,7 @@
  * in `seq` order) and renders it once per animation frame, posts the person's intents back, and
  * keeps draft, choices and scroll position with `setState`.
  */
-import type { HostMessage, WebviewPersistedState } from '../panel/protocol';
+import type { HostMessage, WebviewPersistedState } from '../protocol/messages';
 import { Announcer } from './announcer';
 import { ComposerView } from './composer';
 import { h, installContentHandlers } from './dom';

@@ -1,6 +1,6 @@
 /** How the webview talks to its host, and the part of `acquireVsCodeApi()` it uses. */
-import type { CheckedMessage } from '../panel/message-check';
-import type { WebviewPersistedState } from '../panel/protocol';
+import type { CheckedMessage } from '../protocol/message-check';
+import type { WebviewPersistedState } from '../protocol/messages';
 
 /** Posts a message to the host: a WebviewMessage, or `runCommand` for a notice's button. */
 export type Post = (m: CheckedMessage) => void;

@@ -15,7 +15,7 @@ import type {
   TurnHeader,
   WebviewDigest,
   WebviewMessage,
-} from '../panel/protocol';
+} from '../protocol/messages';
 
 /** One turn as the webview holds it. */
 export interface TurnState {

@@ -1,5 +1,5 @@
 /** What every row view is given: the store, a way to talk to the host, and the UI-only state. */
-import type { WebviewMessage } from '../../panel/protocol';
+import type { WebviewMessage } from '../../protocol/messages';
 import type { Store } from '../state';
 
 export interface ViewContext {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { ApiClient } from '../../../src/core/api/client';
 import { startEmulator, type Emulator } from '../../emulator';
-import { FakeClock } from '../panel/fake-clock';
+import { FakeClock } from '../session/fake-clock';
 import { capturingLogger, clientFor, countingDispatcher, newSessionId, rejectsWith, until } from './helpers';
 
 describe('ApiClient error paths', () => {

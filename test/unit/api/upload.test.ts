@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { turnFileFromUpload } from '../../../src/core/api/normalize-results';
 import { startEmulator, type Emulator } from '../../emulator';
-import { FakeClock } from '../panel/fake-clock';
+import { FakeClock } from '../session/fake-clock';
 import { clientFor, newSessionId, rejectsWith } from './helpers';
 
 const MB = 1024 * 1024;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { DenError } from '../../../src/core/api/errors';
 import { RequestOrder } from '../../../src/service/request-order';
-import { welcomeExplains, welcomeKeys } from '../../../src/sessions/welcome-state';
+import { welcomeExplains, welcomeKeys } from '../../../src/session/list/welcome-state';
 
 /**
  * The race behind the e2e flake "shows the 'rejected your API key' welcome when the service answers

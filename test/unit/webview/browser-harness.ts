@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../harness/chromium';
 import type { Block } from '../../../src/core/transcript/model';
-import type { HostMessage, WebviewDigest } from '../../../src/panel/protocol';
+import type { HostMessage, WebviewDigest } from '../../../src/protocol/messages';
 import { liveTranscript } from '../transcript/helpers';
 import { initMessage } from './helpers';
 

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Block } from '../../../src/core/transcript/model';
-import type { Delta } from '../../../src/panel/protocol';
+import type { Delta } from '../../../src/protocol/messages';
 import { closeBrowser, openHarness, started, toolBlock, type Harness } from './browser-harness';
 import { AGENT, loadFixture, scenario } from './helpers';
 import { XSS_CORPUS } from './xss-corpus';

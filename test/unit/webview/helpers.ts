@@ -5,7 +5,7 @@
 import type { AgentEvent } from '../../../src/core/api/types';
 import type { ChangeSet, ReducerOptions, Transcript, Turn } from '../../../src/core/transcript/model';
 import { applyEvent, findTurn } from '../../../src/core/transcript/reducer';
-import type { ComposerState, Delta, HostMessage, TurnHeader, TurnView } from '../../../src/panel/protocol';
+import type { ComposerState, Delta, HostMessage, TurnHeader, TurnView } from '../../../src/protocol/messages';
 import { isText, type VNode } from '../../../src/webview/vnode';
 import { AGENT, liveTranscript, loadFixture } from '../transcript/helpers';
 

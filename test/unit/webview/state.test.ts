@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Block, Transcript } from '../../../src/core/transcript/model';
-import type { HostMessage, TurnHeader, WebviewMessage } from '../../../src/panel/protocol';
+import type { HostMessage, TurnHeader, WebviewMessage } from '../../../src/protocol/messages';
 import { blockKey, Store } from '../../../src/webview/state';
 import { liveTranscript } from '../transcript/helpers';
 import { AGENT, composer, header, initMessage, loadFixture, scenario } from './helpers';

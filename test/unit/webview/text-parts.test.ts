@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { TurnHeader } from '../../../src/panel/protocol';
+import type { TurnHeader } from '../../../src/protocol/messages';
 import {
   formatBytes,
   formatDuration,

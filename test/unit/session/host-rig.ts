@@ -6,10 +6,10 @@ import type { AgentEvent } from '../../../src/core/api/types';
 import { silentLogger } from '../../../src/core/log';
 import type { Transcript, Turn } from '../../../src/core/transcript/model';
 import { applyEvent, beginTurn, createTranscript } from '../../../src/core/transcript/reducer';
-import type { HostMessage } from '../../../src/panel/protocol';
-import { SessionHost, type SessionHostDeps } from '../../../src/panel/session-host';
-import type { TranscriptCache } from '../../../src/panel/transcript-cache';
-import { transcriptViews } from '../../../src/panel/turn-view';
+import type { HostMessage } from '../../../src/protocol/messages';
+import { SessionHost, type SessionHostDeps } from '../../../src/session/session-host';
+import type { TranscriptCache } from '../../../src/session/transcript-cache';
+import { transcriptViews } from '../../../src/session/turn-view';
 import type { Emulator } from '../../emulator/index';
 import { ViewMirror } from './view-mirror';
 

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import { firstLine } from '../sessions/format';
+import type { PanelManager } from '../panel/panel-manager';
+import { firstLine } from '../protocol/format';
+import type { RunningTurn } from '../session/running-turn';
 import { showError } from '../ui/show-error';
-import type { PanelManager, RunningTurn } from './panel-manager';
 
 interface TurnItem extends vscode.QuickPickItem {
   turn: RunningTurn;

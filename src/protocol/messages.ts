@@ -9,6 +9,8 @@
  * that sees a gap answers `ready` with its `lastSeq` and gets a fresh `init`.
  */
 import type { Effort, Mode } from '../core/api/types';
+
+export { EFFORTS, MODES, type Effort, type Mode } from '../core/api/types';
 import type { Block, FileChange, Plan, TurnError, TurnStatus, UserMessage } from '../core/transcript/model';
 
 /** A turn without its blocks, plan and files (those travel in their own deltas). */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Transcript } from '../../../src/core/transcript/model';
 import { serializeTranscript } from '../../../src/core/transcript/serialize';
-import { TranscriptCache } from '../../../src/panel/transcript-cache';
+import { TranscriptCache } from '../../../src/session/transcript-cache';
 import { fold, loadFixture } from '../transcript/helpers';
 import { FakeClock } from './fake-clock';
 

@@ -7,7 +7,7 @@ import { findBlock } from '../core/transcript/blocks';
 import type { ChangeSet, LogStream, Transcript, Turn } from '../core/transcript/model';
 import { findTurn } from '../core/transcript/reducer';
 import { systemClock, type Clock } from './clock';
-import type { Delta, HostMessage } from './protocol';
+import type { Delta, HostMessage } from '../protocol/messages';
 import { turnHeader } from './turn-view';
 
 type InitMessage = Extract<HostMessage, { type: 'init' }>;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkWebviewMessage, isAllowedCommand, isOpenableLink } from '../../../src/panel/message-check';
+import { checkWebviewMessage, isAllowedCommand, isOpenableLink } from '../../../src/protocol/message-check';
 import { escapeHtml, panelCsp, panelHtml } from '../../../src/panel/panel-html';
 
 describe('Webview messages', () => {

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { turnFileFromUpload } from '../../../src/core/api/normalize-results';
 import { transcriptFromDetail } from '../../../src/core/transcript/from-history';
 import { isTerminalStatus } from '../../../src/core/transcript/model';
-import { TranscriptCache } from '../../../src/panel/transcript-cache';
+import { TranscriptCache } from '../../../src/session/transcript-cache';
 import { startEmulator, type Emulator } from '../../emulator/index';
 import { FakeClock } from './fake-clock';
 import { foldStored, hostRig, lastTurn, mirrorShows, waitFor, type HostRig } from './host-rig';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ListSessionsQuery, Session, SessionPage } from '../../../src/core/api/types';
-import { SessionList } from '../../../src/sessions/session-list';
-import { firstLine, formatBytes, relativeTime, validateTitle } from '../../../src/sessions/format';
+import { SessionList } from '../../../src/session/list/session-list';
+import { firstLine, formatBytes, relativeTime, validateTitle } from '../../../src/protocol/format';
 
 function session(n: number, extra: Partial<Session> = {}): Session {
   return {

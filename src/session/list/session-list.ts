@@ -1,4 +1,4 @@
-import type { ListSessionsQuery, Session, SessionPage } from '../core/api/types';
+import type { ListSessionsQuery, Session, SessionPage } from '../../core/api/types';
 
 /** Fetches one page of sessions (the API client's `listSessions`). */
 export type PageFetcher = (query: ListSessionsQuery, signal?: AbortSignal) => Promise<SessionPage>;

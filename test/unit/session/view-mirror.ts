@@ -11,8 +11,8 @@ import type {
   HostMessage,
   Notice,
   TurnView,
-} from '../../../src/panel/protocol';
-import { transcriptViews } from '../../../src/panel/turn-view';
+} from '../../../src/protocol/messages';
+import { transcriptViews } from '../../../src/session/turn-view';
 
 export class ViewMirror {
   lastSeq: number | null = null;

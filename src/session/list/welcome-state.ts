@@ -1,4 +1,4 @@
-import type { DenError } from '../core/api/errors';
+import type { DenError } from '../../core/api/errors';
 
 /**
  * The context keys behind the Sessions view's error welcomes (package.json `viewsWelcome`):

@@ -14,7 +14,7 @@ import type {
   StreamState,
   StreamStateInfo,
 } from '../core/stream/stream-types';
-import type { ConnectionView } from './protocol';
+import type { ConnectionView } from '../protocol/messages';
 
 /** Where and how to open sockets (read at each `follow`). */
 export interface FollowTarget {

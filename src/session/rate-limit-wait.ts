@@ -4,10 +4,10 @@
  * "Send When Ready". The notice says when, never a countdown (it would go stale; the composer
  * counts down by itself). No `vscode` import.
  */
-import { firstLine } from '../sessions/format';
+import { firstLine } from '../protocol/format';
 import type { Clock } from './clock';
 import type { HostView } from './host-view';
-import type { HeldTurnAction, Notice } from './protocol';
+import type { HeldTurnAction, Notice } from '../protocol/messages';
 import type { TurnRequest } from './turn-actions';
 
 export interface RateLimitWaitDeps {

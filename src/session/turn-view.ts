@@ -3,7 +3,7 @@
  * whole turns for `init`. No `vscode` import.
  */
 import { isTerminalStatus, type Block, type Transcript, type Turn } from '../core/transcript/model';
-import type { TurnHeader, TurnView } from './protocol';
+import type { TurnHeader, TurnView } from '../protocol/messages';
 
 /** A turn's header: everything but its blocks, plan and files. Absent fields are left out. */
 export function turnHeader(t: Turn): TurnHeader {

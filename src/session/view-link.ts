@@ -5,7 +5,7 @@
  */
 import type { Clock } from './clock';
 import type { DeltaBatcher, DirectMessage } from './delta-batcher';
-import type { HostMessage, WebviewDigest } from './protocol';
+import type { HostMessage, WebviewDigest } from '../protocol/messages';
 
 /** How long a shown panel may stay silent before the host catches it up without a `ready`. */
 const READY_GRACE_MS = 1_500;

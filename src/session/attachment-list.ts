@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TurnFile } from '../core/api/types';
-import { presentError } from '../ui/error-text';
-import type { AttachmentView } from './protocol';
+import { presentError } from './error-text';
+import type { AttachmentView } from '../protocol/messages';
 
 /** Uploads one file: reports progress, honours the signal, returns the turn's `files` entry. */
 export type UploadFn = (

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { DenError, type DenErrorCode } from '../../../src/core/api/errors';
 import { errorFromResponse } from '../../../src/core/api/http-errors';
 import { upgradeError } from '../../../src/core/stream/upgrade-error';
-import { presentError } from '../../../src/ui/error-text';
+import { presentError } from '../../../src/session/error-text';
 
 /** The DenError the client makes of a response with this status and JSON body. */
 function fromResponse(status: number, body: unknown, operation = 'load sessions'): DenError {

@@ -4,9 +4,9 @@
  */
 import type { Effort, Mode } from '../core/api/types';
 import type { Transcript } from '../core/transcript/model';
-import { presentError } from '../ui/error-text';
+import { presentError } from './error-text';
 import type { DeltaBatcher, InitBody } from './delta-batcher';
-import type { AttachmentView, ComposerState, ConnectionView, Notice } from './protocol';
+import type { AttachmentView, ComposerState, ConnectionView, Notice } from '../protocol/messages';
 import { openTurns, transcriptViews } from './turn-view';
 
 /** What the host reads from the extension's settings, each time it needs it. */

@@ -3,7 +3,7 @@
  * untrusted agent output, so nothing it sends is taken on trust. No `vscode` import.
  */
 import { EFFORTS, MODES, type Effort, type Mode } from '../core/api/types';
-import { HELD_TURN_ACTIONS, isWebviewMessage, type HeldTurnAction, type WebviewMessage } from './protocol';
+import { HELD_TURN_ACTIONS, isWebviewMessage, type HeldTurnAction, type WebviewMessage } from './messages';
 
 /** Largest text accepted from the webview (a task, a copy): 1 MB of characters. */
 const MAX_TEXT = 1_000_000;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { SessionDetail } from '../../../src/core/api/types';
 import { silentLogger } from '../../../src/core/log';
-import { Reconciler, type ReconcileOutcome } from '../../../src/panel/reconciler';
+import { Reconciler, type ReconcileOutcome } from '../../../src/session/reconciler';
 import { FakeClock } from './fake-clock';
 
 const DETAIL = { session: {}, messages: [] } as unknown as SessionDetail;

@@ -1,5 +1,5 @@
 /** A manual clock for the panel's timers: time moves only with `advance`. */
-import type { Clock } from '../../../src/panel/clock';
+import type { Clock } from '../../../src/session/clock';
 
 interface Timer {
   id: number;

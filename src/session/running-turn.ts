@@ -1,0 +1,13 @@
+/** A turn that is running in some session, for the status bar and "Den: Show Running Turns". */
+export interface RunningTurn {
+  sessionId: string;
+  agentMessageId: string;
+  title: string;
+  task: string;
+}
+
+/** The running turns changed: the whole list, and the sessions that started or stopped running. */
+export interface RunningTurnsChange {
+  turns: RunningTurn[];
+  sessions: { sessionId: string; running: boolean }[];
+}
