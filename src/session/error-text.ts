@@ -7,7 +7,15 @@ export interface ErrorAction {
 }
 
 export interface ErrorPresentation {
+  /** What a person reads: `summary`, then `retryHint` when there is one. */
   message: string;
+  /** What went wrong and what to do, without when to try again. */
+  summary: string;
+  /**
+   * When to try again ("Retry in 12 s.", "Den retries by itself."), apart from the summary so a
+   * caller with a retry schedule of its own says that instead.
+   */
+  retryHint?: string;
   actions: ErrorAction[];
   /** A warning rather than an error: the user did nothing wrong and it will pass. */
   transient: boolean;
@@ -44,6 +52,15 @@ export function presentError(
   doing?: string,
   ...secrets: (string | undefined)[]
 ): ErrorPresentation {
+  const p = describe(err, doing, secrets);
+  return { ...p, message: p.retryHint ? `${p.summary} ${p.retryHint}` : p.summary };
+}
+
+function describe(
+  err: unknown,
+  doing: string | undefined,
+  secrets: (string | undefined)[],
+): Omit<ErrorPresentation, 'message'> {
   const e = err instanceof DenError ? err : new DenError({ code: 'network', message: String(err) });
   const server = redact(e.message, ...secrets);
   const own = e.serverMessage === undefined ? undefined : redact(e.serverMessage, ...secrets);
@@ -51,67 +68,68 @@ export function presentError(
   switch (e.code) {
     case 'unauthorized':
       return {
-        message: `${lead}: the service rejected the API key. Set a new key.`,
+        summary: `${lead}: the service rejected the API key. Set a new key.`,
         actions: [SET_KEY],
         transient: false,
       };
     case 'forbidden':
       return {
-        message: own?.trim()
+        summary: own?.trim()
           ? `${lead}: the service refused (403)${said(own)}`
           : `${lead}: this API key has no access to it (403).`,
         actions: [],
         transient: false,
       };
     case 'not_found':
-      return { message: `${lead}: it no longer exists on the service (404).`, actions: [], transient: false };
-    case 'rate_limited': {
-      const wait =
-        e.retryAfter !== undefined ? ` Retry in ${Math.ceil(e.retryAfter)} s.` : ' Retry in a moment.';
+      return { summary: `${lead}: it no longer exists on the service (404).`, actions: [], transient: false };
+    case 'rate_limited':
       return {
-        message: `${lead}: the service is rate limiting requests (429).${wait}`,
+        summary: `${lead}: the service is rate limiting requests (429).`,
+        retryHint:
+          e.retryAfter !== undefined ? `Retry in ${Math.ceil(e.retryAfter)} s.` : 'Retry in a moment.',
         actions: [],
         transient: true,
       };
-    }
     case 'config':
       return {
-        message: `${lead}: ${server}`,
+        summary: `${lead}: ${server}`,
         actions: /key/i.test(server) ? [SET_KEY] : [CONFIGURE],
         transient: false,
       };
     case 'network':
       return {
-        message: `${lead}: the service cannot be reached (${server}). Check the URL and your network. Den retries by itself.`,
+        summary: `${lead}: the service cannot be reached (${server}). Check the URL and your network.`,
+        retryHint: 'Den retries by itself.',
         actions: [CONFIGURE, SHOW_LOG],
         transient: true,
       };
     case 'timeout':
       return {
-        message: `${lead}: the service did not answer in time. Try again.`,
+        summary: `${lead}: the service did not answer in time.`,
+        retryHint: 'Try again.',
         actions: [SHOW_LOG],
         transient: true,
       };
     case 'aborted':
-      return { message: `${lead}: cancelled.`, actions: [], transient: true };
+      return { summary: `${lead}: cancelled.`, actions: [], transient: true };
     case 'server':
       return {
         // The service answered: it is reachable, it failed. Its own words, when it sent any.
-        message: `${lead}: the service had an error${e.status ? ` (${e.status})` : ''}${said(own ?? withoutStatusLead(server))}`,
+        summary: `${lead}: the service had an error${e.status ? ` (${e.status})` : ''}${said(own ?? withoutStatusLead(server))}`,
         actions: [SHOW_LOG],
         transient: true,
       };
     case 'unsupported':
-      return { message: `${lead}: ${server}`, actions: [], transient: false };
+      return { summary: `${lead}: ${server}`, actions: [], transient: false };
     case 'protocol':
       return {
-        message: `${lead}: the service sent a response Den cannot read (${server}).`,
+        summary: `${lead}: the service sent a response Den cannot read (${server}).`,
         actions: [SHOW_LOG],
         transient: true,
       };
     default:
       return {
-        message: `${lead}${e.status ? ` (${e.status})` : ''}: ${server}`,
+        summary: `${lead}${e.status ? ` (${e.status})` : ''}: ${server}`,
         actions: [SHOW_LOG],
         transient: false,
       };

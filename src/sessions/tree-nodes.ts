@@ -11,6 +11,37 @@ export type SessionNode =
   | { kind: 'more' }
   | { kind: 'note'; id: string; label: string; icon: string };
 
+/** One object per logical node, so VS Code's targeted refresh finds the element it knows. */
+export class NodeCache {
+  private readonly nodes = new Map<string, SessionNode>();
+
+  /** The known node for `n`; turns and files are replaced, as their data may have changed. */
+  node(n: SessionNode): SessionNode {
+    const key = nodeKey(n);
+    const known = this.nodes.get(key);
+    if (known && n.kind !== 'turn' && n.kind !== 'file') return known;
+    this.nodes.set(key, n);
+    return n;
+  }
+}
+
+function nodeKey(n: SessionNode): string {
+  switch (n.kind) {
+    case 'session':
+      return `s:${n.sessionId}`;
+    case 'group':
+      return `g:${n.group}:${n.sessionId}`;
+    case 'turn':
+      return `t:${n.sessionId}:${n.message.id}`;
+    case 'file':
+      return `f:${n.sessionId}:${n.path}`;
+    case 'more':
+      return 'more';
+    case 'note':
+      return `n:${n.id}`;
+  }
+}
+
 export function sessionItem(s: Session, running: boolean, now: number): vscode.TreeItem {
   const item = new vscode.TreeItem(s.title || 'Untitled session', vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `session:${s.sessionId}`;

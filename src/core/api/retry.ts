@@ -1,3 +1,4 @@
+import { backoffDelay } from '../backoff';
 import { DenError } from './errors';
 import { isConnectRefused } from './http-errors';
 
@@ -20,15 +21,21 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maxRetryAfterMs: 30_000,
 };
 
-/** Full-jitter exponential backoff: a random delay in [0, min(max, base·2^attempt)]. */
-export function backoffDelay(
+/**
+ * Full-jitter exponential backoff for retry `attempt` (0 = the first retry): a random delay in
+ * [0, min(max, base·2^attempt)). The shared `backoffDelay` takes its random share off the top; this
+ * draw has always counted up from 0, so it is handed over mirrored (same spread, same values).
+ */
+export function retryBackoff(
   attempt: number,
   policy: RetryPolicy,
   random: () => number = Math.random,
 ): number {
-  // setTimeout fires at once past 2^31-1 ms, so that is the hard ceiling.
-  const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(attempt, 30), 2 ** 31 - 1);
-  return Math.floor(random() * cap);
+  return backoffDelay(
+    attempt + 1,
+    { initialMs: policy.baseDelayMs, maxMs: policy.maxDelayMs, factor: 2, jitter: 1 },
+    () => 1 - random(),
+  );
 }
 
 /**
@@ -45,17 +52,17 @@ export function retryDelay(
   random: () => number = Math.random,
 ): number | undefined {
   if (attempt >= policy.retries) return undefined;
-  if (isConnectRefused(err.cause)) return backoffDelay(attempt, policy, random);
+  if (isConnectRefused(err.cause)) return retryBackoff(attempt, policy, random);
   if (!idempotent) return undefined;
   switch (err.code) {
     case 'network':
     case 'timeout':
     case 'server':
-      return backoffDelay(attempt, policy, random);
+      return retryBackoff(attempt, policy, random);
     case 'protocol':
-      return err.details?.truncated === true ? backoffDelay(attempt, policy, random) : undefined;
+      return err.details?.truncated === true ? retryBackoff(attempt, policy, random) : undefined;
     case 'rate_limited': {
-      if (err.retryAfter === undefined) return Math.max(backoffDelay(attempt, policy, random), 1_000);
+      if (err.retryAfter === undefined) return Math.max(retryBackoff(attempt, policy, random), 1_000);
       const ms = err.retryAfter * 1000;
       return ms <= (policy.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs ?? 0) ? ms : undefined;
     }

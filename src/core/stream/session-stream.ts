@@ -3,7 +3,7 @@ import type { RawData } from 'ws';
 import { DenError, redact } from '../api/errors';
 import type { AgentEvent, TurnFile } from '../api/types';
 import { redactingLogger, silentLogger, type Logger } from '../log';
-import { backoffDelay, delayWithRetryAfter, type BackoffOptions } from './backoff';
+import { backoffDelay, delayWithRetryAfter, type BackoffOptions } from '../backoff';
 import { frameText, parseFrame, terminalKind, terminalPhase } from './frames';
 import { Sequencer, START_CURSOR, type ExpireResult } from './sequencer';
 import { StreamConnection } from './stream-connection';
@@ -17,6 +17,7 @@ import type {
   StreamStateInfo,
   StreamStats,
 } from './stream-types';
+import { STREAM_BACKOFF } from './stream-types';
 
 export type * from './stream-types';
 
@@ -39,7 +40,7 @@ export class SessionStream {
   private readonly listener: SessionStreamListener;
   private readonly log: Logger;
   private readonly seq: Sequencer;
-  private readonly backoff: Partial<BackoffOptions>;
+  private readonly backoff: BackoffOptions;
   private readonly idleMs: number;
   private readonly maxFailures: number;
   private readonly counters: StreamStats = {
@@ -77,7 +78,7 @@ export class SessionStream {
       windowMs: options.reorderWindowMs ?? 1000,
       maxBuffered: options.reorderBufferSize ?? 1024,
     });
-    this.backoff = options.backoff ?? {};
+    this.backoff = { ...STREAM_BACKOFF, ...options.backoff };
     this.idleMs = Math.max(1, options.idleTimeoutMs ?? 45_000);
     this.maxFailures = Math.max(1, options.maxConsecutiveFailures ?? 12);
     this.done = new Promise((resolve) => (this.resolveDone = resolve));

@@ -2,7 +2,15 @@ import type { Agent } from 'node:http';
 import type { DenError } from '../api/errors';
 import type { AgentEvent } from '../api/types';
 import type { Logger } from '../log';
-import type { BackoffOptions } from './backoff';
+import type { BackoffOptions } from '../backoff';
+
+/** How the stream spaces its reconnects: 250 ms doubling to 10 s, up to half of it taken off at random. */
+export const STREAM_BACKOFF: Readonly<BackoffOptions> = Object.freeze({
+  initialMs: 250,
+  maxMs: 10_000,
+  factor: 2,
+  jitter: 0.5,
+});
 
 /** Life of a `SessionStream`. `ended`, `failed` and `closed` are final. */
 export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'ended' | 'failed' | 'closed';
@@ -96,6 +104,7 @@ export interface SessionStreamOptions {
   agent?: Agent;
   /** No frame for this long means a dead socket: reconnect (default 45,000 ms). */
   idleTimeoutMs?: number;
+  /** Reconnect delays, over `STREAM_BACKOFF`. */
   backoff?: Partial<BackoffOptions>;
   /** Failed tries in a row before giving up with state `failed` (default 12). */
   maxConsecutiveFailures?: number;

@@ -1,4 +1,6 @@
 import type { DenError } from '../../core/api/errors';
+import { presentError } from '../error-text';
+import type { ListProblem } from './sessions-model';
 
 /**
  * The context keys behind the Sessions view's error welcomes (package.json `viewsWelcome`):
@@ -24,4 +26,16 @@ export function welcomeKeys(listError: DenError | undefined): WelcomeKeys {
 export function welcomeExplains(e: DenError): boolean {
   const keys = welcomeKeys(e);
   return keys['den.authError'] || keys['den.offline'];
+}
+
+/**
+ * The message above the Sessions view for the last list load's problem, or undefined where the
+ * view's welcome explains it (a message would hide the welcome). A problem the list retries by
+ * itself ends with when it does, in place of the presentation's generic "Retry in …".
+ */
+export function listProblemMessage(problem: ListProblem): string | undefined {
+  if (welcomeExplains(problem.error)) return undefined;
+  const shown = presentError(problem.error, 'load sessions');
+  if (problem.retryInMs === undefined) return shown.message;
+  return `${shown.summary} Retrying in ${Math.ceil(problem.retryInMs / 1000)} s.`;
 }

@@ -7,7 +7,7 @@ import {
   redactError,
   quoteBody,
 } from '../../../src/core/api/http-errors';
-import { backoffDelay, retryDelay, DEFAULT_RETRY } from '../../../src/core/api/retry';
+import { retryBackoff, retryDelay, DEFAULT_RETRY } from '../../../src/core/api/retry';
 
 const KEY = 'sk_live_abcdef123456';
 const ctx = { operation: 'list sessions', secrets: [KEY] };
@@ -198,11 +198,11 @@ describe('http-errors', () => {
     it('backs off exponentially with full jitter under a cap', () => {
       const p = { retries: 10, baseDelayMs: 100, maxDelayMs: 1000 };
       assert.deepEqual(
-        [0, 1, 2, 3, 4, 10].map((a) => backoffDelay(a, p, () => 0.999999)),
+        [0, 1, 2, 3, 4, 10].map((a) => retryBackoff(a, p, () => 0.999999)),
         [99, 199, 399, 799, 999, 999],
       );
       assert.equal(
-        backoffDelay(5, p, () => 0),
+        retryBackoff(5, p, () => 0),
         0,
       );
     });

@@ -106,4 +106,23 @@ describe('error presentation', () => {
     const p = presentError(fromResponse(403, { error: 'forbidden' }), 'rename the session');
     assert.equal(p.message, 'Den could not rename the session: this API key has no access to it (403).');
   });
+
+  it('keeps when to try again apart from the summary, so a caller with its own schedule can say that', () => {
+    const limited = presentError(
+      new DenError({ code: 'rate_limited', status: 429, message: 'x', retryAfter: 45 }),
+      'load sessions',
+    );
+    assert.equal(
+      limited.summary,
+      'Den could not load sessions: the service is rate limiting requests (429).',
+    );
+    assert.equal(limited.retryHint, 'Retry in 45 s.');
+    assert.equal(limited.message, `${limited.summary} ${limited.retryHint}`);
+    const offline = presentError(new DenError({ code: 'network', message: 'ECONNREFUSED' }), 'load sessions');
+    assert.equal(offline.retryHint, 'Den retries by itself.');
+    assert.doesNotMatch(offline.summary, /retries/);
+    const failed = presentError(fromResponse(500, { message: 'Database connection lost' }), 'load sessions');
+    assert.equal(failed.retryHint, undefined);
+    assert.equal(failed.summary, failed.message);
+  });
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { backoffDelay, DEFAULT_BACKOFF, delayWithRetryAfter } from '../../../src/core/stream/backoff';
+import { backoffDelay, delayWithRetryAfter } from '../../../src/core/backoff';
+import { STREAM_BACKOFF as DEFAULT_BACKOFF } from '../../../src/core/stream/stream-types';
 
 const noJitter = { ...DEFAULT_BACKOFF, jitter: 0 };
 
