@@ -1,4 +1,66 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+// Zones are resolved against this folder, not the process's working directory, so the layer
+// test (test/unit/layers) can lint a copy of the tree elsewhere with this very file.
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * What each part of src/ may import from src/ (docs/layers.md). A folder not listed is not
+ * restricted; add new folders here. Imports of the folder itself are always allowed.
+ * `core/transcript` and `core/api/types.ts` are the browser-safe part of the core: the webview
+ * bundle reaches them (directly or through src/protocol), and src/webview/tsconfig.json holds
+ * them to the same set.
+ */
+const WEBVIEW_SAFE_CORE = ['core/transcript', 'core/api/types.ts'];
+const SESSION = ['core', 'protocol', 'session'];
+const GLUE_BASE = [...SESSION, 'config', 'auth', 'ui'];
+const GLUE_SERVICE = [...GLUE_BASE, 'service'];
+const GLUE_VIEWS = [...GLUE_SERVICE, 'status', 'sessions'];
+const layers = [
+  { dir: 'core', may: ['core'] },
+  { dir: 'core/transcript', may: WEBVIEW_SAFE_CORE },
+  { dir: 'core/api/types.ts', may: ['core/api/types.ts'] },
+  { dir: 'protocol', may: ['protocol', ...WEBVIEW_SAFE_CORE] },
+  { dir: 'session', may: SESSION },
+  { dir: 'config', may: [...SESSION, 'config'] },
+  { dir: 'auth', may: [...SESSION, 'auth'] },
+  { dir: 'ui', may: [...SESSION, 'ui'] },
+  { dir: 'service', may: GLUE_SERVICE },
+  { dir: 'status', may: [...GLUE_SERVICE, 'status'] },
+  { dir: 'sessions', may: [...GLUE_SERVICE, 'sessions'] },
+  { dir: 'attachments', may: [...GLUE_VIEWS, 'attachments'] },
+  { dir: 'panel', may: [...GLUE_VIEWS, 'attachments', 'panel'] },
+  { dir: 'commands', may: [...GLUE_VIEWS, 'attachments', 'panel', 'commands'] },
+  { dir: 'webview', may: ['webview', 'protocol', 'core/transcript'] },
+];
+const zones = [
+  ...layers.map(({ dir, may }) => ({
+    target: `./src/${dir}`,
+    from: './src',
+    except: may.map((d) => `./${d}`),
+    message: `src/${dir} may import only src/{${may.join(',')}} (docs/layers.md).`,
+  })),
+  {
+    target: './src/extension.ts',
+    from: './src/webview',
+    message: 'The webview is a separate program (docs/layers.md).',
+  },
+];
+
+const noVscode = { name: 'vscode', message: 'This layer stays vscode-free (docs/layers.md).' };
+/** Any import that is not relative: vscode, node:*, Node builtins, npm packages. */
+const noBareImports = {
+  regex: '^[^.]',
+  message: 'Runs in the webview (a browser): relative imports of the allowed folders only (docs/layers.md).',
+};
+/** `import('vscode')` and `import('x')`: no-restricted-imports sees static imports only. */
+const dynamicImport = (match, message) => [
+  'error',
+  { selector: `ImportExpression[source.value=${match}]`, message },
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'media/**', '.cache/**', '**/*.js', '**/*.mjs'] },
@@ -11,13 +73,40 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
+  // The layers (docs/layers.md, docs/decisions/2026-11-24-layers-enforced.md).
   {
-    files: ['src/core/**/*.ts'],
+    files: ['src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Which files import-x reads to follow imports (for no-cycle), and with which parser.
+      'import-x/extensions': ['.ts'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.d.ts', '.js', '.json'] })],
+    },
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'vscode', message: 'The core must stay vscode-free.' }] },
-      ],
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones }],
+      // Runtime cycles; `import type` is erased and not followed. External modules are not parsed.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts', 'src/session/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noVscode] }],
+      'no-restricted-syntax': dynamicImport("'vscode'", noVscode.message),
+    },
+  },
+  {
+    // The webview and what its bundle reaches: no package, no Node builtin, no vscode.
+    files: [
+      'src/webview/**/*.ts',
+      'src/protocol/**/*.ts',
+      'src/core/transcript/**/*.ts',
+      'src/core/api/types.ts',
+    ],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [noBareImports] }],
+      'no-restricted-syntax': dynamicImport('/^[^.]/', noBareImports.message),
     },
   },
 );
