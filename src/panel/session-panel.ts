@@ -9,7 +9,7 @@ import { findTurn } from '../core/transcript/reducer';
 import { formatBytes } from '../protocol/format';
 import type { BatcherStats } from '../session/delta-batcher';
 import type { FileDocuments } from './file-documents';
-import { checkWebviewMessage, isAllowedCommand, isOpenableLink } from '../protocol/message-check';
+import { checkWebviewMessage, isAllowedCommand, isOpenableLink } from '../protocol/webview-messages';
 import { panelHtml } from './panel-html';
 import type { WebviewDigest } from '../protocol/messages';
 import type { SessionHost } from '../session/session-host';

@@ -9,7 +9,7 @@ import { ComposerView } from './composer';
 import { h, installContentHandlers } from './dom';
 import { turnStatusText } from './format';
 import { HeaderView, NoticeView } from './header';
-import { isHostMessage } from './host-message';
+import { isHostMessage } from '../protocol/messages';
 import type { Post } from './post';
 import { Store } from './state';
 import { TranscriptView } from './transcript-view';
