@@ -8,10 +8,9 @@ import type { Effort, Mode } from '../core/api/types';
 import type { Logger } from '../core/log';
 import type { SessionStreamOptions, StreamDone } from '../core/stream/stream-types';
 import { isTerminalStatus, type ChangeSet, type Transcript, type Turn } from '../core/transcript/model';
-import { findBlock } from '../core/transcript/blocks';
 import { findTurn } from '../core/transcript/reducer';
 import { firstLine } from '../protocol/format';
-import type { WebviewMessage } from '../protocol/messages';
+import { dispatch, type Handlers } from '../protocol/handlers';
 import { presentError } from './error-text';
 import { AttachmentList, type UploadFn } from './attachment-list';
 import { systemClock, type Clock } from './clock';
@@ -20,14 +19,15 @@ import { HistoryLoader } from './history-loader';
 import { HostView, type HostSettings } from './host-view';
 import { RateLimitWait } from './rate-limit-wait';
 import { Reconciler, type ReconcileStats } from './reconciler';
+import { sessionHandlers, type SessionMessage } from './session-messages';
 import { SessionTranscript } from './session-transcript';
 import type { TranscriptCache } from './transcript-cache';
 import { startTurn, stopTurn, type TurnActionHost, type TurnRequest } from './turn-actions';
 import { TurnFollowers, type FollowTarget } from './turn-followers';
-import { fullBlockText } from './turn-view';
 import { ViewLink } from './view-link';
 
 export type { HostSettings } from './host-view';
+export type { SessionMessage } from './session-messages';
 export type { TurnRequest } from './turn-actions';
 
 export interface SessionHostEvents {
@@ -73,6 +73,8 @@ export class SessionHost {
   readonly link: ViewLink;
   /** What the panel shows besides the transcript: composer, connection, notice, title. */
   readonly view: HostView;
+  /** What the webview's messages do here (the panel adds the editor's own to make the whole map). */
+  readonly handlers: Handlers<SessionMessage>;
   private readonly actions: TurnActionHost;
   private readonly wait: RateLimitWait;
   private readonly history: HistoryLoader;
@@ -164,6 +166,16 @@ export class SessionHost {
       reportSuccess: deps.reportSuccess,
       reportFailure: deps.reportFailure,
     };
+    this.handlers = sessionHandlers({
+      link: this.link,
+      view: this.view,
+      wait: this.wait,
+      attachments: this.attachments,
+      transcript: () => this.live.value,
+      send: (text, mode, effort, continueTurnId) => this.send(text, mode, effort, continueTurnId),
+      stop: () => this.stop(),
+      load: () => this.load(),
+    });
   }
 
   /** The host's model of the session (what the webview shows once caught up). */
@@ -214,51 +226,9 @@ export class SessionHost {
     );
   }
 
-  /** Handles the messages that need no editor API (the panel handles the others). */
-  async handle(msg: WebviewMessage): Promise<void> {
-    switch (msg.type) {
-      case 'ready':
-        this.link.ready(msg.lastSeq);
-        return;
-      case 'send':
-        await this.send(msg.text, msg.mode, msg.effort, msg.continueTurnId);
-        return;
-      case 'stop':
-        await this.stop();
-        return;
-      case 'removeAttachment':
-        this.attachments.remove(msg.id);
-        return;
-      case 'showFullLog': {
-        const block = findBlock(findTurn(this.live.value, msg.turnId)?.blocks ?? [], msg.blockId);
-        if (block) {
-          const { text, droppedChars } = fullBlockText(block);
-          this.link.send({
-            type: 'fullLog',
-            turnId: msg.turnId,
-            blockId: msg.blockId,
-            text,
-            ...(droppedChars > 0 ? { droppedChars } : {}),
-          });
-        }
-        return;
-      }
-      case 'retry':
-        this.view.setNotice(null);
-        await this.load();
-        return;
-      case 'heldTurn':
-        this.wait.act(msg.action);
-        return;
-      case 'probeResult':
-        this.link.probeResult(msg.id, msg.digest);
-        return;
-      case 'composerChoice':
-        this.view.choose(msg.mode, msg.effort);
-        return;
-      default:
-        return;
-    }
+  /** Handles a message of the webview that needs no editor API (the panel handles the others). */
+  async handle(msg: SessionMessage): Promise<void> {
+    await dispatch(this.handlers, msg);
   }
 
   // ---- loading and following ------------------------------------------------------------------
