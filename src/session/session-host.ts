@@ -14,6 +14,7 @@ import { dispatch, type Handlers } from '../protocol/handlers';
 import { presentError } from './error-text';
 import { AttachmentList, type UploadFn } from './attachment-list';
 import { systemClock, type Clock } from './clock';
+import { ComposerChoice, type Choice } from './composer-choice';
 import { DeltaBatcher, type BatcherStats } from './delta-batcher';
 import { HistoryLoader } from './history-loader';
 import { HostView, type HostSettings } from './host-view';
@@ -47,6 +48,8 @@ export interface SessionHostDeps {
   client: () => ApiClient;
   target: () => FollowTarget;
   settings: () => HostSettings;
+  /** The composer's mode and fast/think until the person changes them (the settings' defaults). */
+  composerDefaults: Choice;
   logger: Logger;
   cache?: TranscriptCache;
   clock?: Clock;
@@ -73,6 +76,8 @@ export class SessionHost {
   readonly link: ViewLink;
   /** What the panel shows besides the transcript: composer, connection, notice, title. */
   readonly view: HostView;
+  /** The composer's mode and fast/think: what the webview shows and turns use when they do not say. */
+  readonly choice: ComposerChoice;
   /** What the webview's messages do here (the panel adds the editor's own to make the whole map). */
   readonly handlers: Handlers<SessionMessage>;
   private readonly actions: TurnActionHost;
@@ -84,6 +89,7 @@ export class SessionHost {
     this.deps = deps;
     this.sessionId = deps.sessionId;
     const clock = deps.clock ?? systemClock;
+    this.choice = new ComposerChoice(deps.composerDefaults);
     this.batcher = new DeltaBatcher({
       transcript: () => this.live.value,
       init: () => this.view.initBody(),
@@ -129,6 +135,7 @@ export class SessionHost {
         transcript: () => this.live.value,
         title: () => this.title,
         settings: deps.settings,
+        choice: () => this.choice.current,
         attachments: () => this.attachments.views(),
         streams: () => this.followers.view(),
         loading: () => this.history.busy,
@@ -152,6 +159,7 @@ export class SessionHost {
     this.actions = {
       sessionId: deps.sessionId,
       view: this.view,
+      choice: this.choice,
       wait: this.wait,
       logger: deps.logger,
       transcript: () => this.live.value,
@@ -171,6 +179,7 @@ export class SessionHost {
       view: this.view,
       wait: this.wait,
       attachments: this.attachments,
+      choice: this.choice,
       transcript: () => this.live.value,
       send: (text, mode, effort, continueTurnId) => this.send(text, mode, effort, continueTurnId),
       stop: () => this.stop(),
@@ -306,14 +315,13 @@ export class SessionHost {
     const task = text.trim();
     const view = this.view;
     if (!task || view.sending) return false;
-    view.mode = mode;
-    view.effort = effort;
+    this.choice.choose(mode, effort);
     if (this.wait.waiting) {
       this.wait.refused();
       return false;
     }
     const ready = this.attachments.ready();
-    const req: TurnRequest = { task, mode, effort, files: ready.files, attachmentIds: ready.ids };
+    const req: TurnRequest = { task, ...this.choice.current, files: ready.files, attachmentIds: ready.ids };
     const continuation = continueTurnId ? findTurn(this.live.value, continueTurnId)?.continuation : undefined;
     if (continuation) req.continuation = continuation;
     return this.startTurn(req);

@@ -10,6 +10,7 @@ import type { Effort, Mode } from '../core/api/types';
 import type { Handlers } from '../protocol/handlers';
 import type { WebviewMessage } from '../protocol/messages';
 import type { AttachmentList } from './attachment-list';
+import type { ComposerChoice } from './composer-choice';
 import type { HostView } from './host-view';
 import type { RateLimitWait } from './rate-limit-wait';
 import { fullBlockText } from './turn-view';
@@ -38,6 +39,7 @@ export interface SessionMessageTarget {
   view: HostView;
   wait: RateLimitWait;
   attachments: AttachmentList;
+  choice: ComposerChoice;
   transcript(): Transcript;
   send(text: string, mode: Mode, effort: Effort, continueTurnId?: string): Promise<boolean>;
   stop(): Promise<void>;
@@ -74,6 +76,10 @@ export function sessionHandlers(t: SessionMessageTarget): Handlers<SessionMessag
     },
     heldTurn: (m) => t.wait.act(m.action),
     probeResult: (m) => t.link.probeResult(m.id, m.digest),
-    composerChoice: (m) => t.view.choose(m.mode, m.effort),
+    // The webview shows the choice already: it is kept, not echoed.
+    composerChoice: (m) => {
+      t.choice.choose(m.mode, m.effort);
+      t.view.composerShown();
+    },
   };
 }
