@@ -150,6 +150,7 @@ export class PanelManager implements vscode.Disposable {
       client: () => connection.requireClient(),
       target: () => this.followTarget(),
       settings: () => this.hostSettings(),
+      composerDefaults: { mode: connection.settings.defaultMode, effort: connection.settings.defaultEffort },
       logger,
       cache: this.cache,
       events: {
@@ -210,11 +211,7 @@ export class PanelManager implements vscode.Disposable {
     const { connection } = this.deps;
     const s = connection.settings;
     const basePrompt = vscode.workspace.getConfiguration('den').get<string>('basePrompt');
-    const out: HostSettings = {
-      mode: s.defaultMode,
-      effort: s.defaultEffort,
-      service: serviceName(s.baseUrl),
-    };
+    const out: HostSettings = { service: serviceName(s.baseUrl) };
     if (typeof basePrompt === 'string' && basePrompt.trim()) out.basePrompt = basePrompt;
     if (!connection.client) {
       const state = connection.state.kind;

@@ -9,10 +9,11 @@ import { findTurn } from '../core/transcript/reducer';
 import { formatBytes } from '../protocol/format';
 import type { BatcherStats } from '../session/delta-batcher';
 import type { FileDocuments } from './file-documents';
-import { checkWebviewMessage, isAllowedCommand, isOpenableLink } from '../protocol/message-check';
+import { dispatch, type Handlers } from '../protocol/handlers';
+import { checkWebviewMessage, type WebviewDigest, type WebviewMessage } from '../protocol/messages';
+import { isAllowedCommand, isOpenableLink } from '../protocol/webview-messages';
 import { panelHtml } from './panel-html';
-import type { WebviewDigest } from '../protocol/messages';
-import type { SessionHost } from '../session/session-host';
+import type { SessionHost, SessionMessage } from '../session/session-host';
 import type { Transcript } from '../core/transcript/model';
 
 /** The webview panel type (package.json, the serializer). */
@@ -36,6 +37,8 @@ const SNIFF = 8_000;
  */
 export class SessionPanel implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** What every message of the webview does: the session's handlers and the editor's. */
+  private readonly handlers: Handlers<WebviewMessage>;
 
   /** Options of the webview: scripts on; only dist/ and media/ may be loaded. */
   static webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -65,6 +68,7 @@ export class SessionPanel implements vscode.Disposable {
     readonly host: SessionHost,
     private readonly deps: SessionPanelDeps,
   ) {
+    this.handlers = { ...host.handlers, ...this.editorHandlers() };
     const webview = panel.webview;
     webview.options = SessionPanel.webviewOptions(deps.extensionUri);
     panel.title = host.title;
@@ -130,35 +134,31 @@ export class SessionPanel implements vscode.Disposable {
       return;
     }
     try {
-      switch (msg.type) {
-        case 'runCommand':
-          if (isAllowedCommand(msg.command))
-            await vscode.commands.executeCommand(msg.command, ...(msg.args ?? []));
-          else this.deps.logger.warn(`Session panel: refused to run ${msg.command} for the webview`);
-          return;
-        case 'openLink':
-          if (isOpenableLink(msg.href)) await vscode.env.openExternal(vscode.Uri.parse(msg.href));
-          else
-            this.deps.logger.info(
-              `Session panel: ignored a link that is not http(s): ${msg.href.slice(0, 200)}`,
-            );
-          return;
-        case 'openFile':
-          await this.openFile(msg.turnId, msg.path);
-          return;
-        case 'copy':
-          await vscode.env.clipboard.writeText(msg.text);
-          return;
-        case 'pickAttachments':
-          await this.pickAttachments();
-          return;
-        default:
-          await this.host.handle(msg);
-      }
+      await dispatch(this.handlers, msg);
     } catch (err) {
       this.deps.logger.warn(`Session panel: ${msg.type} failed: ${err instanceof Error ? err.message : err}`);
       this.host.view.showError(err, 'do that');
     }
+  }
+
+  /** The messages that need the editor: commands, links, files, the clipboard, the file dialog. */
+  private editorHandlers(): Handlers<Exclude<WebviewMessage, SessionMessage>> {
+    const { logger } = this.deps;
+    return {
+      runCommand: async (m) => {
+        if (isAllowedCommand(m.command)) await vscode.commands.executeCommand(m.command, ...(m.args ?? []));
+        else logger.warn(`Session panel: refused to run ${m.command} for the webview`);
+      },
+      openLink: async (m) => {
+        if (isOpenableLink(m.href)) await vscode.env.openExternal(vscode.Uri.parse(m.href));
+        else logger.info(`Session panel: ignored a link that is not http(s): ${m.href.slice(0, 200)}`);
+      },
+      openFile: (m) => this.openFile(m.turnId, m.path),
+      copy: async (m) => {
+        await vscode.env.clipboard.writeText(m.text);
+      },
+      pickAttachments: () => this.pickAttachments(),
+    };
   }
 
   private async pickAttachments(): Promise<void> {

@@ -2,8 +2,8 @@
  * What a session's panel shows besides the transcript: the composer, the connection, the notice
  * and the title, each posted (through the batcher) only when it changed. No `vscode` import.
  */
-import type { Effort, Mode } from '../core/api/types';
 import type { Transcript } from '../core/transcript/model';
+import type { Choice } from './composer-choice';
 import { presentError } from './error-text';
 import type { DeltaBatcher, InitBody } from './delta-batcher';
 import type { AttachmentView, ComposerState, ConnectionView, Notice } from '../protocol/messages';
@@ -11,8 +11,6 @@ import { openTurns, transcriptViews } from './turn-view';
 
 /** What the host reads from the extension's settings, each time it needs it. */
 export interface HostSettings {
-  mode: Mode;
-  effort: Effort;
   /** `den.basePrompt`, sent as `base_prompt` when not empty. */
   basePrompt?: string;
   /** The service's host name, shown in the header. */
@@ -27,6 +25,8 @@ export interface HostViewSource {
   transcript(): Transcript;
   title(): string;
   settings(): HostSettings;
+  /** The composer's mode and fast/think (its owner is the session's `ComposerChoice`). */
+  choice(): Choice;
   attachments(): AttachmentView[];
   /** The live streams' state; undefined when none is open. */
   streams(): ConnectionView | undefined;
@@ -36,8 +36,6 @@ export interface HostViewSource {
 }
 
 export class HostView {
-  mode: Mode;
-  effort: Effort;
   /** A turn start is on its way. */
   sending = false;
   /** Unix ms until which the service asked not to start turns (429; kept by `RateLimitWait`). */
@@ -55,9 +53,6 @@ export class HostView {
     private readonly src: HostViewSource,
     private readonly batcher: DeltaBatcher,
   ) {
-    const s = src.settings();
-    this.mode = s.mode;
-    this.effort = s.effort;
     this.lastTitle = src.title();
   }
 
@@ -84,8 +79,7 @@ export class HostView {
     const s = this.src.settings();
     const open = openTurns(this.src.transcript());
     const c: ComposerState = {
-      mode: this.mode,
-      effort: this.effort,
+      ...this.src.choice(),
       attachments: this.src.attachments(),
       running: open.length > 0,
       queued: open.filter((t) => t.status === 'queued').length,
@@ -105,10 +99,11 @@ export class HostView {
     );
   }
 
-  /** The webview changed mode or effort itself: remembered for the next init, not echoed. */
-  choose(mode: Mode, effort: Effort): void {
-    this.mode = mode;
-    this.effort = effort;
+  /**
+   * The webview already shows the composer as it is now (it changed mode or effort itself): the
+   * next init has it, and it is not echoed back.
+   */
+  composerShown(): void {
     this.lastComposer = JSON.stringify(this.composer());
   }
 

@@ -4,31 +4,31 @@
  * webview is attached. It outlives its panel while a turn runs, so the turn is followed to its end.
  */
 import type { ApiClient } from '../core/api/client';
-import { DenError } from '../core/api/errors';
-import type { AgentEvent, Effort, Mode, SessionDetail } from '../core/api/types';
+import type { Effort, Mode } from '../core/api/types';
 import type { Logger } from '../core/log';
-import type { SessionStreamOptions, StreamDone, StreamGap } from '../core/stream/stream-types';
-import { findBlock } from '../core/transcript/blocks';
-import { foldAgentMessage, transcriptFromDetail } from '../core/transcript/from-history';
+import type { SessionStreamOptions, StreamDone } from '../core/stream/stream-types';
 import { isTerminalStatus, type ChangeSet, type Transcript, type Turn } from '../core/transcript/model';
-import { applyEvent, createTranscript, findTurn, newTurn } from '../core/transcript/reducer';
+import { findTurn } from '../core/transcript/reducer';
 import { firstLine } from '../protocol/format';
+import { dispatch, type Handlers } from '../protocol/handlers';
 import { presentError } from './error-text';
 import { AttachmentList, type UploadFn } from './attachment-list';
 import { systemClock, type Clock } from './clock';
+import { ComposerChoice, type Choice } from './composer-choice';
 import { DeltaBatcher, type BatcherStats } from './delta-batcher';
+import { HistoryLoader } from './history-loader';
 import { HostView, type HostSettings } from './host-view';
-import type { WebviewMessage } from '../protocol/messages';
 import { RateLimitWait } from './rate-limit-wait';
+import { Reconciler, type ReconcileStats } from './reconciler';
+import { sessionHandlers, type SessionMessage } from './session-messages';
+import { SessionTranscript } from './session-transcript';
 import type { TranscriptCache } from './transcript-cache';
-import { Reconciler, type ReconcileOutcome, type ReconcileStats } from './reconciler';
-import { mergeFresh, reconcileTurn } from './transcript-merge';
 import { startTurn, stopTurn, type TurnActionHost, type TurnRequest } from './turn-actions';
 import { TurnFollowers, type FollowTarget } from './turn-followers';
-import { fullBlockText } from './turn-view';
 import { ViewLink } from './view-link';
 
 export type { HostSettings } from './host-view';
+export type { SessionMessage } from './session-messages';
 export type { TurnRequest } from './turn-actions';
 
 export interface SessionHostEvents {
@@ -48,6 +48,8 @@ export interface SessionHostDeps {
   client: () => ApiClient;
   target: () => FollowTarget;
   settings: () => HostSettings;
+  /** The composer's mode and fast/think until the person changes them (the settings' defaults). */
+  composerDefaults: Choice;
   logger: Logger;
   cache?: TranscriptCache;
   clock?: Clock;
@@ -62,58 +64,54 @@ export interface SessionHostDeps {
   reportFailure?: (err: unknown) => void;
 }
 
-/** Events of a summary turn folded aside; `covers`: the last snapshot's `last_event_id`. */
-interface Shadow {
-  turn: Turn;
-  covers?: number;
-}
-
-/** A turn shown from a summary: content without an event position (the older variant's blocks). */
-function isSummary(t: Turn): boolean {
-  return t.lastEventId === 0 && (t.blocks.length > 0 || t.plan !== undefined);
-}
-
 export class SessionHost {
   readonly sessionId: string;
-  private transcriptValue: Transcript;
+  private readonly live: SessionTranscript;
   private readonly deps: SessionHostDeps;
   private readonly batcher: DeltaBatcher;
   private readonly followers: TurnFollowers;
   private readonly attachments: AttachmentList;
   private readonly reconciler: Reconciler;
-  /** Turns shown from a summary (no event position) whose events are folded aside until they catch up. */
-  private readonly shadows = new Map<string, Shadow>();
   /** The webview currently attached: visibility, `ready`, probes, focus, and a tap on posts. */
   readonly link: ViewLink;
   /** What the panel shows besides the transcript: composer, connection, notice, title. */
   readonly view: HostView;
+  /** The composer's mode and fast/think: what the webview shows and turns use when they do not say. */
+  readonly choice: ComposerChoice;
+  /** What the webview's messages do here (the panel adds the editor's own to make the whole map). */
+  readonly handlers: Handlers<SessionMessage>;
   private readonly actions: TurnActionHost;
   private readonly wait: RateLimitWait;
-  private loadingCount = 0;
-  private fetched = false;
-  private loading?: Promise<void>;
-  private opening?: Promise<void>;
-  /** A turn was started before the history was ever fetched: a 404 means "not created yet". */
-  private expectNew = false;
+  private readonly history: HistoryLoader;
   private disposed = false;
 
   constructor(deps: SessionHostDeps) {
     this.deps = deps;
     this.sessionId = deps.sessionId;
-    this.transcriptValue = createTranscript(deps.sessionId, deps.title);
     const clock = deps.clock ?? systemClock;
+    this.choice = new ComposerChoice(deps.composerDefaults);
     this.batcher = new DeltaBatcher({
-      transcript: () => this.transcriptValue,
+      transcript: () => this.live.value,
       init: () => this.view.initBody(),
       post: (m) => this.link.post(m),
       clock,
       ...deps.batch,
     });
     this.link = new ViewLink(this.batcher, clock);
+    this.live = new SessionTranscript({
+      sessionId: deps.sessionId,
+      title: deps.title,
+      batcher: this.batcher,
+      recorded: (cs) => this.recorded(cs),
+      replaced: () => this.afterReplace(),
+      runningChanged: () => deps.events?.onRunningChanged?.(this),
+      reconcile: (id, reason) => this.reconciler.request(id, reason),
+      disposed: () => this.disposed,
+    });
     this.attachments = new AttachmentList(() => this.view.updateComposer());
     this.reconciler = new Reconciler({
       fetch: () => this.deps.client().getSession(this.sessionId),
-      apply: (detail, id) => this.reconcileWith(detail, id),
+      apply: (detail, id) => this.live.reconcileWith(detail, id),
       clock,
       logger: deps.logger,
       ...deps.reconcile,
@@ -122,9 +120,9 @@ export class SessionHost {
       sessionId: deps.sessionId,
       target: deps.target,
       resolveCursor: (id, last) => this.resolveCursor(id, last),
-      onEvent: (id, ev) => this.apply(id, ev),
-      onSnapshot: (id, snapshot) => this.snapshotSeen(id, snapshot),
-      onGap: (id, gap) => this.gapSeen(id, gap),
+      onEvent: (id, ev) => this.live.apply(id, ev),
+      onSnapshot: (id, snapshot) => this.live.snapshotSeen(id, snapshot),
+      onGap: (id, gap) => this.live.gapSeen(id, gap),
       onMalformed: (id) => this.reconciler.request(id, 'malformed'),
       onDone: (id, done) => this.turnDone(id, done),
       onState: () => this.view.updateConnection(),
@@ -134,27 +132,41 @@ export class SessionHost {
     this.view = new HostView(
       {
         sessionId: deps.sessionId,
-        transcript: () => this.transcriptValue,
+        transcript: () => this.live.value,
         title: () => this.title,
         settings: deps.settings,
+        choice: () => this.choice.current,
         attachments: () => this.attachments.views(),
         streams: () => this.followers.view(),
-        loading: () => this.loading !== undefined,
+        loading: () => this.history.busy,
         titleChanged: () => deps.events?.onTitleChanged?.(this),
       },
       this.batcher,
     );
+    this.history = new HistoryLoader({
+      sessionId: deps.sessionId,
+      client: deps.client,
+      cache: deps.cache,
+      live: this.live,
+      view: this.view,
+      logger: deps.logger,
+      disposed: () => this.disposed,
+      followOpenTurns: () => this.followOpenTurns(),
+      reportSuccess: deps.reportSuccess,
+      reportFailure: deps.reportFailure,
+    });
     this.wait = new RateLimitWait({ view: this.view, clock, send: (req) => this.startTurn(req) });
     this.actions = {
       sessionId: deps.sessionId,
       view: this.view,
+      choice: this.choice,
       wait: this.wait,
       logger: deps.logger,
-      transcript: () => this.transcriptValue,
+      transcript: () => this.live.value,
       disposed: () => this.disposed,
       client: deps.client,
       settings: deps.settings,
-      record: (cs) => this.record(cs),
+      record: (cs) => this.live.record(cs),
       follow: (turn, since) => this.follow(turn, since),
       stream: (id) => this.followers.stream(id),
       load: () => this.load(),
@@ -162,19 +174,28 @@ export class SessionHost {
       reportSuccess: deps.reportSuccess,
       reportFailure: deps.reportFailure,
     };
+    this.handlers = sessionHandlers({
+      link: this.link,
+      view: this.view,
+      wait: this.wait,
+      attachments: this.attachments,
+      choice: this.choice,
+      transcript: () => this.live.value,
+      send: (text, mode, effort, continueTurnId) => this.send(text, mode, effort, continueTurnId),
+      stop: () => this.stop(),
+      load: () => this.load(),
+    });
   }
 
   /** The host's model of the session (what the webview shows once caught up). */
   get transcript(): Transcript {
-    return this.transcriptValue;
+    return this.live.value;
   }
 
   /** The session's title; before the service names it, the first task. */
   get title(): string {
-    const first = this.transcriptValue.turns[0]?.userMessage.text;
-    return (
-      this.transcriptValue.title || this.deps.title || (first && firstLine(first, 60)) || 'Untitled session'
-    );
+    const first = this.live.value.turns[0]?.userMessage.text;
+    return this.live.value.title || this.deps.title || (first && firstLine(first, 60)) || 'Untitled session';
   }
 
   /** Posts and deltas sent to webviews so far. */
@@ -194,7 +215,7 @@ export class SessionHost {
 
   /** Whether the history was fetched at least once. */
   get loaded(): boolean {
-    return this.fetched;
+    return this.history.loaded;
   }
 
   /** Whether posts reach a webview now. */
@@ -209,123 +230,26 @@ export class SessionHost {
 
   /** Turns that have not ended and are followed live (for the status bar and Running Turns). */
   runningTurns(): Turn[] {
-    return this.transcriptValue.turns.filter(
+    return this.live.value.turns.filter(
       (t) => t.agentMessageId && !isTerminalStatus(t.status) && this.followers.has(t.agentMessageId),
     );
   }
 
-  /** Handles the messages that need no editor API (the panel handles the others). */
-  async handle(msg: WebviewMessage): Promise<void> {
-    switch (msg.type) {
-      case 'ready':
-        this.link.ready(msg.lastSeq);
-        return;
-      case 'send':
-        await this.send(msg.text, msg.mode, msg.effort, msg.continueTurnId);
-        return;
-      case 'stop':
-        await this.stop();
-        return;
-      case 'removeAttachment':
-        this.attachments.remove(msg.id);
-        return;
-      case 'showFullLog': {
-        const block = findBlock(findTurn(this.transcriptValue, msg.turnId)?.blocks ?? [], msg.blockId);
-        if (block) {
-          const { text, droppedChars } = fullBlockText(block);
-          this.link.send({
-            type: 'fullLog',
-            turnId: msg.turnId,
-            blockId: msg.blockId,
-            text,
-            ...(droppedChars > 0 ? { droppedChars } : {}),
-          });
-        }
-        return;
-      }
-      case 'retry':
-        this.view.setNotice(null);
-        await this.load();
-        return;
-      case 'heldTurn':
-        this.wait.act(msg.action);
-        return;
-      case 'probeResult':
-        this.link.probeResult(msg.id, msg.digest);
-        return;
-      case 'composerChoice':
-        this.view.choose(msg.mode, msg.effort);
-        return;
-      default:
-        return;
-    }
+  /** Handles a message of the webview that needs no editor API (the panel handles the others). */
+  async handle(msg: SessionMessage): Promise<void> {
+    await dispatch(this.handlers, msg);
   }
 
   // ---- loading and following ------------------------------------------------------------------
 
-  /**
-   * Paints from the cache (when nothing is shown yet) and follows its open turns from their
-   * cursors, then loads the history. Later calls load again only when no load has succeeded yet.
-   */
-  async open(): Promise<void> {
-    this.opening ??= this.paintFromCache();
-    await this.opening;
-    if (!this.fetched) await this.load();
-  }
-
-  private async paintFromCache(): Promise<void> {
-    const cache = this.deps.cache;
-    if (!cache || this.transcriptValue.turns.length > 0) return;
-    const cached = await cache.read(this.sessionId);
-    if (!cached || this.transcriptValue.turns.length > 0 || this.disposed) return;
-    this.transcriptValue = cached;
-    this.batcher.invalidate();
-    this.afterReplace();
-    this.followOpenTurns();
+  /** Paints from the cache, follows what is open, then loads the history (see `HistoryLoader`). */
+  open(): Promise<void> {
+    return this.history.open();
   }
 
   /** Fetches the history, merges it into what is shown and follows open turns. */
   load(): Promise<void> {
-    if (!this.loading) {
-      this.view.failure = undefined;
-      this.loading = this.fetch().finally(() => {
-        this.loading = undefined;
-        this.view.updateConnection();
-      });
-      this.view.updateConnection();
-    }
-    return this.loading;
-  }
-
-  private async fetch(): Promise<void> {
-    this.loadingCount++;
-    try {
-      const detail = await this.deps.client().getSession(this.sessionId);
-      this.deps.reportSuccess?.();
-      if (this.disposed) return;
-      this.expectNew = false;
-      this.fetched = true;
-      const merged = mergeFresh(this.transcriptValue, transcriptFromDetail(detail));
-      this.transcriptValue = merged.transcript;
-      if (merged.changes) for (const cs of merged.changes) this.batcher.push(cs);
-      else this.batcher.invalidate();
-      for (const id of [...this.shadows.keys()]) {
-        const t = findTurn(this.transcriptValue, id);
-        if (!t || !isSummary(t)) this.shadows.delete(id);
-      }
-      this.afterReplace();
-    } catch (err) {
-      if (err instanceof DenError && err.code === 'not_found' && this.expectNew) {
-        // A session created by the turn just started: the service may not list it yet.
-        this.deps.logger.debug(`Session ${this.sessionId} is not known to the service yet`);
-      } else {
-        if (!(err instanceof DenError) || err.fault !== 'user') this.deps.reportFailure?.(err);
-        const p = presentError(err, 'load the session');
-        const offline = err instanceof DenError && err.fault === 'network';
-        this.view.failure = { state: offline ? 'offline' : 'failed', message: p.message };
-      }
-    }
-    this.followOpenTurns();
+    return this.history.load();
   }
 
   private afterReplace(): void {
@@ -338,7 +262,7 @@ export class SessionHost {
   /** Follows the turns after the last ended one (earlier unfinished turns are stale history). */
   private followOpenTurns(): void {
     if (this.disposed) return;
-    const turns = this.transcriptValue.turns;
+    const turns = this.live.value.turns;
     let i = turns.length;
     while (i > 0 && !isTerminalStatus(turns[i - 1].status)) i--;
     for (const t of turns.slice(i)) this.follow(t);
@@ -362,116 +286,15 @@ export class SessionHost {
     return m?.events.find((e) => e.event_id === lastEventId)?.stream_entry_id;
   }
 
-  /**
-   * One live event. A turn shown from a summary (the older variant's blocks, no event position)
-   * cannot take events on top, as they would repeat what it shows: they are folded into a shadow
-   * turn instead, which replaces the summary once it covers as much (`catchUp`).
-   */
-  private apply(messageId: string, ev: AgentEvent): void {
-    if (this.disposed) return;
-    const shown = findTurn(this.transcriptValue, messageId);
-    const shadow = shown && this.shadowOf(messageId, shown);
-    if (!shown || !shadow) {
-      this.record(applyEvent(this.transcriptValue, messageId, ev));
-      return;
-    }
-    const turns = this.transcriptValue.turns.map((t) => (t === shown ? shadow.turn : t));
-    applyEvent({ sessionId: this.sessionId, turns }, messageId, ev);
-    this.catchUp(messageId, shown, shadow);
-  }
-
-  private shadowOf(messageId: string, shown: Turn): Shadow | undefined {
-    let s = this.shadows.get(messageId);
-    if (!s && isSummary(shown)) {
-      const turn = newTurn(messageId, shown.userMessage.createdAt);
-      turn.userMessage = shown.userMessage;
-      s = { turn };
-      this.shadows.set(messageId, s);
-    }
-    return s;
-  }
-
-  /** The shadow replaces the summary once it reached what the last snapshot covered, or ended. */
-  private catchUp(messageId: string, shown: Turn, shadow: Shadow): void {
-    const t = shadow.turn;
-    const covered = shadow.covers !== undefined && t.lastEventId > 0 && t.lastEventId >= shadow.covers;
-    if (!covered && !isTerminalStatus(t.status)) return;
-    this.shadows.delete(messageId);
-    this.replaceWith(shown, t);
-  }
-
-  /**
-   * A `state.snapshot` came: a summary only (its events are applied as the service replays them).
-   * It says how far a summary turn's shadow must get, and asks for a reconciliation.
-   */
-  private snapshotSeen(messageId: string, snapshot: Record<string, unknown>): void {
-    if (this.disposed) return;
-    this.reconciler.request(messageId, 'snapshot');
-    const shown = findTurn(this.transcriptValue, messageId);
-    const shadow = shown && this.shadowOf(messageId, shown);
-    const covers = snapshot.last_event_id;
-    if (!shown || !shadow || typeof covers !== 'number') return;
-    shadow.covers = covers;
-    this.catchUp(messageId, shown, shadow);
-  }
-
-  /**
-   * Events that will not come live: the snapshot that stands for them (if any) is shown in their
-   * place until the stored history, asked for at once, brings the exact events.
-   */
-  private gapSeen(messageId: string, gap: StreamGap): void {
-    if (this.disposed) return;
-    this.reconciler.request(messageId, 'gap');
-    if (!gap.snapshot) return;
-    this.shadows.delete(messageId);
-    this.record(
-      applyEvent(this.transcriptValue, messageId, {
-        kind: 'state.snapshot',
-        payload: gap.snapshot,
-        timestamp: Date.now(),
-      } as AgentEvent),
-    );
-  }
-
-  /**
-   * Brings one turn in line with the stored history: when the stored copy has events and covers at
-   * least what is shown, the turn shows exactly its fold (see `reconcileTurn` for how this stays a
-   * set of deltas). The stored message alone is folded, after the turns shown before it.
-   */
-  private reconcileWith(detail: SessionDetail, messageId: string): ReconcileOutcome {
-    const shown = findTurn(this.transcriptValue, messageId);
-    const m = detail.messages.find((x) => x.type === 'agent' && x.id === messageId);
-    if (this.disposed || !shown || !m || m.events.length === 0) return 'missing';
-    const stored = newTurn(messageId, shown.userMessage.createdAt);
-    stored.userMessage = shown.userMessage;
-    const before = this.transcriptValue.turns.slice(0, this.transcriptValue.turns.indexOf(shown));
-    foldAgentMessage({ sessionId: this.sessionId, turns: [...before, stored] }, stored, m);
-    if (stored.lastEventId < shown.lastEventId) return 'behind';
-    this.shadows.delete(messageId);
-    this.replaceWith(shown, stored);
-    return 'applied';
-  }
-
-  private replaceWith(shown: Turn, source: Turn): void {
-    const cs = reconcileTurn(shown, source);
-    if (cs) this.record(cs);
-    else {
-      this.batcher.invalidate();
-      this.afterReplace();
-    }
-    if (!cs || cs.statusChanged) this.deps.events?.onRunningChanged?.(this);
-  }
-
-  private record(cs: ChangeSet): void {
-    if (cs.ignored) return;
-    this.batcher.push(cs);
+  /** A change was posted: the cache, the composer (running, queued) and the title follow. */
+  private recorded(cs: ChangeSet): void {
     this.cacheLater();
     if (cs.turnCreated || cs.statusChanged || cs.turnInfoChanged) this.view.updateComposer();
     if (cs.turnCreated) this.view.updateTitle();
   }
 
   private turnDone(messageId: string, done: StreamDone): void {
-    const turn = findTurn(this.transcriptValue, messageId);
+    const turn = findTurn(this.live.value, messageId);
     if (done.kind === 'failed') {
       this.view.failure = { state: 'failed', message: presentError(done.error, 'follow the turn').message };
     } else if (turn && isTerminalStatus(turn.status)) {
@@ -492,17 +315,14 @@ export class SessionHost {
     const task = text.trim();
     const view = this.view;
     if (!task || view.sending) return false;
-    view.mode = mode;
-    view.effort = effort;
+    this.choice.choose(mode, effort);
     if (this.wait.waiting) {
       this.wait.refused();
       return false;
     }
     const ready = this.attachments.ready();
-    const req: TurnRequest = { task, mode, effort, files: ready.files, attachmentIds: ready.ids };
-    const continuation = continueTurnId
-      ? findTurn(this.transcriptValue, continueTurnId)?.continuation
-      : undefined;
+    const req: TurnRequest = { task, ...this.choice.current, files: ready.files, attachmentIds: ready.ids };
+    const continuation = continueTurnId ? findTurn(this.live.value, continueTurnId)?.continuation : undefined;
     if (continuation) req.continuation = continuation;
     return this.startTurn(req);
   }
@@ -512,7 +332,7 @@ export class SessionHost {
    * it. Failures are shown in the panel; resolves to whether the turn started.
    */
   async startTurn(req: TurnRequest): Promise<boolean> {
-    if (this.transcriptValue.turns.length === 0 && this.loadingCount === 0) this.expectNew = true;
+    this.history.turnStarting();
     const ok = await startTurn(this.actions, req);
     if (ok && req.attachmentIds) this.attachments.clear(req.attachmentIds);
     return ok;
@@ -529,7 +349,7 @@ export class SessionHost {
   }
 
   private cacheLater(): void {
-    this.deps.cache?.schedule(this.sessionId, () => this.transcriptValue);
+    this.deps.cache?.schedule(this.sessionId, () => this.live.value);
   }
 
   /** Stops following, cancels uploads and probes; the cache gets the last state. */
@@ -542,7 +362,6 @@ export class SessionHost {
     this.attachments.dispose();
     this.link.detach();
     this.batcher.dispose();
-    if (this.transcriptValue.turns.length > 0)
-      void this.deps.cache?.write(this.sessionId, this.transcriptValue);
+    if (this.live.value.turns.length > 0) void this.deps.cache?.write(this.sessionId, this.live.value);
   }
 }

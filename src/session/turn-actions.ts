@@ -11,6 +11,7 @@ import { latestEntryId } from '../core/stream/entry-id';
 import type { SessionStream } from '../core/stream/session-stream';
 import type { ChangeSet, Transcript, Turn } from '../core/transcript/model';
 import { beginTurn, findTurn } from '../core/transcript/reducer';
+import type { ComposerChoice } from './composer-choice';
 import type { HostSettings, HostView } from './host-view';
 import type { RateLimitWait } from './rate-limit-wait';
 import { openTurns } from './turn-view';
@@ -32,6 +33,8 @@ export interface TurnRequest {
 export interface TurnActionHost {
   readonly sessionId: string;
   readonly view: HostView;
+  /** The mode and fast/think of turns that do not say. */
+  readonly choice: ComposerChoice;
   /** The service's 429 wait and the message it held back. */
   readonly wait: RateLimitWait;
   readonly logger: Logger;
@@ -66,8 +69,7 @@ export async function startTurn(h: TurnActionHost, req: TurnRequest): Promise<bo
   const since = latestEntryId(h.transcript().turns.map((t) => t.lastStreamEntryId));
   try {
     const s = h.settings();
-    const mode = req.mode ?? view.mode;
-    const effort = req.effort ?? view.effort;
+    const { mode, effort } = h.choice.for(req);
     const basePrompt = s.basePrompt?.trim() ? s.basePrompt : undefined;
     const result = await h.client().startTurn({
       sessionId: h.sessionId,

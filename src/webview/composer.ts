@@ -1,7 +1,9 @@
 /**
  * The composer at the bottom of the panel: a growing textarea (Enter sends, Shift+Enter breaks the
  * line, Escape leaves it), mode picker, fast/think toggle, attachment chips, Send / Stop / Continue,
- * queue and rate-limit indicators. Draft, mode and effort are persisted through `persist`.
+ * queue and rate-limit indicators. Draft, mode and effort are persisted through `persist`. Mode and
+ * effort are the session's composer choice, owned by the host (`ComposerChoice`): the composer shows
+ * what the host says and reports the person's changes (and, in a restored panel, its saved choice).
  */
 import {
   MODES,

@@ -3,13 +3,13 @@
  * in `seq` order) and renders it once per animation frame, posts the person's intents back, and
  * keeps draft, choices and scroll position with `setState`.
  */
-import type { HostMessage, WebviewPersistedState } from '../protocol/messages';
+import { dispatch, type Handlers } from '../protocol/handlers';
+import { isHostMessage, type HostMessage, type WebviewPersistedState } from '../protocol/messages';
 import { Announcer } from './announcer';
 import { ComposerView } from './composer';
 import { h, installContentHandlers } from './dom';
 import { turnStatusText } from './format';
 import { HeaderView, NoticeView } from './header';
-import { isHostMessage } from './host-message';
 import type { Post } from './post';
 import { Store } from './state';
 import { TranscriptView } from './transcript-view';
@@ -112,19 +112,26 @@ function start(): void {
     });
   };
 
-  window.addEventListener('message', (ev: MessageEvent<unknown>) => {
-    const msg = ev.data;
-    if (!isHostMessage(msg)) return;
-    store.receive(msg as HostMessage);
-    if (msg.type === 'probe') {
+  // What each post does once the store applied it (every post goes through the store first).
+  const after: Handlers<HostMessage> = {
+    init: schedule,
+    batch: schedule,
+    fullLog: schedule,
+    probe: (m) => {
       flush();
       post({
         type: 'probeResult',
-        id: msg.id,
+        id: m.id,
         digest: store.digest(transcript.renderedBlocks(), composer.text()),
       });
-    } else if (msg.type === 'focusComposer') composer.focus();
-    else schedule();
+    },
+    focusComposer: () => composer.focus(),
+  };
+  window.addEventListener('message', (ev: MessageEvent<unknown>) => {
+    const msg = ev.data;
+    if (!isHostMessage(msg)) return;
+    store.receive(msg);
+    dispatch(after, msg);
   });
   window.addEventListener('resize', () => transcript.resized());
   post({ type: 'ready', lastSeq: null });

@@ -4,6 +4,7 @@
  * `seq` it asks the host for a fresh `init` (`ready` with its `lastSeq`) and ignores deltas until then.
  */
 import { appendToLog } from '../core/transcript/blocks';
+import { dispatch, type Handlers } from '../protocol/handlers';
 import { DEFAULT_MAX_LOG_CHARS, type Block, type FileChange, type Plan } from '../core/transcript/model';
 import type {
   ComposerState,
@@ -133,12 +134,7 @@ export class Store {
       return 'gap';
     }
     this.lastSeq = msg.seq;
-    if (msg.type === 'batch') for (const d of msg.deltas) this.apply(d);
-    else if (msg.type === 'fullLog') {
-      const key = blockKey(msg.turnId, msg.blockId);
-      this.fullLogs.set(key, { text: msg.text, droppedChars: msg.droppedChars ?? 0 });
-      this.changes.blocks.add(key);
-    }
+    dispatch(this.sequenced, msg);
     return 'applied';
   }
 
@@ -208,62 +204,69 @@ export class Store {
     this.changes.reset = true;
   }
 
-  private apply(d: Delta): void {
-    const c = this.changes;
-    switch (d.type) {
-      case 'turn':
-        return this.applyTurn(d.turn);
-      case 'block': {
-        const t = this.byId.get(d.turnId);
-        if (!t) return;
-        const block = structuredClone(d.block);
-        const i = t.index.get(block.id);
-        if (i === undefined) {
-          t.index.set(block.id, t.blocks.length);
-          t.blocks.push(block);
-          c.structure = true;
-        } else t.blocks[i] = block;
-        c.blocks.add(blockKey(d.turnId, block.id));
-        return;
-      }
-      case 'blockOrder':
-        return this.applyOrder(d.turnId, d.blockIds);
-      case 'append':
-        return this.applyAppend(d);
-      case 'plan': {
-        const t = this.byId.get(d.turnId);
-        if (!t) return;
-        if (!t.plan) c.structure = true;
-        t.plan = d.plan;
-        c.plans.add(d.turnId);
-        return;
-      }
-      case 'files': {
-        const t = this.byId.get(d.turnId);
-        if (!t) return;
-        if ((t.files.length === 0) !== (d.files.length === 0)) c.structure = true;
-        t.files = d.files;
-        c.files.add(d.turnId);
-        return;
-      }
-      case 'composer':
-        this.composer = d.composer;
-        c.composer = true;
-        return;
-      case 'connection':
-        this.connection = d.connection;
-        c.connection = true;
-        return;
-      case 'notice':
-        this.notice = d.notice;
-        c.notice = true;
-        return;
-      case 'title':
-        if (this.session) this.session = { ...this.session, title: d.title };
-        c.title = true;
-        return;
-    }
-  }
+  /** What a post after `init` does (its `seq` already checked). */
+  private readonly sequenced: Handlers<Exclude<HostMessage, { type: 'init' }>> = {
+    batch: (m) => {
+      for (const d of m.deltas) dispatch(this.deltas, d);
+    },
+    fullLog: (m) => {
+      const key = blockKey(m.turnId, m.blockId);
+      this.fullLogs.set(key, { text: m.text, droppedChars: m.droppedChars ?? 0 });
+      this.changes.blocks.add(key);
+    },
+    // Handled by the view (`main.ts`); they only take their place in the sequence here.
+    probe: () => undefined,
+    focusComposer: () => undefined,
+  };
+
+  /** What each delta does to the store. */
+  private readonly deltas: Handlers<Delta> = {
+    turn: (d) => this.applyTurn(d.turn),
+    block: (d) => {
+      const t = this.byId.get(d.turnId);
+      if (!t) return;
+      const block = structuredClone(d.block);
+      const i = t.index.get(block.id);
+      if (i === undefined) {
+        t.index.set(block.id, t.blocks.length);
+        t.blocks.push(block);
+        this.changes.structure = true;
+      } else t.blocks[i] = block;
+      this.changes.blocks.add(blockKey(d.turnId, block.id));
+    },
+    blockOrder: (d) => this.applyOrder(d.turnId, d.blockIds),
+    append: (d) => this.applyAppend(d),
+    plan: (d) => {
+      const t = this.byId.get(d.turnId);
+      if (!t) return;
+      if (!t.plan) this.changes.structure = true;
+      t.plan = d.plan;
+      this.changes.plans.add(d.turnId);
+    },
+    files: (d) => {
+      const t = this.byId.get(d.turnId);
+      if (!t) return;
+      if ((t.files.length === 0) !== (d.files.length === 0)) this.changes.structure = true;
+      t.files = d.files;
+      this.changes.files.add(d.turnId);
+    },
+    composer: (d) => {
+      this.composer = d.composer;
+      this.changes.composer = true;
+    },
+    connection: (d) => {
+      this.connection = d.connection;
+      this.changes.connection = true;
+    },
+    notice: (d) => {
+      this.notice = d.notice;
+      this.changes.notice = true;
+    },
+    title: (d) => {
+      if (this.session) this.session = { ...this.session, title: d.title };
+      this.changes.title = true;
+    },
+  };
 
   private applyTurn(h: TurnHeader): void {
     const c = this.changes;

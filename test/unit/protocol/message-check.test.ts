@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
-import { checkWebviewMessage, isAllowedCommand, isOpenableLink } from '../../../src/protocol/message-check';
+import {
+  checkWebviewMessage,
+  isAllowedCommand,
+  isOpenableLink,
+} from '../../../src/protocol/webview-messages';
 import { escapeHtml, panelCsp, panelHtml } from '../../../src/panel/panel-html';
 
 describe('Webview messages', () => {
@@ -31,6 +35,12 @@ describe('Webview messages', () => {
     ['nothing', undefined],
     ['a string', 'send'],
     ['an unknown type', { type: 'eval', code: '1' }],
+    ['an unknown type named like a known one', { type: 'Send', text: 'x', mode: 'auto', effort: 'fast' }],
+    ['a type inherited from Object', { type: 'toString' }],
+    ['a type named __proto__', JSON.parse('{"type":"__proto__"}')],
+    ['a message without a type', { text: 'x' }],
+    ['a message whose type is not a string', { type: ['stop'] }],
+    ['an array', [{ type: 'stop' }]],
     ['send with an unknown mode', { type: 'send', text: 'x', mode: 'root', effort: 'fast' }],
     ['send without text', { type: 'send', mode: 'auto', effort: 'fast' }],
     ['send with a huge text', { type: 'send', text: 'x'.repeat(1_000_001), mode: 'auto', effort: 'fast' }],

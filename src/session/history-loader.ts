@@ -1,0 +1,113 @@
+/**
+ * Opening a session's panel and loading its history: painting from the cache first (when nothing is
+ * shown yet), then fetching the stored history, one fetch at a time, and merging it into what is
+ * shown. A 404 for a session whose first turn was just started here is not an error: the service
+ * may not list it yet. No `vscode` import.
+ */
+import type { ApiClient } from '../core/api/client';
+import { DenError } from '../core/api/errors';
+import type { Logger } from '../core/log';
+import { transcriptFromDetail } from '../core/transcript/from-history';
+import { presentError } from './error-text';
+import type { HostView } from './host-view';
+import type { SessionTranscript } from './session-transcript';
+import type { TranscriptCache } from './transcript-cache';
+
+export interface HistoryLoaderDeps {
+  sessionId: string;
+  /** Throws a `config` DenError when Den cannot talk to the service. */
+  client(): ApiClient;
+  cache?: TranscriptCache;
+  live: SessionTranscript;
+  view: HostView;
+  logger: Logger;
+  /** The host was disposed meanwhile. */
+  disposed(): boolean;
+  /** Follows the turns left open by what was painted or loaded (called after every fetch). */
+  followOpenTurns(): void;
+  reportSuccess?(): void;
+  reportFailure?(err: unknown): void;
+}
+
+export class HistoryLoader {
+  private fetches = 0;
+  private fetched = false;
+  private loading?: Promise<void>;
+  private opening?: Promise<void>;
+  /** A turn was started before the history was ever fetched: a 404 means "not created yet". */
+  private expectNew = false;
+
+  constructor(private readonly deps: HistoryLoaderDeps) {}
+
+  /** Whether the history was fetched at least once. */
+  get loaded(): boolean {
+    return this.fetched;
+  }
+
+  /** Whether a fetch is on its way. */
+  get busy(): boolean {
+    return this.loading !== undefined;
+  }
+
+  /**
+   * Paints from the cache (when nothing is shown yet) and follows its open turns from their
+   * cursors, then loads the history. Later calls load again only when no load has succeeded yet.
+   */
+  async open(): Promise<void> {
+    this.opening ??= this.paintFromCache();
+    await this.opening;
+    if (!this.fetched) await this.load();
+  }
+
+  /** Fetches the history, merges it into what is shown and follows open turns. */
+  load(): Promise<void> {
+    const { view } = this.deps;
+    if (!this.loading) {
+      view.failure = undefined;
+      this.loading = this.fetch().finally(() => {
+        this.loading = undefined;
+        view.updateConnection();
+      });
+      view.updateConnection();
+    }
+    return this.loading;
+  }
+
+  /** A turn is being started: with nothing shown and nothing fetched yet, the session may be new. */
+  turnStarting(): void {
+    if (this.deps.live.value.turns.length === 0 && this.fetches === 0) this.expectNew = true;
+  }
+
+  private async paintFromCache(): Promise<void> {
+    const { cache, live } = this.deps;
+    if (!cache || live.value.turns.length > 0) return;
+    const cached = await cache.read(this.deps.sessionId);
+    if (!cached || live.value.turns.length > 0 || this.deps.disposed()) return;
+    live.replace(cached);
+    this.deps.followOpenTurns();
+  }
+
+  private async fetch(): Promise<void> {
+    const d = this.deps;
+    this.fetches++;
+    try {
+      const detail = await d.client().getSession(d.sessionId);
+      d.reportSuccess?.();
+      if (d.disposed()) return;
+      this.expectNew = false;
+      this.fetched = true;
+      d.live.merge(transcriptFromDetail(detail));
+    } catch (err) {
+      if (err instanceof DenError && err.code === 'not_found' && this.expectNew) {
+        // A session created by the turn just started: the service may not list it yet.
+        d.logger.debug(`Session ${d.sessionId} is not known to the service yet`);
+      } else {
+        if (!(err instanceof DenError) || err.fault !== 'user') d.reportFailure?.(err);
+        const p = presentError(err, 'load the session');
+        const offline = err instanceof DenError && err.fault === 'network';
+        d.view.failure = { state: offline ? 'offline' : 'failed', message: p.message };
+      }
+    }
+    d.followOpenTurns();
+  }
+}
