@@ -20,7 +20,7 @@ import {
   variant,
   type Infer,
 } from '../core/schema';
-import type { ComposerState, ConnectionView, Notice, SessionHeader, TurnHeader, TurnView } from './messages';
+import type { ComposerState, ConnectionView, Notice, SessionHeader, TurnHeader, TurnView } from './view';
 
 const isArray = arrayOf(isUnknown);
 

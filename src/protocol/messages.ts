@@ -1,125 +1,15 @@
 /**
  * The one typed protocol between the Session panel's host (extension) and its webview. Both sides
  * import this file; nothing else crosses `postMessage`. The messages themselves are schemas, their
- * types derived from them (`host-messages.ts`, `webview-messages.ts`, re-exported here); this file
- * holds the view types they carry. No `vscode` import: the webview bundle uses it too.
+ * types derived from them (`host-messages.ts`, `webview-messages.ts`, re-exported here); the view types
+ * they carry are in `view.ts`; this file re-exports all three. No `vscode` import: the webview bundle uses it too.
  *
  * The host sends an `init` with the whole view once (on open, on restore, or when the webview
  * asks because it missed messages), then only deltas, grouped into `batch` posts (at most ~30 per
  * second, none while the panel is hidden). Every post carries `seq`, increasing by one; a webview
  * that sees a gap answers `ready` with its `lastSeq` and gets a fresh `init`.
  */
-import type { Effort, Mode } from '../core/api/types';
-import type { Block, FileChange, Plan, TurnError, TurnStatus, UserMessage } from '../core/transcript/model';
-import type { HeldTurnAction } from './webview-messages';
-
 export { EFFORTS, MODES, type Effort, type Mode } from '../core/api/types';
 export { isDelta, isHostMessage, type Delta, type HostMessage } from './host-messages';
-export {
-  HELD_TURN_ACTIONS,
-  checkWebviewMessage,
-  isWebviewMessage,
-  type HeldTurnAction,
-  type WebviewMessage,
-} from './webview-messages';
-
-/** A turn without its blocks, plan and files (those travel in their own deltas). */
-export interface TurnHeader {
-  /** The agent message id (the turn's id everywhere in the panel). May be '' for a user message not yet answered. */
-  id: string;
-  userMessage: UserMessage;
-  status: TurnStatus;
-  phase?: string;
-  etaSeconds?: number;
-  queuePosition?: number;
-  error?: TurnError;
-  abortReason?: string;
-  /** Whether the turn ended with continuation data (the composer offers to continue it). */
-  hasContinuation: boolean;
-  createdAt: number;
-}
-
-/** A whole turn, as sent in `init`. */
-export interface TurnView extends TurnHeader {
-  blocks: Block[];
-  plan?: Plan;
-  files: FileChange[];
-}
-
-export interface SessionHeader {
-  sessionId: string;
-  title: string;
-  /** Base URL host, shown small in the header (never the key). */
-  service: string;
-}
-
-export interface AttachmentView {
-  id: string;
-  name: string;
-  size: number;
-  status: 'uploading' | 'ready' | 'error';
-  /** 0..1 while uploading. */
-  progress?: number;
-  error?: string;
-}
-
-export interface ComposerState {
-  mode: Mode;
-  effort: Effort;
-  attachments: AttachmentView[];
-  /** A turn of this session is running (Stop is offered; Send queues a follow-up). */
-  running: boolean;
-  /** Turns waiting behind the running one. */
-  queued: number;
-  /** Unix ms until which the service asked us to wait (429). */
-  rateLimitedUntil?: number;
-  /**
-   * The task of a message the service refused with a 429, which the host holds to send later
-   * (the notice offers the choices). The composer does not also keep it as a draft.
-   */
-  held?: string;
-  /** Why sending is impossible right now (signed out, no URL), shown instead of Send. */
-  disabledReason?: string;
-  /** A send is on its way (Send shows progress, double sends are ignored). */
-  sending: boolean;
-}
-
-/** What the live connection of the panel is doing. */
-export interface ConnectionView {
-  state: 'idle' | 'loading' | 'live' | 'reconnecting' | 'offline' | 'failed';
-  message?: string;
-}
-
-/** A notice's button: runs a Den command, or acts on the panel's held message (a 429). */
-export type NoticeAction = { title: string; command: string } | { title: string; heldTurn: HeldTurnAction };
-
-/** A banner above the composer: an error or warning a person can act on. */
-export interface Notice {
-  level: 'error' | 'warning' | 'info';
-  message: string;
-  actions: NoticeAction[];
-}
-
-/** What the webview reports of its own state for tests (`probe`). */
-export interface WebviewDigest {
-  lastSeq: number;
-  turns: {
-    id: string;
-    status: TurnStatus;
-    blocks: { id: string; type: string; text: string }[];
-    todos: number;
-    files: number;
-  }[];
-  /** Rendered DOM rows (windowed rendering keeps this small for long transcripts). */
-  renderedBlocks: number;
-  composerText: string;
-}
-
-/** State the webview keeps with `setState` (small: the transcript comes back from the host). */
-export interface WebviewPersistedState {
-  sessionId: string;
-  draft: string;
-  mode?: Mode;
-  effort?: Effort;
-  scrollTop?: number;
-}
+export { checkWebviewMessage, isWebviewMessage, type WebviewMessage } from './webview-messages';
+export * from './view';

@@ -17,7 +17,7 @@ import {
   variant,
   type Infer,
 } from '../core/schema';
-import type { WebviewDigest } from './messages';
+import { HELD_TURN_ACTIONS, type WebviewDigest } from './view';
 
 /** Largest text accepted from the webview (a task, a copy): 1 MB of characters. */
 const MAX_TEXT = 1_000_000;
@@ -25,10 +25,6 @@ const MAX_TEXT = 1_000_000;
 const MAX_ID = 1_000;
 const MAX_HREF = 10_000;
 const MAX_PATH = 4_096;
-
-/** What the person chose for a message held back by a 429. */
-export const HELD_TURN_ACTIONS = ['send', 'sendWhenReady', 'edit'] as const;
-export type HeldTurnAction = (typeof HELD_TURN_ACTIONS)[number];
 
 const id = stringOfLength(MAX_ID);
 const text = stringOfLength(MAX_TEXT);

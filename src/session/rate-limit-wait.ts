@@ -8,7 +8,7 @@ import { firstLine } from '../protocol/format';
 import type { Clock } from './clock';
 import type { HostView } from './host-view';
 import type { HeldTurnAction, Notice } from '../protocol/messages';
-import type { TurnRequest } from './turn-actions';
+import type { TurnRequest } from './turn-request';
 
 export interface RateLimitWaitDeps {
   view: HostView;

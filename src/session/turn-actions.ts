@@ -5,7 +5,7 @@
  */
 import type { ApiClient } from '../core/api/client';
 import { DenError } from '../core/api/errors';
-import type { Effort, FileInfo, Mode, TurnFile } from '../core/api/types';
+import type { FileInfo } from '../core/api/types';
 import type { Logger } from '../core/log';
 import { latestEntryId } from '../core/stream/entry-id';
 import type { SessionStream } from '../core/stream/session-stream';
@@ -14,20 +14,10 @@ import { beginTurn, findTurn } from '../core/transcript/reducer';
 import type { ComposerChoice } from './composer-choice';
 import type { HostSettings, HostView } from './host-view';
 import type { RateLimitWait } from './rate-limit-wait';
-import { openTurns } from './turn-view';
+import type { TurnRequest } from './turn-request';
 
-/** A turn to start: from the composer or from a command. */
-export interface TurnRequest {
-  task: string;
-  mode?: Mode;
-  effort?: Effort;
-  files?: TurnFile[];
-  references?: Record<string, unknown>[];
-  /** Continuation data of an earlier turn (`task.completed`). */
-  continuation?: string;
-  /** The composer's chips whose files this carries: cleared once the turn starts (never sent). */
-  attachmentIds?: string[];
-}
+export type { TurnRequest } from './turn-request';
+import { openTurns } from './turn-view';
 
 /** What the actions need of the host. */
 export interface TurnActionHost {

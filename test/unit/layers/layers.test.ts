@@ -73,6 +73,11 @@ describe('layers: the lint and compiler rules catch violations', function () {
       '--pretty',
       'false',
     ];
+    return run(args);
+  }
+
+  /** Runs a Node script in the copy; resolves with its exit status and output. */
+  function run(args: string[]): Promise<{ status: number | null; out: string }> {
     return new Promise((resolve, reject) => {
       execFile(process.execPath, args, { cwd: tmp, encoding: 'utf8' }, (err, stdout, stderr) => {
         const status = err ? (typeof err.code === 'number' ? err.code : null) : 0;
@@ -80,6 +85,11 @@ describe('layers: the lint and compiler rules catch violations', function () {
         else resolve({ status, out: `${stdout}${stderr}` });
       });
     });
+  }
+
+  /** `node scripts/check-cycles.js src` (the repo's script) on the copy. */
+  function cycles(): Promise<{ status: number | null; out: string }> {
+    return run([path.join(ROOT, 'scripts/check-cycles.js'), 'src']);
   }
 
   const only = (problems: Problem[], rule: string, count = 1): Problem[] => {
@@ -116,6 +126,8 @@ describe('layers: the lint and compiler rules catch violations', function () {
     assert.deepEqual(await lint(['src']), []);
     const r = await compiled;
     assert.equal(r.status, 0, r.out);
+    const c = await cycles();
+    assert.equal(c.status, 0, c.out);
   });
 
   it('a cycle between two glue files: import-x/no-cycle', async () => {
@@ -127,12 +139,15 @@ describe('layers: the lint and compiler rules catch violations', function () {
     assert.deepEqual(problems.map((p) => p.file).sort(), ['panel/zz-cycle-a.ts', 'panel/zz-cycle-b.ts']);
   });
 
-  it('a type-only cycle is allowed (it is erased; no-cycle follows values only)', async () => {
+  it('a type-only cycle: scripts/check-cycles.js (no-cycle follows values only)', async () => {
     const files = write({
-      'panel/zz-types-a.ts': "import type { B } from './zz-types-b';\nexport interface A {\n  b?: B;\n}\n",
-      'panel/zz-types-b.ts': "import type { A } from './zz-types-a';\nexport interface B {\n  a?: A;\n}\n",
+      'session/zz-types-a.ts': "import type { B } from './zz-types-b';\nexport interface A {\n  b?: B;\n}\n",
+      'session/zz-types-b.ts': "import type { A } from './zz-types-a';\nexport interface B {\n  a?: A;\n}\n",
     });
     assert.deepEqual(await lint(files), []);
+    const r = await cycles();
+    assert.equal(r.status, 1, r.out);
+    assert.equal(r.out.trim(), 'import cycle: src/session/zz-types-a.ts ⇄ src/session/zz-types-b.ts');
   });
 
   const backEdges: [string, string, string][] = [

@@ -1,0 +1,76 @@
+// Import cycles in src/, type-only imports included (ESLint's import-x/no-cycle follows value
+// imports only; a type-level cycle still ties two files together). Uses TypeScript's own import
+// scanner. `node scripts/check-cycles.js [dir]` prints each cycle and exits 1 if there is one.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const ts = require('typescript');
+
+function listTs(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return listTs(full);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+function resolve(from, spec) {
+  const base = path.resolve(path.dirname(from), spec);
+  for (const c of [`${base}.ts`, base, path.join(base, 'index.ts')]) {
+    if (fs.existsSync(c) && fs.statSync(c).isFile()) return c;
+  }
+  return undefined;
+}
+
+/** The strongly connected groups of more than one file (Tarjan), each sorted. */
+function findCycles(dir) {
+  const graph = new Map();
+  for (const file of listTs(dir)) {
+    const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
+    const deps = importedFiles
+      .filter((i) => i.fileName.startsWith('.'))
+      .map((i) => resolve(file, i.fileName))
+      .filter((f) => f !== undefined && f !== file);
+    graph.set(file, deps);
+  }
+  let next = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const groups = [];
+  const visit = (v) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group = [];
+    let w;
+    do {
+      w = stack.pop();
+      onStack.delete(w);
+      group.push(w);
+    } while (w !== v);
+    if (group.length > 1) groups.push(group.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return groups;
+}
+
+module.exports = { findCycles };
+
+if (require.main === module) {
+  const dir = path.resolve(process.argv[2] ?? 'src');
+  const cycles = findCycles(dir);
+  for (const c of cycles) {
+    console.error(`import cycle: ${c.map((f) => path.relative(process.cwd(), f)).join(' ⇄ ')}`);
+  }
+  process.exit(cycles.length ? 1 : 0);
+}

@@ -1,0 +1,14 @@
+import type { Effort, Mode, TurnFile } from '../core/api/types';
+
+/** A turn to start: from the composer or from a command. */
+export interface TurnRequest {
+  task: string;
+  mode?: Mode;
+  effort?: Effort;
+  files?: TurnFile[];
+  references?: Record<string, unknown>[];
+  /** Continuation data of an earlier turn (`task.completed`). */
+  continuation?: string;
+  /** The composer's chips whose files this carries: cleared once the turn starts (never sent). */
+  attachmentIds?: string[];
+}
