@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator';
+import { waitFor } from '../support/wait';
 import {
   captureMessages,
   denApi,
@@ -11,7 +12,6 @@ import {
   setDenSetting,
   settleKeyChange,
   trackContext,
-  waitFor,
   type DenApi,
   type MessageCapture,
 } from './helpers';
@@ -29,8 +29,7 @@ async function denLogText(mustContain: string): Promise<string> {
         const text = doc?.getText();
         return text?.includes(mustContain) ? text : undefined;
       },
-      8_000,
-      100,
+      { timeoutMs: 8_000, intervalMs: 100 },
     );
   } finally {
     await vscode.commands.executeCommand('workbench.action.closePanel');

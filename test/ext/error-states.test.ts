@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator';
+import { waitFor } from '../support/wait';
 import {
   captureMessages,
   denApi,
@@ -14,7 +15,6 @@ import {
   startCountingProxy,
   trackContext,
   treeRetryPending,
-  waitFor,
   type ContextTracker,
   type DenApi,
   type MessageCapture,
@@ -211,8 +211,7 @@ describe('Error states', () => {
     await waitFor(
       'the tree to reload by itself',
       () => api.connection.state.kind === 'connected' && api.sessions.sessions.length > 0,
-      10_000,
-      100,
+      { timeoutMs: 10_000, intervalMs: 100 },
     );
     assert.equal(sessionsView(api).message, undefined);
     assert.equal(context.get('den.sessionsEmpty'), false);
@@ -233,12 +232,10 @@ describe('Error states', () => {
     assert.deepEqual(await api.sessions.getChildren(), []);
     assert.match(sessionsView(api).message ?? '', /Retrying in 2 s\.$/);
 
-    await waitFor(
-      'the tree to reload by itself',
-      () => api.connection.state.kind === 'connected',
-      10_000,
-      100,
-    );
+    await waitFor('the tree to reload by itself', () => api.connection.state.kind === 'connected', {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
     assert.equal(sessionsView(api).message, undefined);
   });
 
@@ -265,8 +262,7 @@ describe('Error states', () => {
       await waitFor(
         'the tree to recover by itself',
         () => api.connection.state.kind === 'connected' && api.sessions.sessions.length > 0 && changes > 0,
-        RECOVERY_BUDGET_MS,
-        100,
+        { timeoutMs: RECOVERY_BUDGET_MS, intervalMs: 100 },
       );
     } finally {
       sub.dispose();

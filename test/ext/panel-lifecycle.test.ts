@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator';
+import { waitFor } from '../support/wait';
 import {
   captureMessages,
   denApi,
@@ -13,7 +14,6 @@ import {
   signIn,
   startRecordingProxy,
   trackContext,
-  waitFor,
   type ContextTracker,
   type DenApi,
   type MessageCapture,

@@ -2,15 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
-import {
-  captureMessages,
-  denApi,
-  resetDen,
-  signIn,
-  waitFor,
-  type DenApi,
-  type MessageCapture,
-} from './helpers';
+import { waitFor } from '../support/wait';
+import { captureMessages, denApi, resetDen, signIn, type DenApi, type MessageCapture } from './helpers';
 import {
   lastTurn,
   openPanel,

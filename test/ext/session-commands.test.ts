@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator';
+import { waitFor } from '../support/wait';
 import {
   captureMessages,
   denApi,
@@ -10,7 +11,6 @@ import {
   rows,
   sessionIds,
   signIn,
-  waitFor,
   type DenApi,
   type MessageCapture,
   type Row,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator';
+import { waitFor } from '../support/wait';
 import {
   captureMessages,
   denApi,
@@ -15,7 +16,6 @@ import {
   signIn,
   startRecordingProxy,
   trackContext,
-  waitFor,
   type DenApi,
   type MessageCapture,
   type Row,

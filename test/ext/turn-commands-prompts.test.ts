@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { choiceItems } from '../../src/attachments/session-choice';
 import type { Session } from '../../src/core/api/types';
 import { startEmulator, type Emulator } from '../emulator';
+import { waitFor } from '../support/wait';
 import {
   captureMessages,
   denApi,
@@ -13,7 +14,6 @@ import {
   signIn,
   spyOnPanels,
   startRecordingProxy,
-  waitFor,
   type DenApi,
   type MessageCapture,
   type PanelSpy,

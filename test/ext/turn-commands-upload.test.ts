@@ -6,13 +6,13 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import * as vscode from 'vscode';
+import { waitFor } from '../support/wait';
 import {
   captureMessages,
   denApi,
   resetDen,
   signIn,
   spyOnPanels,
-  waitFor,
   type DenApi,
   type MessageCapture,
   type PanelSpy,
@@ -53,11 +53,12 @@ async function spawnEmulator(): Promise<EmulatorProcess> {
     await exited;
   };
   try {
-    const [, url, key] = await waitFor(
-      `the emulator process to print its URL (output so far: ${out})`,
-      () => /URL: (\S+)\nAPI key: (\S+)\n/.exec(out),
-      10_000,
-    );
+    const printed = /URL: (\S+)\nAPI key: (\S+)\n/;
+    const output = await waitFor('the emulator process to print its URL', () => out, {
+      until: (text) => printed.test(text),
+      timeoutMs: 10_000,
+    });
+    const [, url, key] = printed.exec(output) as RegExpExecArray;
     return { url, key, close };
   } catch (err) {
     await close();

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { TurnFile } from '../../src/core/api/types';
 import type { PanelTurnRequest } from '../../src/panel/panel-manager';
 import { startEmulator, type Emulator } from '../emulator';
+import { waitFor } from '../support/wait';
 import {
   captureMessages,
   denApi,
@@ -15,7 +16,6 @@ import {
   signIn,
   spyOnPanels,
   startRecordingProxy,
-  waitFor,
   type DenApi,
   type MessageCapture,
   type PanelOpenCall,

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { isTerminalStatus } from '../../../src/core/transcript/model';
 import { startEmulator, type Emulator, type EmulatorOptions, type FaultPlan } from '../../emulator/index';
-import { foldStored, hostRig, lastTurn, mirrorShows, waitFor, type HostRig } from './host-rig';
+import { waitFor } from '../../support/wait';
+import { foldStored, hostRig, lastTurn, mirrorShows, type HostRig } from './host-rig';
 
 const ready = (rig: HostRig): Promise<void> => rig.host.handle({ type: 'ready', lastSeq: null });
 
