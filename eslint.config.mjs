@@ -12,6 +12,29 @@ export default tseslint.config(
     },
   },
   {
+    files: ['test/support/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'vscode', message: 'test/support runs outside VS Code too: put this in test/ext.' },
+            {
+              name: 'playwright-core',
+              message: 'test/support runs outside a browser too: put this in test/e2e.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['**/ext/*', '**/e2e/*', '**/harness/*'],
+              message: 'test/support depends on nothing test-kind specific.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': [
