@@ -48,8 +48,6 @@ export interface DenTest<S extends Service> {
   readonly context: ContextTracker;
   /** With `spyOnPanels`. */
   readonly panels: PanelSpy;
-  /** Undoes something of the test's own after it, before Den is reset. */
-  defer(undo: () => unknown): void;
 }
 
 /** A test's emulator, and the recording proxy in front of it when Den signs in through one. */
@@ -113,9 +111,6 @@ class DenTestOf<S extends Service> implements DenTest<S> {
   get panels(): PanelSpy {
     return needs(this.den.watched.panels, '{ spyOnPanels: true }');
   }
-  defer(undo: () => unknown): void {
-    this.den.defer(undo);
-  }
 }
 
 class EmulatorDenTestOf extends DenTestOf<EmulatorService> implements EmulatorDenTest {
@@ -153,7 +148,13 @@ export function useDen(
 ): EmulatorDenTest {
   const start = async (emulatorOptions = options.emulator): Promise<EmulatorService> => {
     const emu = await startEmulator(emulatorOptions);
-    const proxy = options.through === 'proxy' ? await startRecordingProxy(emu.url) : undefined;
+    const proxy =
+      options.through === 'proxy'
+        ? await startRecordingProxy(emu.url).catch(async (err: unknown) => {
+            await emu.close();
+            throw err;
+          })
+        : undefined;
     return {
       emu,
       proxy,

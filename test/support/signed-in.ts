@@ -43,8 +43,6 @@ export interface SignedIn<Api, S extends Service, W> {
   readonly api: Api;
   readonly service: S;
   readonly watched: W;
-  /** Undoes something of the test's own after it, before Den is reset. */
-  defer: Defer;
   /** Closes the test's service (if it is still open) and starts another in its place; Den is left as it is. */
   replaceService(start: () => Promise<S>): Promise<S>;
   /** `replaceService`, then Den reset and signed in to the new service. */
@@ -75,8 +73,8 @@ export function signedIn<Api, S extends Service, W>(
     const s = { api, service } as State<Api, S, W>;
     defer(() => s.service.close());
     s.watched = driver.watch(api, defer);
-    await driver.reset(api);
     defer(() => driver.reset(api));
+    await driver.reset(api);
     if (options.signIn !== false) await driver.signIn(api, service);
     state = s;
   });
@@ -114,7 +112,6 @@ export function signedIn<Api, S extends Service, W>(
     get watched() {
       return current().watched;
     },
-    defer,
     replaceService,
     restart: async (start) => {
       const service = await replaceService(start);
