@@ -74,6 +74,29 @@ export default tseslint.config(
       eqeqeq: ['error', 'smart'],
     },
   },
+  {
+    files: ['test/support/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'vscode', message: 'test/support runs outside VS Code too: put this in test/ext.' },
+            {
+              name: 'playwright-core',
+              message: 'test/support runs outside a browser too: put this in test/e2e.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['**/ext/*', '**/e2e/*', '**/harness/*'],
+              message: 'test/support depends on nothing test-kind specific.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The layers (docs/layers.md, docs/decisions/2026-11-24-layers-enforced.md).
   {
     files: ['src/**/*.ts'],

@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { WebSocketServer } from 'ws';
+import type { AgentEvent } from '../src/core/api/types';
+import { eventFactory } from '../test/support/events';
 
 /**
  * A loopback WebSocket server that speaks the session-stream protocol as fast as it can: an ack,
@@ -14,38 +16,20 @@ export interface BlastServer {
 
 /** Realistic frames: mostly markdown chunks, some tool logs and thoughts. */
 export function makeFrames(count: number, messageId: string): string[] {
+  const ev = eventFactory({ messageId });
   const out: string[] = [];
   for (let i = 1; i <= count; i++) {
-    const base = {
-      event_id: i,
-      stream_entry_id: `1700000000000-${i}`,
-      message_id: messageId,
-      timestamp: 1700000000000 + i,
-    };
-    let ev: Record<string, unknown>;
-    if (i === count) ev = { ...base, kind: 'task.completed', payload: {} };
+    let e: AgentEvent;
+    if (i === count) e = ev('task.completed', {});
     else if (i % 50 === 0)
-      ev = {
-        ...base,
-        kind: 'tool.log',
-        block_id: 'tool:run_command:1',
-        payload: { stream: 'stdout', data: `line ${i}: compiling module ${i % 97}\n` },
-      };
-    else if (i % 20 === 0)
-      ev = {
-        ...base,
-        kind: 'thought',
-        block_id: 'thought:1',
-        payload: { thought: 'Considering the next step. ' },
-      };
-    else
-      ev = {
-        ...base,
-        kind: 'markdown.chunk',
-        block_id: 'answer:main',
-        payload: { delta: `word${i % 1000} and some more text, ` },
-      };
-    out.push(JSON.stringify(ev));
+      e = ev(
+        'tool.log',
+        { stream: 'stdout', data: `line ${i}: compiling module ${i % 97}\n` },
+        'tool:run_command:1',
+      );
+    else if (i % 20 === 0) e = ev('thought', { thought: 'Considering the next step. ' }, 'thought:1');
+    else e = ev('markdown.chunk', { delta: `word${i % 1000} and some more text, ` }, 'answer:main');
+    out.push(JSON.stringify(e));
   }
   return out;
 }

@@ -13,27 +13,10 @@ import { DeltaBatcher, type InitBody } from '../src/session/delta-batcher';
 import type { HostMessage } from '../src/protocol/messages';
 import { TranscriptCache } from '../src/session/transcript-cache';
 import { transcriptViews } from '../src/session/turn-view';
+import { eventFactory } from '../test/support/events';
 import { closeBrowser, openHarness, type Harness } from '../test/unit/webview/browser-harness';
 
 const SESSION = '11111111-2222-4333-8444-555555555555';
-
-/** Builds one agent message's events with increasing ids. */
-function eventMaker(messageId: string): (kind: string, payload: unknown, blockId?: string) => AgentEvent {
-  let id = 0;
-  return (kind, payload, blockId) => {
-    const n = ++id;
-    const ev = {
-      event_id: n,
-      stream_entry_id: `1700000000000-${n}`,
-      kind,
-      payload,
-      timestamp: 1_700_000_000_000 + n,
-      message_id: messageId,
-    } as AgentEvent;
-    if (blockId !== undefined) ev.block_id = blockId;
-    return ev;
-  };
-}
 
 const WORDS = ['the', 'normalizer', '`trim()`', 'returns', '**input**', 'unchanged', 'when', 'tests', 'pass'];
 /** A markdown chunk: words, now and then inline code, a list item or a paragraph break. */
@@ -49,7 +32,7 @@ function chunk(i: number, token = ''): string {
  * answer chunks (`answerShare` of them), more thoughts, a terminal event.
  */
 function codingTurn(messageId: string, count: number, toolEvery = 60): AgentEvent[] {
-  const ev = eventMaker(messageId);
+  const ev = eventFactory({ messageId });
   const out: AgentEvent[] = [ev('task.phase', { phase: 'running', eta_seconds: 30 })];
   let tool = 0;
   let toolLeft = 0;
@@ -224,7 +207,7 @@ export async function benchLive(count = 2_000, rate = 200): Promise<LiveResult> 
   try {
     const id = 'agent-live';
     const t = createTranscript(SESSION);
-    const make = eventMaker(id);
+    const make = eventFactory({ messageId: id });
     const postTimes: number[] = [];
     let chain: Promise<unknown> = Promise.resolve();
     const batcher = new DeltaBatcher({
@@ -307,7 +290,7 @@ export async function benchLive(count = 2_000, rate = 200): Promise<LiveResult> 
 
 /** One long answer of `count` chunks, with a tool block every 2,500 events around it. */
 function longAnswer(messageId: string, count: number): AgentEvent[] {
-  const ev = eventMaker(messageId);
+  const ev = eventFactory({ messageId });
   const out: AgentEvent[] = [];
   for (let i = 1; i <= count; i++) {
     if (i % 2500 === 0) {

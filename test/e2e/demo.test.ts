@@ -12,7 +12,8 @@ import { freePort } from '../harness/code-server';
 import { repoRoot } from '../harness/paths';
 import { descendants, isAlive, killTree } from '../harness/process-tree';
 import { answerInputBox, clickActivityBar, runCommand } from '../harness/workbench';
-import { eventually, sessionTitles, welcomeText } from './sessions-view';
+import { waitFor } from '../support/wait';
+import { UI_WAIT, sessionTitles, welcomeText } from './sessions-view';
 
 const START_TIMEOUT_MS = 240_000;
 
@@ -76,18 +77,17 @@ describe('npm run demo: a person starts Den against the embedded emulator', func
     await page.goto(url);
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
     await clickActivityBar(page, 'Den');
-    await eventually(
+    await waitFor(
       'the "Set API Key" welcome (the demo already set the service URL)',
       () => welcomeText(page),
-      (t) => /Sign in to see your sessions/.test(t),
+      { ...UI_WAIT, until: (t) => /Sign in to see your sessions/.test(t) },
     );
     await runCommand(page, 'Den: Set API Key');
     await answerInputBox(page, 'Den: Set API Key', key);
-    const titles = await eventually(
-      'the emulator’s seeded sessions',
-      () => sessionTitles(page),
-      (t) => t.length > 0,
-    );
+    const titles = await waitFor('the emulator’s seeded sessions', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.length > 0,
+    });
     assert.ok(titles.includes('Refactor auth middleware'), titles.join(', '));
     await browser.close();
     browser = undefined;
@@ -101,15 +101,13 @@ describe('npm run demo: a person starts Den against the embedded emulator', func
     process.kill(-pid, 'SIGINT'); // Ctrl+C
     // npm itself ends on the signal, as in a terminal; the demo stops what it started, then says so
     assert.match(await exited, /^(SIGINT|code 0)$/);
-    await eventually(
-      'the demo to say it stopped',
-      async () => out.text,
-      (t) => /Stopping the demo/.test(t),
-    );
-    await eventually(
-      'every process the demo started to end',
-      async () => started.filter(isAlive),
-      (alive) => alive.length === 0,
-    );
+    await waitFor('the demo to say it stopped', async () => out.text, {
+      ...UI_WAIT,
+      until: (t) => /Stopping the demo/.test(t),
+    });
+    await waitFor('every process the demo started to end', async () => started.filter(isAlive), {
+      ...UI_WAIT,
+      until: (alive) => alive.length === 0,
+    });
   });
 });

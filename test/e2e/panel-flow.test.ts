@@ -11,6 +11,7 @@ import {
   webviewFrame,
   type Workbench,
 } from '../harness/workbench';
+import { waitFor } from '../support/wait';
 import {
   newestTurnRows,
   panelShot,
@@ -24,7 +25,7 @@ import {
   turnEnds,
   TURN_TIMEOUT_MS,
 } from './panel-view';
-import { eventually, freshService, sessionTitles } from './sessions-view';
+import { UI_WAIT, freshService, sessionTitles } from './sessions-view';
 
 /** Pause between the emulator's scripted events: slow enough to see streaming, fast enough for a 400-chunk turn. */
 const EVENT_DELAY_MS = 25;
@@ -124,11 +125,10 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     });
     frame = webviewFrame(page);
     await clickActivityBar(page, 'Den');
-    await eventually(
-      'the seeded sessions',
-      () => sessionTitles(page),
-      (t) => t.includes(SESSION),
-    );
+    await waitFor('the seeded sessions', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.includes(SESSION),
+    });
   });
 
   /**
@@ -146,11 +146,10 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     // the tree's rows (and what its commands get) must come from the new emulator
     emu = await freshService(page, emu, port, { eventDelayMs: EVENT_DELAY_MS });
     await runCommand(page, 'Den: Refresh Sessions');
-    await eventually(
-      'the seeded sessions',
-      () => sessionTitles(page),
-      (t) => t.includes(SESSION),
-    );
+    await waitFor('the seeded sessions', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.includes(SESSION),
+    });
   });
 
   afterEach(async function () {
@@ -202,11 +201,10 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
   async function stopSlowTurn(task: string): Promise<string> {
     await sendTask(frame, task, 'code');
     await turnEnds(frame, task, /^running$/);
-    await eventually(
-      'some output of the slow turn',
-      () => newestTurnRows(frame),
-      (rows) => rows.some((r) => r.type === 'tool'),
-    );
+    await waitFor('some output of the slow turn', () => newestTurnRows(frame), {
+      ...UI_WAIT,
+      until: (rows) => rows.some((r) => r.type === 'tool'),
+    });
     await frame.locator('#stop').click();
     return turnEnds(frame, task, /^aborted$/);
   }
@@ -386,10 +384,10 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     const transcript = frame.locator('main#transcript');
     const jump = frame.locator('#jump-to-latest');
     // scrolling up while it streams stops following; the position holds while text arrives below
-    await eventually(
+    await waitFor(
       'a scrollable transcript',
       () => transcript.evaluate((el) => el.scrollHeight - el.clientHeight),
-      (d) => d > 2000,
+      { ...UI_WAIT, until: (d) => d > 2000 },
     );
     await transcript.hover();
     await page.mouse.wheel(0, -1200);
@@ -431,10 +429,10 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     await jump.waitFor({ state: 'visible' });
     await jump.click();
     await jump.waitFor({ state: 'hidden' });
-    await eventually(
+    await waitFor(
       'the bottom of the transcript',
       () => transcript.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop),
-      (d) => d < 2,
+      { ...UI_WAIT, until: (d) => d < 2 },
     );
     assert.equal(await frame.locator('.rows > .turn-status').last().getAttribute('data-status'), 'completed');
     await panelShot(wb, frame, 'panel-long');

@@ -10,8 +10,9 @@ import {
   webviewFrame,
   type Workbench,
 } from '../harness/workbench';
+import { waitFor } from '../support/wait';
 import { panelShot, scanTranscript, sendTask, turnEnds } from './panel-view';
-import { eventually, sessionTitles } from './sessions-view';
+import { UI_WAIT, sessionTitles } from './sessions-view';
 
 const SESSION = 'Write release notes for v2.3';
 const TASK = 'big log: port the config loader to TOML';
@@ -62,11 +63,10 @@ describe('A turn streamed with state.snapshot frames and socket cuts (emulator, 
 
   it('shows the turn exactly as the service stored it, tool logs, files and all, without a reopen', async () => {
     await clickActivityBar(page, 'Den');
-    await eventually(
-      'the seeded sessions',
-      () => sessionTitles(page),
-      (t) => t.includes(SESSION),
-    );
+    await waitFor('the seeded sessions', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.includes(SESSION),
+    });
     await contextMenuAction(page, SESSION, 'Open Session');
     await frame.locator('#session-title', { hasText: SESSION }).waitFor();
     // the host's posts to the webview from now on, by type: a whole-view repaint is an `init`
@@ -83,14 +83,14 @@ describe('A turn streamed with state.snapshot frames and socket cuts (emulator, 
         .locator('body')
         .evaluate(() => (window as Window & { __denPosts?: Record<string, number> }).__denPosts ?? {});
     await sendTask(frame, TASK, 'code');
-    const turnId = await eventually(
+    const turnId = await waitFor(
       'the new turn',
       () =>
         frame.locator('.rows').evaluate((rows) => {
           const head = [...rows.querySelectorAll<HTMLElement>(':scope > .turn-header')].at(-1);
           return head?.textContent?.includes('big log') ? (head.dataset.turnId ?? '') : '';
         }),
-      (id) => id !== '',
+      { ...UI_WAIT, until: (id) => id !== '' },
     );
     assert.equal(await turnEnds(frame, 'big log', /^completed$/), 'Completed');
 
@@ -105,13 +105,16 @@ describe('A turn streamed with state.snapshot frames and socket cuts (emulator, 
     const expectedIds = stored.blocks
       .filter((b) => !(b.type === 'message' && b.text.trim() === TASK))
       .map((b) => b.id);
-    const shown = await eventually(
+    const shown = await waitFor(
       'the panel to show the stored blocks',
       async () => {
         const rows = (await scanTranscript(frame)).filter((r) => r.turnId === turnId && r.blockId);
         return rows.filter((r, i) => i === 0 || rows[i - 1].blockId !== r.blockId);
       },
-      (rows) => JSON.stringify(rows.map((r) => r.blockId)) === JSON.stringify(expectedIds),
+      {
+        ...UI_WAIT,
+        until: (rows) => JSON.stringify(rows.map((r) => r.blockId)) === JSON.stringify(expectedIds),
+      },
     );
     const tools = shown.filter((r) => r.kind === 'tool');
     assert.equal(tools.length, stored.blocks.filter((b) => b.type === 'tool').length);

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import type { FrameLocator, Locator } from 'playwright-core';
 import type { Workbench } from '../harness/workbench';
-import { eventually, shot } from './sessions-view';
+import { waitFor } from '../support/wait';
+import { UI_WAIT, shot } from './sessions-view';
 
 /** How long a scripted turn may take to reach a status. */
 export const TURN_TIMEOUT_MS = 30_000;
@@ -105,11 +106,10 @@ export async function sendTask(frame: FrameLocator, task: string, mode = 'code')
   await input.fill(task);
   await frame.locator('#send:enabled').waitFor();
   await input.press('Enter');
-  await eventually(
-    'the composer to take the task',
-    () => input.inputValue(),
-    (v) => v === '',
-  );
+  await waitFor('the composer to take the task', () => input.inputValue(), {
+    ...UI_WAIT,
+    until: (v) => v === '',
+  });
 }
 
 /**

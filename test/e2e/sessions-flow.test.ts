@@ -16,9 +16,10 @@ import {
   treeItems,
   type Workbench,
 } from '../harness/workbench';
+import { waitFor } from '../support/wait';
 import {
   clearNotifications,
-  eventually,
+  UI_WAIT,
   freshService,
   sessionTitles,
   statusText,
@@ -63,11 +64,10 @@ function slug(title: string): string {
 /** Expands a tree row unless it already is (the tree keeps expansion across refreshes). */
 async function expand(row: Locator): Promise<void> {
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
-  await eventually(
-    'the row expanded',
-    () => row.getAttribute('aria-expanded'),
-    (v) => v === 'true',
-  );
+  await waitFor('the row expanded', () => row.getAttribute('aria-expanded'), {
+    ...UI_WAIT,
+    until: (v) => v === 'true',
+  });
 }
 
 /** The URL, then the key, through the commands a person runs (the key goes to SecretStorage). */
@@ -75,18 +75,16 @@ async function signInThroughCommands(page: Page, emu: Emulator): Promise<void> {
   await runCommand(page, 'Den: Configure Service URL');
   await answerInputBox(page, 'Den: Service URL', emu.url);
   // Set API Key checks the key against the URL Den has read, so wait until it has read it
-  await eventually(
-    'the "Set API Key" welcome',
-    () => welcomeText(page),
-    (t) => /Sign in to see your sessions/.test(t),
-  );
+  await waitFor('the "Set API Key" welcome', () => welcomeText(page), {
+    ...UI_WAIT,
+    until: (t) => /Sign in to see your sessions/.test(t),
+  });
   await runCommand(page, 'Den: Set API Key');
   await answerInputBox(page, 'Den: Set API Key', emu.keys.primary);
-  await eventually(
-    'the seeded sessions in the tree',
-    () => sessionTitles(page),
-    (t) => t.length === SEEDED_TITLES.length,
-  );
+  await waitFor('the seeded sessions in the tree', () => sessionTitles(page), {
+    ...UI_WAIT,
+    until: (t) => t.length === SEEDED_TITLES.length,
+  });
   await toastGone(page, 'checking the API key');
   await clearNotifications(page);
 }
@@ -121,46 +119,40 @@ describe('A person signs in to Den (emulator, packaged .vsix)', function () {
 
     await runCommand(page, 'Den: Configure Service URL');
     await answerInputBox(page, 'Den: Service URL', emu.url);
-    await eventually(
-      'the "Set API Key" welcome',
-      () => welcomeText(page),
-      (t) => /Sign in to see your sessions/.test(t),
-    );
+    await waitFor('the "Set API Key" welcome', () => welcomeText(page), {
+      ...UI_WAIT,
+      until: (t) => /Sign in to see your sessions/.test(t),
+    });
     await page
       .locator('.part.sidebar .welcome-view-content a.monaco-button', { hasText: 'Set API Key' })
       .waitFor();
-    await eventually(
-      'the status bar to read /Den: Sign In/',
-      () => statusText(page),
-      (t) => /Den: Sign In/.test(t),
-    );
+    await waitFor('the status bar to read /Den: Sign In/', () => statusText(page), {
+      ...UI_WAIT,
+      until: (t) => /Den: Sign In/.test(t),
+    });
     await shot(wb, 'signed-out');
 
     await runCommand(page, 'Den: Set API Key');
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Den: Set API Key' }).waitFor();
     const box = page.locator('.quick-input-widget .quick-input-box input');
-    await eventually(
-      'a password box',
-      () => box.getAttribute('type'),
-      (t) => t === 'password',
-    );
+    await waitFor('a password box', () => box.getAttribute('type'), {
+      ...UI_WAIT,
+      until: (t) => t === 'password',
+    });
     await answerInputBox(page, 'Den: Set API Key', emu.keys.primary);
-    const titles = await eventually(
-      'the seeded sessions in the tree',
-      () => sessionTitles(page),
-      (t) => t.length === SEEDED_TITLES.length,
-    );
+    const titles = await waitFor('the seeded sessions in the tree', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.length === SEEDED_TITLES.length,
+    });
     assert.deepEqual(titles, SEEDED_TITLES);
-    await eventually(
-      'the "signed in" notification',
-      () => notifications(page),
-      (n) => n.some((m) => /Den: signed in/.test(m)),
-    );
-    await eventually(
-      'the status bar to read "Den"',
-      () => statusText(page),
-      (t) => t === 'Den',
-    );
+    await waitFor('the "signed in" notification', () => notifications(page), {
+      ...UI_WAIT,
+      until: (n) => n.some((m) => /Den: signed in/.test(m)),
+    });
+    await waitFor('the status bar to read "Den"', () => statusText(page), {
+      ...UI_WAIT,
+      until: (t) => t === 'Den',
+    });
     await statusBarEntry(page, 'den-dev.den.den.status').locator('.codicon-check').waitFor();
     await toastGone(page, 'checking the API key');
     await shot(wb, 'populated');
@@ -213,15 +205,14 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
       /No sessions match/.test(await welcomeText(page));
     if (searching) await runCommand(page, 'Den: Clear Session Search');
     await runCommand(page, 'Den: Refresh Sessions');
-    await eventually(
-      'the seeded sessions of the fresh service',
-      () => sessionTitles(page),
-      (t) => t.length === SEEDED_TITLES.length && t.every((x, i) => x === SEEDED_TITLES[i]),
-    );
-    await eventually(
+    await waitFor('the seeded sessions of the fresh service', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.length === SEEDED_TITLES.length && t.every((x, i) => x === SEEDED_TITLES[i]),
+    });
+    await waitFor(
       'no welcome and no message above the tree',
       async () => `${await welcomeText(page)}${await viewMessage(page)}`,
-      (t) => t === '',
+      { ...UI_WAIT, until: (t) => t === '' },
     );
     await clearNotifications(page);
   }
@@ -240,29 +231,22 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
   it('shows only the matching sessions after "Den: Search Sessions", and all again after "Clear Session Search"', async () => {
     await runCommand(page, 'Den: Search Sessions');
     await answerInputBox(page, 'Den: Search Sessions', 'data');
-    const titles = await eventually(
-      'only the sessions matching "data"',
-      () => sessionTitles(page),
-      (t) => t.length === 1,
-    );
+    const titles = await waitFor('only the sessions matching "data"', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.length === 1,
+    });
     assert.deepEqual(titles, ['Research vector database options']);
-    await eventually(
-      'the search above the tree',
-      () => viewMessage(page),
-      (t) => t === 'Showing sessions whose title contains “data”.',
-    );
+    await waitFor('the search above the tree', () => viewMessage(page), {
+      ...UI_WAIT,
+      until: (t) => t === 'Showing sessions whose title contains “data”.',
+    });
     await shot(wb, 'search');
     await runCommand(page, 'Den: Clear Session Search');
-    await eventually(
-      'all seeded sessions',
-      () => sessionTitles(page),
-      (t) => t.length === SEEDED_TITLES.length,
-    );
-    await eventually(
-      'no search message',
-      () => viewMessage(page),
-      (t) => t === '',
-    );
+    await waitFor('all seeded sessions', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.length === SEEDED_TITLES.length,
+    });
+    await waitFor('no search message', () => viewMessage(page), { ...UI_WAIT, until: (t) => t === '' });
   });
   it('shows the Turns and Files of a session when it is expanded', async () => {
     await expand(treeItem(page, 'Refactor auth middleware'));
@@ -283,7 +267,7 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
       '3 refactor-auth-middleware.test.ts test · 299 B',
     ];
     // the Turns count appears once the turns have been fetched: wait for it, then compare everything
-    const rows = await eventually(
+    const rows = await waitFor(
       'the expanded session with its turn count',
       () =>
         page
@@ -293,7 +277,7 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
               `${e.getAttribute('aria-level')} ${e.querySelector('.label-name')?.textContent} ${e.querySelector('.label-description')?.textContent ?? ''}`.trim(),
             ),
           ),
-      (r) => r[1] === expected[1],
+      { ...UI_WAIT, until: (r) => r[1] === expected[1] },
     );
     assert.deepEqual(rows.slice(0, 9), expected);
     // the Turns group once redrew itself for ever (each redraw asked for its children again)
@@ -329,11 +313,10 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
   it('renames a session from its context menu; the tree and the service show the new title', async () => {
     await contextMenuAction(page, 'Fix flaky upload test', 'Rename Session…');
     await answerInputBox(page, 'Den: Rename Session', 'Fix the upload retry race');
-    await eventually(
-      'the new title in the tree',
-      () => sessionTitles(page),
-      (t) => t.includes('Fix the upload retry race'),
-    );
+    await waitFor('the new title in the tree', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.includes('Fix the upload retry race'),
+    });
     assert.ok(!(await sessionTitles(page)).includes('Fix flaky upload test'));
     const onServer = await serverSessions(service());
     assert.ok(
@@ -349,11 +332,10 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
     assert.match(await box.innerText(), /Delete the session “Write release notes for v2\.3”\?/);
     await box.locator('.dialog-buttons .monaco-button', { hasText: /^Delete$/ }).click();
     await box.waitFor({ state: 'hidden' });
-    await eventually(
-      'the session gone from the tree',
-      () => sessionTitles(page),
-      (t) => !t.includes('Write release notes for v2.3'),
-    );
+    await waitFor('the session gone from the tree', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => !t.includes('Write release notes for v2.3'),
+    });
     assert.equal((await sessionTitles(page)).length, SEEDED_TITLES.length - 1);
     const onServer = (await serverSessions(service())).find(
       (s) => s.title === 'Write release notes for v2.3',
@@ -374,11 +356,10 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
     await row.hover();
     await row.locator('.actions .action-label[aria-label="Rename Session…"]').click();
     await answerInputBox(page, 'Den: Rename Session', 'Postgres 16 plan');
-    const shown = await eventually(
-      'a notification about the 500',
-      () => notifications(page),
-      (n) => n.some((m) => /500/.test(m)),
-    );
+    const shown = await waitFor('a notification about the 500', () => notifications(page), {
+      ...UI_WAIT,
+      until: (n) => n.some((m) => /500/.test(m)),
+    });
     assert.ok(
       shown.some((m) => /Den could not rename the session: .*database unavailable/.test(m)),
       shown.join('\n'),
@@ -391,30 +372,27 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
   it('says the key was rejected when a wrong key is set, and keeps the working one', async () => {
     await runCommand(page, 'Den: Set API Key');
     await answerInputBox(page, 'Den: Set API Key', 'sk_live_not_a_real_key');
-    const shown = await eventually(
-      'the rejection notification',
-      () => notifications(page),
-      (n) => n.some((m) => /rejected this API key/.test(m)),
-    );
+    const shown = await waitFor('the rejection notification', () => notifications(page), {
+      ...UI_WAIT,
+      until: (n) => n.some((m) => /rejected this API key/.test(m)),
+    });
     assert.ok(
       shown.every((m) => !m.includes('sk_live_not_a_real_key')),
       'the key appears in a notification',
     );
     await toastGone(page, 'checking the API key');
-    await eventually(
-      'the status bar to read "Den"',
-      () => statusText(page),
-      (t) => t === 'Den',
-    );
+    await waitFor('the status bar to read "Den"', () => statusText(page), {
+      ...UI_WAIT,
+      until: (t) => t === 'Den',
+    });
     await expandNotifications(page);
     await shot(wb, 'bad-key');
     await clearNotifications(page);
     await runCommand(page, 'Den: Refresh Sessions');
-    await eventually(
-      'the sessions after a refresh with the kept key',
-      () => sessionTitles(page),
-      (t) => t.length === SEEDED_TITLES.length,
-    );
+    await waitFor('the sessions after a refresh with the kept key', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.length === SEEDED_TITLES.length,
+    });
   });
 
   it('shows the "rejected your API key" welcome when the service answers 401 to the list', async () => {
@@ -425,29 +403,26 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
       body: { message: 'API key revoked' },
     });
     await runCommand(page, 'Den: Refresh Sessions');
-    await eventually(
-      'the key-rejected welcome',
-      () => welcomeText(page),
-      (t) => /The service rejected your API key/.test(t),
-    );
+    await waitFor('the key-rejected welcome', () => welcomeText(page), {
+      ...UI_WAIT,
+      until: (t) => /The service rejected your API key/.test(t),
+    });
     await page
       .locator('.part.sidebar .welcome-view-content a.monaco-button', { hasText: 'Set API Key' })
       .waitFor();
     assert.equal(await viewMessage(page), '');
-    await eventually(
-      'the status bar to read /Den: Key Rejected/',
-      () => statusText(page),
-      (t) => /Den: Key Rejected/.test(t),
-    );
+    await waitFor('the status bar to read /Den: Key Rejected/', () => statusText(page), {
+      ...UI_WAIT,
+      until: (t) => /Den: Key Rejected/.test(t),
+    });
     await shot(wb, 'key-rejected');
     // (that a rejected key is not retried by itself is checked in the extension host, without a clock:
     // test/ext/error-states.test.ts)
     await runCommand(page, 'Den: Refresh Sessions');
-    await eventually(
-      'the sessions back after the next refresh',
-      () => sessionTitles(page),
-      (t) => t.length === SEEDED_TITLES.length,
-    );
+    await waitFor('the sessions back after the next refresh', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.length === SEEDED_TITLES.length,
+    });
     assert.equal(await welcomeText(page), '');
   });
 
@@ -463,42 +438,37 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
       times: 8,
     });
     await runCommand(page, 'Den: Refresh Sessions');
-    await eventually(
-      "the service's error above the tree",
-      () => viewMessage(page),
-      (t) => /the service had an error \(503\): maintenance\. Retrying in \d+ s\./.test(t),
-    );
+    await waitFor("the service's error above the tree", () => viewMessage(page), {
+      ...UI_WAIT,
+      until: (t) => /the service had an error \(503\): maintenance\. Retrying in \d+ s\./.test(t),
+    });
     assert.doesNotMatch(await welcomeText(page), /cannot reach/);
-    await eventually(
-      'the sessions back without anyone asking',
-      () => sessionTitles(page),
-      (t) => t.length === SEEDED_TITLES.length,
-    );
+    await waitFor('the sessions back without anyone asking', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.length === SEEDED_TITLES.length,
+    });
     assert.equal(await welcomeText(page), '');
-    await eventually(
-      'the status bar to read "Den"',
-      () => statusText(page),
-      (t) => t === 'Den',
-    );
+    await waitFor('the status bar to read "Den"', () => statusText(page), {
+      ...UI_WAIT,
+      until: (t) => t === 'Den',
+    });
   });
 
   it('shows the offline welcome when the service is down and the sessions are refreshed', async () => {
     await service().close();
     await runCommand(page, 'Den: Refresh Sessions');
-    await eventually(
-      'the offline welcome',
-      () => welcomeText(page),
-      (t) => /Den cannot reach the service right now/.test(t),
-    );
+    await waitFor('the offline welcome', () => welcomeText(page), {
+      ...UI_WAIT,
+      until: (t) => /Den cannot reach the service right now/.test(t),
+    });
     assert.deepEqual(await sessionTitles(page), []);
     await page
       .locator('.part.sidebar .welcome-view-content a.monaco-button', { hasText: 'Retry Now' })
       .waitFor();
-    await eventually(
-      'the status bar to read /Den: Error/',
-      () => statusText(page),
-      (t) => /Den: Error/.test(t),
-    );
+    await waitFor('the status bar to read /Den: Error/', () => statusText(page), {
+      ...UI_WAIT,
+      until: (t) => /Den: Error/.test(t),
+    });
     await shot(wb, 'offline');
   });
 });

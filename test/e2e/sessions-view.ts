@@ -2,24 +2,16 @@
  * What a person sees in the workbench, read for the e2e tests: the Sessions view's rows, welcome and
  * message, toasts, and settled screenshots. Plain Playwright over the DOM of VS Code 1.139.
  */
-import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
+import { waitFor, type WaitBounds } from '../support/wait';
 import { runCommand, statusBarEntry, waitForIdle, type Workbench } from '../harness/workbench';
 
-const WAIT_MS = 15_000;
-
-/** Polls `probe` until it returns true; fails with `what` and the last value seen. */
-export async function eventually<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
-  let last: T = await read();
-  while (!ok(last)) {
-    if (Date.now() > deadline) assert.fail(`${what}; last seen: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 100));
-    last = await read();
-  }
-  return last;
-}
+/**
+ * How the e2e tests wait on what the workbench shows: every read is a round trip to the browser, so
+ * a slower cadence, and a wider safety net for a loaded machine.
+ */
+export const UI_WAIT: WaitBounds = { timeoutMs: 15_000, intervalMs: 100 };
 
 /** The titles of the session rows in the Sessions view (labels without the ", updated …" part). */
 export async function sessionTitles(page: Page): Promise<string[]> {
@@ -65,14 +57,14 @@ export async function shot(wb: Workbench, name: string): Promise<void> {
   await page.mouse.move(900, 300);
   await page.locator('.monaco-hover, .workbench-hover').first().waitFor({ state: 'hidden' });
   await waitForIdle(page);
-  await eventually(
+  await waitFor(
     'the notification toasts to stop moving',
     async () => {
       const before = await toastBoxes(page);
       await page.waitForTimeout(150);
       return before === (await toastBoxes(page));
     },
-    (still) => still,
+    { ...UI_WAIT, until: (still) => still },
   );
   await wb.screenshot(name);
 }
@@ -112,11 +104,7 @@ export async function freshService(
   await old?.close();
   const empty = await startEmulator({ port, seed: false });
   await runCommand(page, 'Den: Refresh Sessions');
-  await eventually(
-    'the tree to empty',
-    () => sessionTitles(page),
-    (t) => t.length === 0,
-  );
+  await waitFor('the tree to empty', () => sessionTitles(page), { ...UI_WAIT, until: (t) => t.length === 0 });
   await empty.close();
   return startEmulator({ ...options, port });
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { startEmulator } from '../emulator';
+import { waitFor } from '../support/wait';
 import {
   EXTENSION_ID,
   denApi,
@@ -11,7 +12,6 @@ import {
   spyOnClient,
   startCountingProxy,
   trackContext,
-  waitFor,
   whenHolds,
   type ClientSpy,
   type DenApi,

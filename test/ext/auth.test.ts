@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../emulator';
-import {
-  captureMessages,
-  denApi,
-  resetDen,
-  rows,
-  sessionsView,
-  setDenSetting,
-  settleKeyChange,
-  trackContext,
-  waitFor,
-  type DenApi,
-  type MessageCapture,
-} from './helpers';
+import { startEmulator } from '../emulator';
+import { waitFor } from '../support/wait';
+import { useDen } from './fixtures';
+import { resetDen, rows, sessionsView, setDenSetting, settleKeyChange, trackContext } from './helpers';
 
 /** Reads what the Den output channel holds, through the document VS Code opens for it. */
 async function denLogText(mustContain: string): Promise<string> {
@@ -29,8 +19,7 @@ async function denLogText(mustContain: string): Promise<string> {
         const text = doc?.getText();
         return text?.includes(mustContain) ? text : undefined;
       },
-      8_000,
-      100,
+      { timeoutMs: 8_000, intervalMs: 100 },
     );
   } finally {
     await vscode.commands.executeCommand('workbench.action.closePanel');
@@ -38,32 +27,17 @@ async function denLogText(mustContain: string): Promise<string> {
 }
 
 describe('Sign-in and configuration', () => {
-  let api: DenApi;
-  let emu: Emulator;
-  let messages: MessageCapture;
-
-  beforeEach(async () => {
-    api = await denApi();
-    emu = await startEmulator();
-    messages = captureMessages();
-    await resetDen(api);
-  });
-
-  afterEach(async () => {
-    await resetDen(api);
-    messages.restore();
-    await emu.close();
-  });
+  const den = useDen({ signIn: false });
 
   it('without a service URL is unconfigured, shows an empty tree and a status item that offers to configure', async () => {
     const context = trackContext();
     try {
-      await setDenSetting(api, 'baseUrl', emu.url);
-      await setDenSetting(api, 'baseUrl', undefined);
-      assert.equal(api.connection.settings.baseUrl, undefined);
-      assert.equal(api.connection.state.kind, 'unconfigured');
-      assert.deepEqual(await api.sessions.getChildren(), []);
-      assert.equal(api.status.text, '$(circle-slash) Den');
+      await setDenSetting(den.api, 'baseUrl', den.emu.url);
+      await setDenSetting(den.api, 'baseUrl', undefined);
+      assert.equal(den.api.connection.settings.baseUrl, undefined);
+      assert.equal(den.api.connection.state.kind, 'unconfigured');
+      assert.deepEqual(await den.api.sessions.getChildren(), []);
+      assert.equal(den.api.status.text, '$(circle-slash) Den');
       // The keys that show the "needs the address of your service" welcome.
       assert.equal(context.get('den.configured'), false);
       assert.equal(context.get('den.signedIn'), false);
@@ -75,10 +49,10 @@ describe('Sign-in and configuration', () => {
   it('with a URL but no key is signed out, shows an empty tree and a status item that offers to sign in', async () => {
     const context = trackContext();
     try {
-      await setDenSetting(api, 'baseUrl', emu.url);
-      assert.equal(api.connection.state.kind, 'signed-out');
-      assert.deepEqual(await api.sessions.getChildren(), []);
-      assert.equal(api.status.text, '$(account) Den: Sign In');
+      await setDenSetting(den.api, 'baseUrl', den.emu.url);
+      assert.equal(den.api.connection.state.kind, 'signed-out');
+      assert.deepEqual(await den.api.sessions.getChildren(), []);
+      assert.equal(den.api.status.text, '$(account) Den: Sign In');
       // The keys that show the "Sign in to see your sessions" welcome.
       assert.equal(context.get('den.configured'), true);
       assert.equal(context.get('den.signedIn'), false);
@@ -88,84 +62,88 @@ describe('Sign-in and configuration', () => {
   });
 
   it('Configure Service URL stores a valid URL without its trailing slash and rejects a non-HTTP one', async () => {
-    const stored = await vscode.commands.executeCommand('den.configure', `${emu.url}/`);
-    assert.equal(stored, emu.url);
-    await waitFor('the new URL', () => api.connection.settings.baseUrl === emu.url);
-    assert.equal(vscode.workspace.getConfiguration('den').get('baseUrl'), emu.url);
+    const stored = await vscode.commands.executeCommand('den.configure', `${den.emu.url}/`);
+    assert.equal(stored, den.emu.url);
+    await waitFor('the new URL', () => den.api.connection.settings.baseUrl === den.emu.url);
+    assert.equal(vscode.workspace.getConfiguration('den').get('baseUrl'), den.emu.url);
 
     const rejected = await vscode.commands.executeCommand('den.configure', 'ftp://agents.example.com');
     assert.equal(rejected, undefined);
-    assert.equal(vscode.workspace.getConfiguration('den').get('baseUrl'), emu.url);
-    assert.match(messages.texts('error').join('\n'), /must start with http:\/\/ or https:\/\//);
+    assert.equal(vscode.workspace.getConfiguration('den').get('baseUrl'), den.emu.url);
+    assert.match(den.messages.texts('error').join('\n'), /must start with http:\/\/ or https:\/\//);
   });
 
   it('Set API Key with a good key stores it in secret storage and the tree loads with it', async () => {
-    await setDenSetting(api, 'baseUrl', emu.url);
-    const outcome = await settleKeyChange(api, () =>
-      vscode.commands.executeCommand('den.setApiKey', `  ${emu.keys.primary}  `),
+    await setDenSetting(den.api, 'baseUrl', den.emu.url);
+    const outcome = await settleKeyChange(den.api, () =>
+      vscode.commands.executeCommand('den.setApiKey', `  ${den.emu.keys.primary}  `),
     );
     assert.equal(outcome, 'stored');
-    assert.equal(api.keys.key, emu.keys.primary);
-    assert.equal(api.keys.source, 'secret-storage');
-    await api.keys.load(); // read back from SecretStorage
-    assert.equal(api.keys.key, emu.keys.primary);
-    assert.equal(api.connection.state.kind, 'ready');
+    assert.equal(den.api.keys.key, den.emu.keys.primary);
+    assert.equal(den.api.keys.source, 'secret-storage');
+    await den.api.keys.load(); // read back from SecretStorage
+    assert.equal(den.api.keys.key, den.emu.keys.primary);
+    assert.equal(den.api.connection.state.kind, 'ready');
 
-    const sessions = await rows(api);
+    const sessions = await rows(den.api);
     assert.ok(sessions.length >= 8, `only ${sessions.length} rows`);
-    assert.equal(api.connection.state.kind, 'connected');
-    assert.equal(api.status.text, '$(check) Den');
-    assert.match(messages.texts('info').join('\n'), /signed in/i);
+    assert.equal(den.api.connection.state.kind, 'connected');
+    assert.equal(den.api.status.text, '$(check) Den');
+    assert.match(den.messages.texts('info').join('\n'), /signed in/i);
   });
 
   it('Set API Key with a key the service rejects stores nothing and says so', async () => {
-    await setDenSetting(api, 'baseUrl', emu.url);
+    await setDenSetting(den.api, 'baseUrl', den.emu.url);
     const bad = 'sk_live_notAKeyTheServiceKnows0000';
     const outcome = await vscode.commands.executeCommand('den.setApiKey', bad);
     assert.equal(outcome, 'rejected');
-    assert.equal(api.keys.key, undefined);
-    await api.keys.load();
-    assert.equal(api.keys.key, undefined);
-    assert.equal(api.connection.state.kind, 'signed-out');
-    const errors = messages.texts('error');
+    assert.equal(den.api.keys.key, undefined);
+    await den.api.keys.load();
+    assert.equal(den.api.keys.key, undefined);
+    assert.equal(den.api.connection.state.kind, 'signed-out');
+    const errors = den.messages.texts('error');
     assert.equal(errors.length, 1);
     assert.match(errors[0], /rejected this API key/);
     assert.ok(!errors[0].includes(bad));
   });
 
   it('Set API Key with a rejected key keeps the key already in use', async () => {
-    await setDenSetting(api, 'baseUrl', emu.url);
-    await settleKeyChange(api, () => vscode.commands.executeCommand('den.setApiKey', emu.keys.primary));
+    await setDenSetting(den.api, 'baseUrl', den.emu.url);
+    await settleKeyChange(den.api, () =>
+      vscode.commands.executeCommand('den.setApiKey', den.emu.keys.primary),
+    );
     const outcome = await vscode.commands.executeCommand('den.setApiKey', 'sk_live_wrongWrongWrong1234');
     assert.equal(outcome, 'rejected');
-    assert.equal(api.keys.key, emu.keys.primary);
-    assert.ok((await rows(api)).length >= 8);
+    assert.equal(den.api.keys.key, den.emu.keys.primary);
+    assert.ok((await rows(den.api)).length >= 8);
   });
 
   it('Set API Key while the service is unreachable asks before saving and saves nothing when declined', async () => {
     const down = await startEmulator({ seed: false });
     const url = down.url;
     await down.close();
-    await setDenSetting(api, 'baseUrl', url);
-    const outcome = await vscode.commands.executeCommand('den.setApiKey', emu.keys.primary);
+    await setDenSetting(den.api, 'baseUrl', url);
+    const outcome = await vscode.commands.executeCommand('den.setApiKey', den.emu.keys.primary);
     assert.equal(outcome, 'cancelled');
-    assert.equal(api.keys.key, undefined);
-    assert.match(messages.texts('warning').join('\n'), /could not check the key.*Save it anyway\?/s);
+    assert.equal(den.api.keys.key, undefined);
+    assert.match(den.messages.texts('warning').join('\n'), /could not check the key.*Save it anyway\?/s);
   });
 
   it('Sign Out removes the key from secret storage and empties the tree', async () => {
-    await setDenSetting(api, 'baseUrl', emu.url);
-    await settleKeyChange(api, () => vscode.commands.executeCommand('den.setApiKey', emu.keys.primary));
-    assert.ok((await rows(api)).length > 0);
+    await setDenSetting(den.api, 'baseUrl', den.emu.url);
+    await settleKeyChange(den.api, () =>
+      vscode.commands.executeCommand('den.setApiKey', den.emu.keys.primary),
+    );
+    assert.ok((await rows(den.api)).length > 0);
 
-    await settleKeyChange(api, () => vscode.commands.executeCommand('den.signOut'));
-    assert.equal(api.keys.key, undefined);
-    await api.keys.load();
-    assert.equal(api.keys.key, undefined);
-    assert.equal(api.connection.state.kind, 'signed-out');
-    assert.deepEqual(await api.sessions.getChildren(), []);
-    assert.equal(api.status.text, '$(account) Den: Sign In');
-    assert.match(messages.texts('info').join('\n'), /signed out/i);
+    await settleKeyChange(den.api, () => vscode.commands.executeCommand('den.signOut'));
+    assert.equal(den.api.keys.key, undefined);
+    await den.api.keys.load();
+    assert.equal(den.api.keys.key, undefined);
+    assert.equal(den.api.connection.state.kind, 'signed-out');
+    assert.deepEqual(await den.api.sessions.getChildren(), []);
+    assert.equal(den.api.status.text, '$(account) Den: Sign In');
+    assert.match(den.messages.texts('info').join('\n'), /signed out/i);
   });
 
   it('never shows or logs the API key, even when the service echoes it back', async () => {
@@ -174,10 +152,10 @@ describe('Sign-in and configuration', () => {
     const wrong = `den-wrong-${randomBytes(12).toString('hex')}`;
     const echo = await startEmulator({ keys: { primary: key } });
     try {
-      await setDenSetting(api, 'baseUrl', echo.url);
+      await setDenSetting(den.api, 'baseUrl', echo.url);
       assert.equal(await vscode.commands.executeCommand('den.setApiKey', wrong), 'rejected');
-      await settleKeyChange(api, () => vscode.commands.executeCommand('den.setApiKey', key));
-      assert.equal(api.keys.key, key);
+      await settleKeyChange(den.api, () => vscode.commands.executeCommand('den.setApiKey', key));
+      assert.equal(den.api.keys.key, key);
 
       echo.failNext({
         path: '^/sessions$',
@@ -185,15 +163,15 @@ describe('Sign-in and configuration', () => {
         times: 4,
         body: { error: 'internal', message: `token ${key} failed; header was Bearer ${key}` },
       });
-      await api.sessions.getChildren();
-      const error = api.sessions.lastError;
+      await den.api.sessions.getChildren();
+      const error = den.api.sessions.lastError;
       assert.equal(error?.code, 'server');
       const shown = [
         error?.message ?? '',
-        sessionsView(api).message ?? '',
-        api.status.text,
-        JSON.stringify(api.connection.state),
-        ...messages.texts(),
+        sessionsView(den.api).message ?? '',
+        den.api.status.text,
+        JSON.stringify(den.api.connection.state),
+        ...den.messages.texts(),
       ];
       assert.match(shown.join('\n'), /failed/);
       for (const text of shown) {
@@ -205,7 +183,7 @@ describe('Sign-in and configuration', () => {
       assert.ok(!log.includes(key), 'the key appears in the Den log');
       assert.ok(!log.includes(wrong), 'the rejected key appears in the Den log');
     } finally {
-      await resetDen(api);
+      await resetDen(den.api);
       await echo.close();
     }
   });

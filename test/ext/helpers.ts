@@ -1,6 +1,6 @@
 /**
  * Shared helpers of the extension-host integration tests: reaching Den's API, settings and sign-in,
- * a bounded wait, capturing notifications, reading the Sessions tree, and a request-counting proxy.
+ * capturing notifications, reading the Sessions tree, and a request-counting proxy.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,6 +13,7 @@ import type { DenApi } from '../../src/extension';
 import type { PanelTurnRequest } from '../../src/panel/panel-manager';
 import type { SessionNode } from '../../src/sessions/tree-nodes';
 import type { Emulator } from '../emulator';
+import { waitFor } from '../support/wait';
 
 export type { DenApi } from '../../src/extension';
 export type { SessionNode } from '../../src/sessions/tree-nodes';
@@ -24,27 +25,6 @@ export async function denApi(): Promise<DenApi> {
   const ext = vscode.extensions.getExtension(EXTENSION_ID);
   if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
   return (await ext.activate()) as DenApi;
-}
-
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Polls `probe` until it returns something truthy, at most `timeoutMs`; throws naming `what`.
- * Every wait in these tests goes through here, so none is unbounded.
- */
-export async function waitFor<T>(
-  what: string,
-  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
-  timeoutMs = 5_000,
-  stepMs = 20,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(stepMs);
-  }
 }
 
 /**

@@ -16,7 +16,8 @@ import type { SessionPanel } from '../../src/panel/session-panel';
 import type { TranscriptCache } from '../../src/session/transcript-cache';
 import { blockText } from '../../src/webview/state';
 import type { Emulator } from '../emulator';
-import { EXTENSION_ID, waitFor, type DenApi } from './helpers';
+import { waitFor } from '../support/wait';
+import { EXTENSION_ID, type DenApi } from './helpers';
 
 /** What a webview showing exactly `t` reports in its digest. */
 export function digestOf(t: Transcript): WebviewDigest['turns'] {
@@ -59,8 +60,7 @@ export async function waitShows(
         last = d?.turns;
         return d && isDeepStrictEqual(d.turns, want) ? d : undefined;
       },
-      timeoutMs,
-      60,
+      { timeoutMs, intervalMs: 60 },
     );
   } catch (err) {
     assert.deepEqual(last, digestOf(expected()), (err as Error).message);

@@ -4,21 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../emulator';
-import {
-  captureMessages,
-  denApi,
-  emuFetch,
-  resetDen,
-  signIn,
-  startRecordingProxy,
-  trackContext,
-  waitFor,
-  type ContextTracker,
-  type DenApi,
-  type MessageCapture,
-  type RecordingProxy,
-} from './helpers';
+import type { Emulator } from '../emulator';
+import { waitFor } from '../support/wait';
+import { useDen } from './fixtures';
+import { emuFetch, signIn, startRecordingProxy, type RecordingProxy } from './helpers';
 import {
   cachedOnClose,
   digestOf,
@@ -42,39 +31,21 @@ async function startElsewhere(emu: Emulator, sessionId: string, task: string): P
 }
 
 describe('Session panel lifecycle', () => {
-  let api: DenApi;
-  let emu: Emulator;
-  let messages: MessageCapture;
-  let context: ContextTracker;
+  // Turns of "N events" take about N × 20 ms: long enough to hide, close or stop them midway.
+  const den = useDen({ emulator: { eventDelayMs: 20 }, trackContext: true });
   /** A proxy a test put between Den and the emulator (closed after the panels). */
   let proxy: RecordingProxy | undefined;
 
   /** Signs Den in through a recording proxy, so the test can hold requests. */
   const signInThroughProxy = async (): Promise<RecordingProxy> => {
-    proxy = await startRecordingProxy(emu.url);
-    await signIn(api, proxy.url, emu.keys.primary);
+    proxy = await startRecordingProxy(den.emu.url);
+    await signIn(den.api, proxy.url, den.emu.keys.primary);
     return proxy;
   };
 
-  beforeEach(async () => {
-    api = await denApi();
-    // Turns of "N events" take about N × 20 ms: long enough to hide, close or stop them midway.
-    emu = await startEmulator({ eventDelayMs: 20 });
-    messages = captureMessages();
-    context = trackContext();
-    await resetDen(api);
-    await signIn(api, emu.url, emu.keys.primary);
-  });
-
   afterEach(async () => {
-    api.panels.closeAll();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await resetDen(api);
-    context.restore();
-    messages.restore();
     await proxy?.close();
     proxy = undefined;
-    await emu.close();
   });
 
   it('posts nothing to a hidden panel while its turn streams, notifies when the turn ends, and catches up when shown', async () => {
@@ -84,95 +55,99 @@ describe('Session panel lifecycle', () => {
     const news = (await signInThroughProxy()).hold(
       (r) => r.method === 'UPGRADE' || (r.method === 'GET' && r.url.split('?')[0] === `/sessions/${id}`),
     );
-    const a = await openPanel(api, id, { turn: { task: 'answer in 60 events', mode: 'auto' } });
+    const a = await openPanel(den.api, id, { turn: { task: 'answer in 60 events', mode: 'auto' } });
     const turn = lastTurn(a);
-    await waitFor('the running count in the status bar', () => api.status.text.includes('1 running'));
-    assert.equal(context.get('den.turnRunning'), true);
+    await waitFor('the running count in the status bar', () => den.api.status.text.includes('1 running'));
+    assert.equal(den.context.get('den.turnRunning'), true);
     assert.deepEqual(
-      api.panels.runningTurns().map((r) => r.agentMessageId),
+      den.api.panels.runningTurns().map((r) => r.agentMessageId),
       [turn.agentMessageId],
     );
     // Another session's panel in the same editor group hides this one.
-    const other = await openPanel(api, await seededSession(api, 'Write release notes for v2.3'));
+    const other = await openPanel(den.api, await seededSession(den.api, 'Write release notes for v2.3'));
     await waitFor('the first panel to be hidden', () => !a.visible && !a.host.link.visible && other.visible);
     assert.equal(turn.blocks.length, 0, 'the turn reached its panel before the panel was hidden');
     const posts = a.stats.posts;
     news.release();
-    await turnEnded(api, turn);
+    await turnEnded(den.api, turn);
     assert.ok(turn.blocks.length > 0, 'the turn streamed nothing');
     // Posts are counted as they are made: none while hidden, and none can follow while it stays so.
     assert.equal(a.stats.posts, posts, 'the hidden panel got posts');
     assert.equal(a.host.link.visible, false);
     assert.equal(turn.status, 'completed');
-    await waitFor('the notification', () => messages.texts().length > 0);
-    assert.deepEqual(messages.shown, [{ level: 'info', text: 'Den: “answer in 60 events” finished' }]);
-    await waitFor('the status bar without running turns', () => !api.status.text.includes('running'));
-    assert.equal(context.get('den.turnRunning'), false);
-    await api.panels.open(a.sessionId);
+    await waitFor('the notification', () => den.messages.texts().length > 0);
+    assert.deepEqual(den.messages.shown, [{ level: 'info', text: 'Den: “answer in 60 events” finished' }]);
+    await waitFor('the status bar without running turns', () => !den.api.status.text.includes('running'));
+    assert.equal(den.context.get('den.turnRunning'), false);
+    await den.api.panels.open(a.sessionId);
     await waitFor('the first panel to be shown', () => a.visible);
-    await waitShows(a, () => withStoredTurn(emu, a.transcript, turn.agentMessageId), 'the caught-up panel');
+    await waitShows(
+      a,
+      () => withStoredTurn(den.emu, a.transcript, turn.agentMessageId),
+      'the caught-up panel',
+    );
   });
 
   it('keeps following a turn after its panel is closed, then notifies and updates the status bar', async () => {
     const id = randomUUID();
-    const panel = await openPanel(api, id, { turn: { task: 'answer in 50 events', mode: 'auto' } });
+    const panel = await openPanel(den.api, id, { turn: { task: 'answer in 50 events', mode: 'auto' } });
     const turn = lastTurn(panel);
     await waitFor('the turn to run', () => turn.blocks.length > 0);
     panel.dispose();
-    assert.equal(api.panels.panel(id), undefined);
-    assert.equal(api.panels.runningTurns().length, 1);
-    await turnEnded(api, turn);
+    assert.equal(den.api.panels.panel(id), undefined);
+    assert.equal(den.api.panels.runningTurns().length, 1);
+    await turnEnded(den.api, turn);
     assert.equal(turn.status, 'completed');
-    await waitFor('the notification', () => messages.texts().length > 0);
-    assert.match(messages.texts('info')[0], /^Den: “answer in 50 events” finished$/);
-    await waitFor('the status bar', () => !api.status.text.includes('running'));
+    await waitFor('the notification', () => den.messages.texts().length > 0);
+    assert.match(den.messages.texts('info')[0], /^Den: “answer in 50 events” finished$/);
+    await waitFor('the status bar', () => !den.api.status.text.includes('running'));
   });
 
   it('reopens a closed session from the cache at once, then brings it up to date from the service', async () => {
     const server = await signInThroughProxy();
-    const id = await seededSession(api, 'Plan the Postgres 16 migration');
-    const first = await openPanel(api, id);
+    const id = await seededSession(den.api, 'Plan the Postgres 16 migration');
+    const first = await openPanel(den.api, id);
     await waitFor('the history', () => first.host.loaded);
     const cached = first.transcript;
     first.dispose();
-    await waitFor('the panel to close', () => api.panels.panel(id) === undefined);
-    assert.deepEqual(digestOf(await cachedOnClose(api, id)), digestOf(cached));
+    await waitFor('the panel to close', () => den.api.panels.panel(id) === undefined);
+    assert.deepEqual(digestOf(await cachedOnClose(den.api, id)), digestOf(cached));
     // Another client adds a turn meanwhile; the service then answers only when the test lets it.
-    const agentId = await startElsewhere(emu, id, 'answer in 5 events');
-    await emu.turnEnded(id, agentId);
+    const agentId = await startElsewhere(den.emu, id, 'answer in 5 events');
+    await den.emu.turnEnded(id, agentId);
     const history = server.hold((r) => r.method === 'GET' && r.url.split('?')[0] === `/sessions/${id}`);
-    const again = await openPanel(api, id);
+    const again = await openPanel(den.api, id);
     await waitShows(again, () => cached, 'the cached transcript');
     assert.equal(again.host.loaded, false, 'the history arrived before the cache was shown');
     await waitFor('the history to be asked for', () => history.held > 0);
     history.release();
     await waitFor('the history', () => again.host.loaded);
     await waitShows(again, () => again.transcript, 'the caught-up transcript');
-    assert.deepEqual(again.transcript, await serverTranscript(api, id));
+    assert.deepEqual(again.transcript, await serverTranscript(den.api, id));
     assert.equal(again.transcript.turns.length, cached.turns.length + 1);
   });
 
   it('restores a panel after a window reload from its saved session id and follows its running turn to the end', async () => {
-    const id = await seededSession(api, 'Fix flaky upload test');
-    const agentId = await startElsewhere(emu, id, 'answer in 100 events');
+    const id = await seededSession(den.api, 'Fix flaky upload test');
+    const agentId = await startElsewhere(den.emu, id, 'answer in 100 events');
     const raw = vscode.window.createWebviewPanel('den.session', 'Restoring…', vscode.ViewColumn.Active, {});
-    await api.panels.serializer().deserializeWebviewPanel(raw, { sessionId: id, draft: '' });
-    const panel = api.panels.panel(id);
+    await den.api.panels.serializer().deserializeWebviewPanel(raw, { sessionId: id, draft: '' });
+    const panel = den.api.panels.panel(id);
     assert.ok(panel, 'the panel was not adopted');
     assert.equal(panel.panel, raw);
-    await waitFor('the running turn to be followed', () => api.panels.runningTurns().length === 1);
+    await waitFor('the running turn to be followed', () => den.api.panels.runningTurns().length === 1);
     const turn = lastTurn(panel);
     assert.equal(turn.agentMessageId, agentId);
     // The Sessions view marks the session as running, and unmarks it at the end.
     const a11y = (): string => {
-      const item = api.sessions.getTreeItem({ kind: 'session', sessionId: id }) as vscode.TreeItem;
+      const item = den.api.sessions.getTreeItem({ kind: 'session', sessionId: id }) as vscode.TreeItem;
       return item.accessibilityInformation?.label ?? '';
     };
-    await api.sessions.getChildren();
+    await den.api.sessions.getChildren();
     assert.match(a11y(), /, running,/);
-    await turnEnded(api, turn);
+    await turnEnded(den.api, turn);
     assert.doesNotMatch(a11y(), /running/);
-    await waitShows(panel, () => withStoredTurn(emu, panel.transcript, agentId), 'the restored session');
+    await waitShows(panel, () => withStoredTurn(den.emu, panel.transcript, agentId), 'the restored session');
     assert.equal(panel.panel.title, 'Fix flaky upload test');
   });
 
@@ -180,27 +155,27 @@ describe('Session panel lifecycle', () => {
     const raw = vscode.window.createWebviewPanel('den.session', 'Broken', vscode.ViewColumn.Active, {});
     let disposed = false;
     raw.onDidDispose(() => (disposed = true));
-    await api.panels.serializer().deserializeWebviewPanel(raw, { draft: 'x' });
+    await den.api.panels.serializer().deserializeWebviewPanel(raw, { draft: 'x' });
     assert.equal(disposed, true);
   });
 
   it('Den: Stop Running Turn stops the turn of the focused panel', async () => {
     // Longer than the test (100 s): only the stop can end it.
-    const panel = await openPanel(api, randomUUID(), {
+    const panel = await openPanel(den.api, randomUUID(), {
       turn: { task: 'answer in 5000 events', mode: 'auto' },
     });
     const turn = lastTurn(panel);
     await waitFor('the turn to run', () => turn.blocks.length > 0);
     await vscode.commands.executeCommand('den.stopTurn');
-    await turnEnded(api, turn);
+    await turnEnded(den.api, turn);
     assert.equal(turn.status, 'aborted');
-    assert.deepEqual(messages.shown, []);
+    assert.deepEqual(den.messages.shown, []);
   });
 
   it('Den: Show Running Turns opens the panel of the chosen turn', async () => {
     const id = randomUUID();
     // Longer than the test (100 s): it is still running whenever the list is asked for; stopped below.
-    const panel = await openPanel(api, id, { turn: { task: 'answer in 5000 events', mode: 'auto' } });
+    const panel = await openPanel(den.api, id, { turn: { task: 'answer in 5000 events', mode: 'auto' } });
     panel.dispose();
     const w = vscode.window as unknown as { showQuickPick: (items: unknown) => Thenable<unknown> };
     const saved = w.showQuickPick;
@@ -216,17 +191,17 @@ describe('Session panel lifecycle', () => {
     }
     assert.equal(offered.length, 1);
     assert.match(offered[0].label, /answer in 5000 events/);
-    const reopened = api.panels.panel(id);
+    const reopened = den.api.panels.panel(id);
     assert.ok(reopened, 'no panel was opened');
     await vscode.commands.executeCommand('den.stopTurn', id);
-    await turnEnded(api, lastTurn(reopened));
+    await turnEnded(den.api, lastTurn(reopened));
   });
 
   it('opens http(s) links only, copies text, and shows a generated file read-only', async () => {
     const id = randomUUID();
-    const panel = await openPanel(api, id, { turn: { task: 'Add a slugify helper', mode: 'code' } });
+    const panel = await openPanel(den.api, id, { turn: { task: 'Add a slugify helper', mode: 'code' } });
     const turn = lastTurn(panel);
-    await turnEnded(api, turn);
+    await turnEnded(den.api, turn);
     const env = vscode.env as unknown as { openExternal: (u: vscode.Uri) => Thenable<boolean> };
     const saved = env.openExternal;
     const opened: string[] = [];
@@ -259,8 +234,8 @@ describe('Session panel lifecycle', () => {
       return d?.uri.scheme === 'den-file' ? d : undefined;
     });
     assert.ok(doc.uri.path.endsWith(file.path));
-    const res = await fetch(`${emu.url}/media/${file.key}`, {
-      headers: { authorization: `Bearer ${emu.keys.primary}` },
+    const res = await fetch(`${den.emu.url}/media/${file.key}`, {
+      headers: { authorization: `Bearer ${den.emu.keys.primary}` },
     });
     assert.equal(doc.getText(), await res.text());
     assert.equal(panel.host.view.notice, null);
@@ -270,7 +245,7 @@ describe('Session panel lifecycle', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'den-attach-'));
     const file = path.join(dir, 'data.csv');
     fs.writeFileSync(file, 'a,b\n1,2\n');
-    const panel = await openPanel(api, await seededSession(api, 'Compare CSV parsing libraries'));
+    const panel = await openPanel(den.api, await seededSession(den.api, 'Compare CSV parsing libraries'));
     await waitFor('the history', () => panel.host.loaded);
     const w = vscode.window as unknown as {
       showOpenDialog: (o: vscode.OpenDialogOptions) => Thenable<unknown>;
@@ -304,23 +279,20 @@ describe('Session panel lifecycle', () => {
       [[`${panel.sessionId}/data.csv`, 'data.csv', 8]],
     );
     assert.deepEqual(panel.host.view.composer().attachments, []);
-    const res = await fetch(`${emu.url}/media/${panel.sessionId}/data.csv`, {
-      headers: { authorization: `Bearer ${emu.keys.primary}` },
+    const res = await fetch(`${den.emu.url}/media/${panel.sessionId}/data.csv`, {
+      headers: { authorization: `Bearer ${den.emu.keys.primary}` },
     });
     assert.equal(await res.text(), 'a,b\n1,2\n');
-    await turnEnded(api, turn);
+    await turnEnded(den.api, turn);
   });
 
   it('shows a generated file from the session events when the service does not serve it', async () => {
-    await emu.close();
-    emu = await startEmulator({ downloads: 'none' });
-    await resetDen(api);
-    await signIn(api, emu.url, emu.keys.primary);
-    const panel = await openPanel(api, randomUUID(), {
+    await den.restart({ downloads: 'none' });
+    const panel = await openPanel(den.api, randomUUID(), {
       turn: { task: 'Add a slugify helper', mode: 'code' },
     });
     const turn = lastTurn(panel);
-    await turnEnded(api, turn);
+    await turnEnded(den.api, turn);
     const file = turn.files.find((f) => f.change !== 'deleted' && f.path.endsWith('.ts'));
     assert.ok(file, 'the coding turn wrote no TypeScript file');
     await panel.handleMessage({ type: 'openFile', turnId: turn.agentMessageId, path: file.path });

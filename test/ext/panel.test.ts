@@ -1,16 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import * as vscode from 'vscode';
-import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
-import {
-  captureMessages,
-  denApi,
-  resetDen,
-  signIn,
-  waitFor,
-  type DenApi,
-  type MessageCapture,
-} from './helpers';
+import { waitFor } from '../support/wait';
+import { useDen } from './fixtures';
 import {
   lastTurn,
   openPanel,
@@ -23,49 +14,24 @@ import {
 } from './panel-helpers';
 
 describe('Session panel', () => {
-  let api: DenApi;
-  let emu: Emulator;
-  let messages: MessageCapture;
-
-  const restart = async (options: EmulatorOptions): Promise<void> => {
-    await emu.close();
-    emu = await startEmulator(options);
-    await resetDen(api);
-    await signIn(api, emu.url, emu.keys.primary);
-  };
-
-  beforeEach(async () => {
-    api = await denApi();
-    emu = await startEmulator();
-    messages = captureMessages();
-    await resetDen(api);
-    await signIn(api, emu.url, emu.keys.primary);
-  });
-
-  afterEach(async () => {
-    api.panels.closeAll();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await resetDen(api);
-    messages.restore();
-    await emu.close();
-  });
+  const den = useDen();
 
   it('opens a seeded session and shows its history as the service stores it', async () => {
-    const id = await seededSession(api, 'Refactor auth middleware');
-    const panel = await openPanel(api, id);
+    const id = await seededSession(den.api, 'Refactor auth middleware');
+    const panel = await openPanel(den.api, id);
     assert.equal(panel.panel.viewType, 'den.session');
     await waitFor('the history', () => panel.host.loaded);
     assert.equal(panel.panel.title, 'Refactor auth middleware');
-    const expected = await serverTranscript(api, id);
+    const expected = await serverTranscript(den.api, id);
     assert.deepEqual(panel.transcript, expected);
     const digest = await waitShows(panel, () => expected, 'the webview to show the history');
     if (webviewBuilt()) assert.equal(digest?.turns.length, 2);
-    assert.deepEqual(messages.shown, []);
+    assert.deepEqual(den.messages.shown, []);
   });
 
   it('runs a coding turn sent from the panel to its end; the webview shows the fold of the stored events', async () => {
-    const id = await seededSession(api, 'Set up CI dependency caching');
-    const panel = await openPanel(api, id);
+    const id = await seededSession(den.api, 'Set up CI dependency caching');
+    const panel = await openPanel(den.api, id);
     await waitFor('the history', () => panel.host.loaded);
     await panel.handleMessage({
       type: 'send',
@@ -75,41 +41,41 @@ describe('Session panel', () => {
     });
     const turn = lastTurn(panel);
     assert.equal(turn.userMessage.text, 'Add a cache key for the lockfile');
-    await turnEnded(api, turn);
+    await turnEnded(den.api, turn);
     assert.equal(turn.status, 'completed');
-    const expected = withStoredTurn(emu, await serverTranscript(api, id), turn.agentMessageId);
+    const expected = withStoredTurn(den.emu, await serverTranscript(den.api, id), turn.agentMessageId);
     assert.deepEqual(panel.transcript.turns.at(-1)?.blocks, expected.turns.at(-1)?.blocks);
     await waitShows(panel, () => expected, 'the webview to show the finished turn');
     assert.ok(
-      panel.stats.posts < emu.storedEvents(id, turn.agentMessageId).length,
+      panel.stats.posts < den.emu.storedEvents(id, turn.agentMessageId).length,
       `${panel.stats.posts} posts`,
     );
-    assert.deepEqual(messages.shown, [], 'a visible panel notified');
+    assert.deepEqual(den.messages.shown, [], 'a visible panel notified');
   });
 
   it('stops a slow turn: it ends aborted and keeps its partial transcript', async () => {
     const sessionId = randomUUID();
-    const panel = await openPanel(api, sessionId, {
+    const panel = await openPanel(den.api, sessionId, {
       turn: { task: 'slow: migrate the build to esbuild', mode: 'code' },
     });
     const turn = lastTurn(panel);
     await waitFor('some output', () => turn.blocks.length >= 3, 8_000);
     await panel.handleMessage({ type: 'stop' });
-    await turnEnded(api, turn);
+    await turnEnded(den.api, turn);
     assert.equal(turn.status, 'aborted');
     assert.ok(turn.blocks.length >= 3, 'the partial transcript was lost');
     await waitShows(
       panel,
-      () => withStoredTurn(emu, panel.transcript, turn.agentMessageId),
+      () => withStoredTurn(den.emu, panel.transcript, turn.agentMessageId),
       'the aborted turn',
     );
   });
 
   it('queues a follow-up sent while a turn runs, shows it queued, then runs it', async () => {
-    await restart({ eventDelayMs: 15 });
+    await den.restart({ eventDelayMs: 15 });
     // A first turn far longer than any wait below (over a minute): it still runs, and the follow-up
     // still waits, however slowly the webview loads; the test stops it once the queue was shown.
-    const panel = await openPanel(api, randomUUID(), {
+    const panel = await openPanel(den.api, randomUUID(), {
       turn: { task: 'answer in 5000 events', mode: 'auto' },
     });
     const first = lastTurn(panel);
@@ -129,26 +95,26 @@ describe('Session panel', () => {
     }
     assert.equal(second.status, 'queued');
     await panel.handleMessage({ type: 'stop' });
-    await turnEnded(api, second, 15_000);
+    await turnEnded(den.api, second, 15_000);
     assert.equal(first.status, 'aborted');
     assert.equal(second.status, 'completed');
     const expected = withStoredTurn(
-      emu,
-      withStoredTurn(emu, panel.transcript, first.agentMessageId),
+      den.emu,
+      withStoredTurn(den.emu, panel.transcript, first.agentMessageId),
       second.agentMessageId,
     );
     await waitShows(panel, () => expected, 'both turns');
   });
 
   it('resumes after the service cuts the socket again and again: nothing lost, nothing twice', async () => {
-    emu.faults = { dropAfterFrames: 5 };
-    const panel = await openPanel(api, randomUUID(), {
+    den.emu.faults = { dropAfterFrames: 5 };
+    const panel = await openPanel(den.api, randomUUID(), {
       turn: { task: 'Port the config loader to TOML', mode: 'code' },
     });
     const turn = lastTurn(panel);
-    await turnEnded(api, turn);
+    await turnEnded(den.api, turn);
     assert.equal(turn.status, 'completed');
-    const expected = withStoredTurn(emu, panel.transcript, turn.agentMessageId);
+    const expected = withStoredTurn(den.emu, panel.transcript, turn.agentMessageId);
     assert.deepEqual(panel.transcript.turns.at(-1)?.blocks, expected.turns.at(-1)?.blocks);
     const ids = turn.blocks.map((b) => b.id);
     assert.equal(new Set(ids).size, ids.length, 'a block twice');
@@ -157,16 +123,16 @@ describe('Session panel', () => {
 
   for (const replay of ['before', 'after'] as const) {
     it(`shows a turn streamed with state.snapshot frames and cuts exactly as stored, without a reopen (replay ${replay} the snapshot)`, async () => {
-      await restart({ stateSnapshot: true, snapshotReplay: replay });
-      emu.faults = { dropAfterFrames: 5, dropAfterSnapshot: 0.3, seed: 11 };
-      const panel = await openPanel(api, randomUUID(), {
+      await den.restart({ stateSnapshot: true, snapshotReplay: replay });
+      den.emu.faults = { dropAfterFrames: 5, dropAfterSnapshot: 0.3, seed: 11 };
+      const panel = await openPanel(den.api, randomUUID(), {
         turn: { task: 'big log: port the config loader to TOML', mode: 'code' },
       });
       const turn = lastTurn(panel);
-      await turnEnded(api, turn, 20_000);
+      await turnEnded(den.api, turn, 20_000);
       await panel.host.whenReconciled();
       assert.equal(turn.status, 'completed');
-      const expected = withStoredTurn(emu, panel.transcript, turn.agentMessageId);
+      const expected = withStoredTurn(den.emu, panel.transcript, turn.agentMessageId);
       // the request as Den sent it (mode, fast/think) stays; everything its events make is the stored fold
       const stored = expected.turns.at(-1);
       assert.deepEqual({ ...turn, userMessage: stored?.userMessage }, stored);
@@ -184,30 +150,30 @@ describe('Session panel', () => {
   }
 
   it('starts a brand-new session from open(id, {turn}) without a 404, then loads it and lists it', async () => {
-    await api.sessions.getChildren(); // the Sessions view has loaded its list already
+    await den.api.sessions.getChildren(); // the Sessions view has loaded its list already
     const sessionId = randomUUID();
-    assert.equal(api.sessions.get(sessionId), undefined);
-    const panel = await openPanel(api, sessionId, {
+    assert.equal(den.api.sessions.get(sessionId), undefined);
+    const panel = await openPanel(den.api, sessionId, {
       turn: { task: 'Write a README for the CLI', mode: 'code' },
       title: 'Write a README for the CLI',
     });
     assert.equal(panel.panel.title, 'Write a README for the CLI');
     const turn = lastTurn(panel);
-    await turnEnded(api, turn);
+    await turnEnded(den.api, turn);
     await waitFor('the history', () => panel.host.loaded);
-    assert.deepEqual(messages.shown, []);
-    const expected = await serverTranscript(api, sessionId);
+    assert.deepEqual(den.messages.shown, []);
+    const expected = await serverTranscript(den.api, sessionId);
     await waitShows(panel, () => expected, 'the new session');
     await waitFor('the Sessions view to list it', async () => {
-      await api.sessions.getChildren();
-      return api.sessions.get(sessionId);
+      await den.api.sessions.getChildren();
+      return den.api.sessions.get(sessionId);
     });
   });
 
   it('shows a 429 in the panel with the time to retry, holds the message, and starts nothing', async () => {
-    await restart({ maxConcurrent: 1 });
-    const busy = await openPanel(api, randomUUID(), { turn: { task: 'slow: keep busy', mode: 'code' } });
-    const panel = await openPanel(api, randomUUID());
+    await den.restart({ maxConcurrent: 1 });
+    const busy = await openPanel(den.api, randomUUID(), { turn: { task: 'slow: keep busy', mode: 'code' } });
+    const panel = await openPanel(den.api, randomUUID());
     await panel.handleMessage({ type: 'send', text: 'one more', mode: 'code', effort: 'fast' });
     assert.equal(panel.transcript.turns.length, 0);
     assert.equal(busy.transcript.turns.length, 1);
@@ -221,6 +187,6 @@ describe('Session panel', () => {
     assert.equal(composer.held, 'one more');
     assert.ok((composer.rateLimitedUntil ?? 0) > Date.now());
     assert.equal(composer.sending, false);
-    assert.deepEqual(messages.shown, [], 'the 429 went to a notification instead of the panel');
+    assert.deepEqual(den.messages.shown, [], 'the 429 went to a notification instead of the panel');
   });
 });

@@ -1,20 +1,9 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../emulator';
-import {
-  captureMessages,
-  denApi,
-  emuFetch,
-  labelOf,
-  resetDen,
-  rows,
-  sessionIds,
-  signIn,
-  waitFor,
-  type DenApi,
-  type MessageCapture,
-  type Row,
-} from './helpers';
+import type { Emulator } from '../emulator';
+import { waitFor } from '../support/wait';
+import { useDen } from './fixtures';
+import { emuFetch, labelOf, resetDen, rows, sessionIds, signIn, type DenApi, type Row } from './helpers';
 
 async function sessionRow(api: DenApi, title: string): Promise<Row & { id: string }> {
   const row = (await rows(api)).find((r) => r.node.kind === 'session' && labelOf(r.item) === title);
@@ -28,74 +17,63 @@ async function serverTitle(emu: Emulator, id: string): Promise<string> {
 }
 
 describe('Session commands', () => {
-  let api: DenApi;
-  let emu: Emulator;
-  let messages: MessageCapture;
-
-  beforeEach(async () => {
-    api = await denApi();
-    // A fresh service per test: these tests change its data.
-    emu = await startEmulator();
-    messages = captureMessages();
-    await resetDen(api);
-    await signIn(api, emu.url, emu.keys.primary);
-  });
-
-  afterEach(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await resetDen(api);
-    messages.restore();
-    await emu.close();
-  });
+  // A fresh service per test: these tests change its data.
+  const den = useDen();
 
   it('Rename Session changes the title on the service and in the tree', async () => {
-    const s = await sessionRow(api, 'Fix flaky upload test');
+    const s = await sessionRow(den.api, 'Fix flaky upload test');
     await vscode.commands.executeCommand('den.renameSession', s.id, '  Upload test: fixed the race  ');
-    assert.equal(await serverTitle(emu, s.id), 'Upload test: fixed the race');
-    assert.equal(api.sessions.get(s.id)?.title, 'Upload test: fixed the race');
-    assert.equal(labelOf(api.sessions.getTreeItem(s.node) as vscode.TreeItem), 'Upload test: fixed the race');
-    assert.deepEqual(messages.shown, []);
+    assert.equal(await serverTitle(den.emu, s.id), 'Upload test: fixed the race');
+    assert.equal(den.api.sessions.get(s.id)?.title, 'Upload test: fixed the race');
+    assert.equal(
+      labelOf(den.api.sessions.getTreeItem(s.node) as vscode.TreeItem),
+      'Upload test: fixed the race',
+    );
+    assert.deepEqual(den.messages.shown, []);
   });
 
   it('Rename Session accepts the tree node it is invoked on', async () => {
-    const s = await sessionRow(api, 'Compare CSV parsing libraries');
+    const s = await sessionRow(den.api, 'Compare CSV parsing libraries');
     await vscode.commands.executeCommand('den.renameSession', s.node, 'CSV parsers compared');
-    assert.equal(await serverTitle(emu, s.id), 'CSV parsers compared');
+    assert.equal(await serverTitle(den.emu, s.id), 'CSV parsers compared');
   });
 
   it('Rename Session rejects an empty title with a message saying so and changes nothing', async () => {
-    const s = await sessionRow(api, 'Fix flaky upload test');
+    const s = await sessionRow(den.api, 'Fix flaky upload test');
     await vscode.commands.executeCommand('den.renameSession', s.id, '   ');
-    assert.equal(await serverTitle(emu, s.id), 'Fix flaky upload test');
-    assert.equal(api.sessions.get(s.id)?.title, 'Fix flaky upload test');
-    const shown = messages.texts().join('\n');
+    assert.equal(await serverTitle(den.emu, s.id), 'Fix flaky upload test');
+    assert.equal(den.api.sessions.get(s.id)?.title, 'Fix flaky upload test');
+    const shown = den.messages.texts().join('\n');
     assert.match(shown, /title cannot be empty/i);
     assert.doesNotMatch(shown, /cannot be reached/, 'a validation problem is reported as a network failure');
   });
 
   it('Delete Session with confirmation deletes it on the service and removes it from the tree', async () => {
-    const s = await sessionRow(api, 'Set up CI dependency caching');
-    const before = sessionIds(await rows(api)).length;
+    const s = await sessionRow(den.api, 'Set up CI dependency caching');
+    const before = sessionIds(await rows(den.api)).length;
     await vscode.commands.executeCommand('den.deleteSession', s.id, true);
-    const after = sessionIds(await rows(api));
+    const after = sessionIds(await rows(den.api));
     assert.equal(after.length, before - 1);
     assert.ok(!after.includes(s.id));
-    assert.equal((await emuFetch(emu, `/sessions/${s.id}`)).status, 404);
+    assert.equal((await emuFetch(den.emu, `/sessions/${s.id}`)).status, 404);
     // Still gone after a full reload from the service.
     await vscode.commands.executeCommand('den.refreshSessions');
-    assert.ok(!sessionIds(await rows(api)).includes(s.id));
+    assert.ok(!sessionIds(await rows(den.api)).includes(s.id));
   });
 
   it('Delete Session asks first and deletes nothing when the question is dismissed', async () => {
-    const s = await sessionRow(api, 'Set up CI dependency caching');
+    const s = await sessionRow(den.api, 'Set up CI dependency caching');
     await vscode.commands.executeCommand('den.deleteSession', s.id);
-    assert.match(messages.texts('warning').join('\n'), /Delete the session “Set up CI dependency caching”\?/);
-    assert.equal((await emuFetch(emu, `/sessions/${s.id}`)).status, 200);
-    assert.ok(sessionIds(await rows(api)).includes(s.id));
+    assert.match(
+      den.messages.texts('warning').join('\n'),
+      /Delete the session “Set up CI dependency caching”\?/,
+    );
+    assert.equal((await emuFetch(den.emu, `/sessions/${s.id}`)).status, 200);
+    assert.ok(sessionIds(await rows(den.api)).includes(s.id));
   });
 
   it('Export Session as Markdown shows the session as a read-only den-session: Markdown document with its prompts', async () => {
-    const s = await sessionRow(api, 'Refactor auth middleware');
+    const s = await sessionRow(den.api, 'Refactor auth middleware');
     await vscode.commands.executeCommand('den.exportSession', s.id);
     const doc = await waitFor('a den-session editor', () => {
       const d = vscode.window.activeTextEditor?.document;
@@ -113,9 +91,9 @@ describe('Session commands', () => {
   });
 
   it('Open Session works for a session id that is not loaded in the tree', async () => {
-    const id = (await sessionRow(api, 'Plan the Postgres 16 migration')).id;
-    await resetDen(api);
-    await signIn(api, emu.url, emu.keys.primary); // nothing loaded yet
+    const id = (await sessionRow(den.api, 'Plan the Postgres 16 migration')).id;
+    await resetDen(den.api);
+    await signIn(den.api, den.emu.url, den.emu.keys.primary); // nothing loaded yet
     await vscode.commands.executeCommand('den.exportSession', id);
     const doc = await waitFor('a den-session editor', () => {
       const d = vscode.window.activeTextEditor?.document;
@@ -125,7 +103,7 @@ describe('Session commands', () => {
   });
 
   it('Copy Session ID puts the id on the clipboard', async () => {
-    const s = await sessionRow(api, 'Research vector database options');
+    const s = await sessionRow(den.api, 'Research vector database options');
     await vscode.env.clipboard.writeText('something else');
     await vscode.commands.executeCommand('den.copySessionId', s.node);
     assert.equal(await vscode.env.clipboard.readText(), s.id);

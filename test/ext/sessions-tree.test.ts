@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startEmulator, type Emulator } from '../emulator';
+import { startEmulator } from '../emulator';
+import { waitFor } from '../support/wait';
+import { useDen } from './fixtures';
 import {
-  captureMessages,
-  denApi,
   emuFetch,
   labelOf,
   resetDen,
@@ -15,9 +15,7 @@ import {
   signIn,
   startRecordingProxy,
   trackContext,
-  waitFor,
   type DenApi,
-  type MessageCapture,
   type Row,
 } from './helpers';
 
@@ -44,28 +42,13 @@ function findSession(list: Row[], title: string): Row {
 }
 
 describe('Sessions tree', () => {
-  let api: DenApi;
-  let emu: Emulator;
-  let messages: MessageCapture;
-
-  beforeEach(async () => {
-    api = await denApi();
-    // A fresh service per test: no test sees another's faults or changes.
-    emu = await startEmulator({ extraSessions: EXTRA });
-    messages = captureMessages();
-    await resetDen(api);
-  });
-
-  afterEach(async () => {
-    await resetDen(api);
-    messages.restore();
-    await emu.close();
-  });
+  // A fresh service per test: no test sees another's faults or changes.
+  const den = useDen({ emulator: { extraSessions: EXTRA }, signIn: false });
 
   it('shows den.sessionsPageSize sessions first, newest first, followed by a "Load more" row', async () => {
-    await signIn(api, emu.url, emu.keys.primary, 25);
-    const root = await rows(api);
-    const server = await serverSessions(emu);
+    await signIn(den.api, den.emu.url, den.emu.keys.primary, 25);
+    const root = await rows(den.api);
+    const server = await serverSessions(den.emu);
     assert.equal(root.length, 26);
     assert.deepEqual(
       sessionIds(root),
@@ -78,41 +61,41 @@ describe('Sessions tree', () => {
   });
 
   it('Load More appends the next pages without duplicates until all sessions are listed', async () => {
-    await signIn(api, emu.url, emu.keys.primary, 100);
-    assert.equal(sessionIds(await rows(api)).length, 100);
+    await signIn(den.api, den.emu.url, den.emu.keys.primary, 100);
+    assert.equal(sessionIds(await rows(den.api)).length, 100);
     await vscode.commands.executeCommand('den.loadMoreSessions');
-    const second = await rows(api);
+    const second = await rows(den.api);
     assert.equal(sessionIds(second).length, 200);
 
-    const runs = await loadAll(api);
+    const runs = await loadAll(den.api);
     assert.equal(runs, Math.ceil((EXTRA + SEEDED) / 100) - 2);
-    const root = await rows(api);
+    const root = await rows(den.api);
     const ids = sessionIds(root);
     assert.equal(root.length, ids.length, 'a "Load more" row is left after the last page');
     assert.equal(new Set(ids).size, ids.length, 'a session is listed twice');
     assert.deepEqual(
       ids,
-      (await serverSessions(emu)).map((s) => s.sessionId),
+      (await serverSessions(den.emu)).map((s) => s.sessionId),
     );
   });
 
   it('Load More clicked twice in a row skips no page', async () => {
-    await signIn(api, emu.url, emu.keys.primary, 100);
-    await rows(api);
+    await signIn(den.api, den.emu.url, den.emu.keys.primary, 100);
+    await rows(den.api);
     await Promise.all([
       vscode.commands.executeCommand('den.loadMoreSessions'),
       vscode.commands.executeCommand('den.loadMoreSessions'),
     ]);
-    await loadAll(api);
-    const ids = sessionIds(await rows(api));
+    await loadAll(den.api);
+    const ids = sessionIds(await rows(den.api));
     assert.equal(new Set(ids).size, ids.length, 'a session is listed twice');
     assert.equal(ids.length, EXTRA + SEEDED, 'sessions are missing');
   });
 
   it('marks pinned sessions with contextValue "session.pinned" and the others with "session"', async () => {
-    await signIn(api, emu.url, emu.keys.primary);
-    const server = new Map((await serverSessions(emu)).map((s) => [s.sessionId, s]));
-    const root = (await rows(api)).filter((r) => r.node.kind === 'session');
+    await signIn(den.api, den.emu.url, den.emu.keys.primary);
+    const server = new Map((await serverSessions(den.emu)).map((s) => [s.sessionId, s]));
+    const root = (await rows(den.api)).filter((r) => r.node.kind === 'session');
     const pinned = root.filter((r) => r.item.contextValue === 'session.pinned');
     assert.ok(pinned.length >= 1, 'no pinned session shown');
     for (const r of root) {
@@ -124,8 +107,8 @@ describe('Sessions tree', () => {
   it('hides sessions the service lists as deleted', async () => {
     const own = await startEmulator();
     try {
-      await signIn(api, own.url, own.keys.primary);
-      const victim = findSession(await rows(api), 'Write release notes for v2.3');
+      await signIn(den.api, own.url, own.keys.primary);
+      const victim = findSession(await rows(den.api), 'Write release notes for v2.3');
       const id = (victim.node as { sessionId: string }).sessionId;
       assert.equal((await emuFetch(own, `/sessions/${id}`, { method: 'DELETE' })).status, 200);
       // The service keeps listing it, flagged deleted (it moved to the top: newest update).
@@ -136,20 +119,20 @@ describe('Sessions tree', () => {
       assert.equal(listed?.deleted, true);
 
       await vscode.commands.executeCommand('den.refreshSessions');
-      const after = sessionIds(await rows(api));
+      const after = sessionIds(await rows(den.api));
       assert.equal(after.length, SEEDED - 1);
       assert.ok(!after.includes(id), 'the deleted session is still shown');
     } finally {
-      await resetDen(api);
+      await resetDen(den.api);
       await own.close();
     }
   });
 
   it('gives a session a Turns group from its history and a Files group from its file snapshot', async () => {
-    await signIn(api, emu.url, emu.keys.primary);
-    const session = findSession(await rows(api), 'Refactor auth middleware');
+    await signIn(den.api, den.emu.url, den.emu.keys.primary);
+    const session = findSession(await rows(den.api), 'Refactor auth middleware');
     const id = (session.node as { sessionId: string }).sessionId;
-    const groups = await rows(api, session.node);
+    const groups = await rows(den.api, session.node);
     assert.deepEqual(
       groups.map((g) => [labelOf(g.item), g.item.contextValue]),
       [
@@ -158,41 +141,41 @@ describe('Sessions tree', () => {
       ],
     );
 
-    const detail = (await emuFetch(emu, `/sessions/${id}`)).body as {
+    const detail = (await emuFetch(den.emu, `/sessions/${id}`)).body as {
       session: { fileSnapshot: Record<string, { size: number }> };
       messages: { type: string; content: string }[];
     };
     const prompts = detail.messages.filter((m) => m.type === 'user').map((m) => m.content);
     assert.equal(prompts.length, 2);
-    const turns = await rows(api, groups[0].node);
+    const turns = await rows(den.api, groups[0].node);
     assert.deepEqual(
       turns.map((t) => labelOf(t.item)),
       prompts,
     );
     for (const t of turns) assert.deepEqual(t.item.command?.arguments, [id]);
-    assert.equal(api.sessions.getTreeItem(groups[0].node).description, '2');
+    assert.equal(den.api.sessions.getTreeItem(groups[0].node).description, '2');
 
     const paths = Object.keys(detail.session.fileSnapshot).sort((a, b) => a.localeCompare(b));
     assert.ok(paths.length > 0, 'the seeded session has no files');
-    const files = await rows(api, groups[1].node);
+    const files = await rows(den.api, groups[1].node);
     assert.deepEqual(
       files.map((f) => labelOf(f.item)),
       paths.map((p) => p.split('/').pop()),
     );
-    assert.equal(api.sessions.getTreeItem(groups[1].node).description, String(paths.length));
+    assert.equal(den.api.sessions.getTreeItem(groups[1].node).description, String(paths.length));
   });
 
   it('gives every row a unique id that stays the same after a refresh', async () => {
-    await signIn(api, emu.url, emu.keys.primary, 10);
+    await signIn(den.api, den.emu.url, den.emu.keys.primary, 10);
     const collect = async (): Promise<string[]> => {
       const ids: string[] = [];
-      const root = await rows(api);
+      const root = await rows(den.api);
       for (const r of root) {
         ids.push(String(r.item.id));
         if (r.node.kind !== 'session') continue;
-        for (const g of await rows(api, r.node)) {
+        for (const g of await rows(den.api, r.node)) {
           ids.push(String(g.item.id));
-          for (const c of await rows(api, g.node)) ids.push(String(c.item.id));
+          for (const c of await rows(den.api, g.node)) ids.push(String(c.item.id));
         }
       }
       return ids;
@@ -208,78 +191,78 @@ describe('Sessions tree', () => {
   it('Search narrows the list through the service, names the filter in the view, and Clear Search restores it', async () => {
     const context = trackContext();
     try {
-      await signIn(api, emu.url, emu.keys.primary, 10);
-      const unfiltered = sessionIds(await rows(api));
+      await signIn(den.api, den.emu.url, den.emu.keys.primary, 10);
+      const unfiltered = sessionIds(await rows(den.api));
 
       await vscode.commands.executeCommand('den.searchSessions', 'POSTGRES');
-      assert.equal(api.sessions.filter, 'POSTGRES');
+      assert.equal(den.api.sessions.filter, 'POSTGRES');
       assert.equal(context.get('den.hasFilter'), true);
-      const found = await rows(api);
+      const found = await rows(den.api);
       assert.deepEqual(
         found.map((r) => labelOf(r.item)),
         ['Plan the Postgres 16 migration'],
       );
-      assert.match(sessionsView(api).description ?? '', /POSTGRES/);
-      assert.match(sessionsView(api).message ?? '', /POSTGRES/);
+      assert.match(sessionsView(den.api).description ?? '', /POSTGRES/);
+      assert.match(sessionsView(den.api).message ?? '', /POSTGRES/);
 
       await vscode.commands.executeCommand('den.searchSessions', 'billing export');
-      const billing = await rows(api);
-      const expected = (await serverSessions(emu, 'billing export')).map((s) => s.sessionId);
+      const billing = await rows(den.api);
+      const expected = (await serverSessions(den.emu, 'billing export')).map((s) => s.sessionId);
       assert.ok(expected.length > 10);
       assert.deepEqual(sessionIds(billing), expected.slice(0, 10));
       assert.equal(billing[billing.length - 1].item.description, `10 of ${expected.length}`);
 
       // No match: an empty tree, and the keys that show the "No sessions match" welcome.
       await vscode.commands.executeCommand('den.searchSessions', 'no session has this title');
-      assert.deepEqual(await rows(api), []);
+      assert.deepEqual(await rows(den.api), []);
       assert.equal(context.get('den.sessionsEmpty'), true);
-      assert.equal(sessionsView(api).message, undefined, 'a view message hides the welcome content');
+      assert.equal(sessionsView(den.api).message, undefined, 'a view message hides the welcome content');
 
       await vscode.commands.executeCommand('den.clearSearch');
-      assert.equal(api.sessions.filter, undefined);
+      assert.equal(den.api.sessions.filter, undefined);
       assert.equal(context.get('den.hasFilter'), false);
-      assert.deepEqual(sessionIds(await rows(api)), unfiltered);
+      assert.deepEqual(sessionIds(await rows(den.api)), unfiltered);
       assert.equal(context.get('den.sessionsEmpty'), false);
-      assert.equal(sessionsView(api).description, undefined);
-      assert.equal(sessionsView(api).message, undefined);
+      assert.equal(sessionsView(den.api).description, undefined);
+      assert.equal(sessionsView(den.api).message, undefined);
     } finally {
       context.restore();
     }
   });
 
   it('a search started while the first page is still loading shows the search’s results', async () => {
-    const proxy = await startRecordingProxy(emu.url);
+    const proxy = await startRecordingProxy(den.emu.url);
     try {
-      await signIn(api, proxy.url, emu.keys.primary, 10);
+      await signIn(den.api, proxy.url, den.emu.keys.primary, 10);
       // The unfiltered first page answers only after the search has been shown.
       const firstPage = proxy.hold(
         (r) => r.method === 'GET' && /^\/sessions\?/.test(r.url) && !/search=/.test(r.url),
       );
-      const first = api.sessions.getChildren();
+      const first = den.api.sessions.getChildren();
       await waitFor('the first page to be requested', () => firstPage.held >= 1);
       await vscode.commands.executeCommand('den.searchSessions', 'postgres');
-      const found = await rows(api);
+      const found = await rows(den.api);
       assert.deepEqual(
         found.map((r) => labelOf(r.item)),
         ['Plan the Postgres 16 migration'],
       );
       firstPage.release();
       await first;
-      assert.deepEqual(sessionIds(await rows(api)), sessionIds(found));
-      assert.equal(api.sessions.filter, 'postgres');
+      assert.deepEqual(sessionIds(await rows(den.api)), sessionIds(found));
+      assert.equal(den.api.sessions.filter, 'postgres');
     } finally {
-      await resetDen(api);
+      await resetDen(den.api);
       await proxy.close();
     }
   });
 
   it('keeps the search when the page size changes', async () => {
-    await signIn(api, emu.url, emu.keys.primary, 10);
+    await signIn(den.api, den.emu.url, den.emu.keys.primary, 10);
     await vscode.commands.executeCommand('den.searchSessions', 'log rotation');
-    assert.equal(sessionIds(await rows(api)).length, 10);
-    await setDenSetting(api, 'sessionsPageSize', 20);
-    const root = await rows(api);
-    assert.equal(api.sessions.filter, 'log rotation');
+    assert.equal(sessionIds(await rows(den.api)).length, 10);
+    await setDenSetting(den.api, 'sessionsPageSize', 20);
+    const root = await rows(den.api);
+    assert.equal(den.api.sessions.filter, 'log rotation');
     assert.equal(sessionIds(root).length, 20);
     for (const r of root.filter((x) => x.node.kind === 'session'))
       assert.match(labelOf(r.item), /log rotation/);

@@ -4,21 +4,9 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { choiceItems } from '../../src/attachments/session-choice';
 import type { Session } from '../../src/core/api/types';
-import { startEmulator, type Emulator } from '../emulator';
-import {
-  captureMessages,
-  denApi,
-  emuFetch,
-  resetDen,
-  signIn,
-  spyOnPanels,
-  startRecordingProxy,
-  waitFor,
-  type DenApi,
-  type MessageCapture,
-  type PanelSpy,
-  type RecordingProxy,
-} from './helpers';
+import { waitFor } from '../support/wait';
+import { useDen } from './fixtures';
+import { emuFetch } from './helpers';
 
 type Item = vscode.QuickPickItem & { choice?: { kind: string; sessionId?: string } };
 
@@ -64,36 +52,19 @@ function session(id: string, title: string, updatedAt: number): Session {
 }
 
 describe('Turn commands: prompts', () => {
-  let api: DenApi;
-  let emu: Emulator;
-  let proxy: RecordingProxy;
-  let messages: MessageCapture;
-  let panels: PanelSpy;
+  const den = useDen({ through: 'proxy', spyOnPanels: true });
   let prompts: Prompts | undefined;
   let dir: string;
 
-  beforeEach(async () => {
-    api = await denApi();
-    emu = await startEmulator();
-    proxy = await startRecordingProxy(emu.url);
-    messages = captureMessages();
-    await resetDen(api);
-    await signIn(api, proxy.url, emu.keys.primary);
-    panels = spyOnPanels(api);
+  beforeEach(() => {
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     assert.ok(root, 'the test window has no workspace folder');
     dir = fs.mkdtempSync(path.join(root, 'den-prompts-'));
   });
 
-  afterEach(async () => {
+  afterEach(() => {
     prompts?.restore();
     prompts = undefined;
-    panels.restore();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await resetDen(api);
-    messages.restore();
-    await proxy.close();
-    await emu.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -102,7 +73,7 @@ describe('Turn commands: prompts', () => {
     fs.writeFileSync(file, 'function sum(a, b) {\n  return a - b;\n}\n');
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
     editor.selection = new vscode.Selection(1, 2, 1, 15);
-    const { body } = await emuFetch(emu, '/sessions?limit=100');
+    const { body } = await emuFetch(den.emu, '/sessions?limit=100');
     const target = (body.sessions as { sessionId: string; title: string }[]).find(
       (s) => s.title === 'Fix flaky upload test',
     );
@@ -113,7 +84,7 @@ describe('Turn commands: prompts', () => {
 
     const sessionId = await vscode.commands.executeCommand<string>('den.askAboutSelection');
 
-    assert.equal(sessionId, target.sessionId, messages.texts().join(' | '));
+    assert.equal(sessionId, target.sessionId, den.messages.texts().join(' | '));
     assert.equal(prompts.inputs[0]?.placeHolder, 'Explain this, find the bug, add tests…');
     const labels = prompts.picks[0].map((i) => i.label);
     assert.match(labels[0], /New session/);
@@ -121,13 +92,13 @@ describe('Turn commands: prompts', () => {
       labels.some((l) => l === 'Fix flaky upload test'),
       labels.join(', '),
     );
-    const call = panels.calls.find((c) => c.sessionId === target.sessionId);
+    const call = den.panels.calls.find((c) => c.sessionId === target.sessionId);
     assert.equal(call?.options.turn?.task, 'Why does this subtract?');
     assert.deepEqual(
       call?.options.turn?.files?.map((f) => f.name),
       ['sum-L2.js'],
     );
-    const upload = proxy.requests.find((r) => r.method === 'PUT' && r.url === '/media/upload');
+    const upload = den.proxy.requests.find((r) => r.method === 'PUT' && r.url === '/media/upload');
     assert.ok(upload, 'nothing was uploaded');
   });
 
@@ -144,8 +115,8 @@ describe('Turn commands: prompts', () => {
       [vscode.Uri.file(a), vscode.Uri.file(b)],
     );
 
-    assert.ok(sessionId, messages.texts().join(' | '));
-    const call = panels.calls.find((c) => c.sessionId === sessionId);
+    assert.ok(sessionId, den.messages.texts().join(' | '));
+    const call = den.panels.calls.find((c) => c.sessionId === sessionId);
     assert.equal(call?.options.title, 'Compare these');
     assert.deepEqual(
       call?.options.turn?.files?.map((f) => [f.name, f.size]),
@@ -155,7 +126,7 @@ describe('Turn commands: prompts', () => {
       ],
     );
     const detail = await waitFor('the new session on the service', async () => {
-      const r = await emuFetch(emu, `/sessions/${sessionId}`);
+      const r = await emuFetch(den.emu, `/sessions/${sessionId}`);
       return r.status === 200 ? r.body : undefined;
     });
     assert.equal((detail.messages as { content: string }[])[0].content, 'Compare these');
@@ -165,16 +136,16 @@ describe('Turn commands: prompts', () => {
     const file = path.join(dir, 'x.md');
     fs.writeFileSync(file, '# x\n');
     prompts = answerPrompts(undefined, (items) => items[0]);
-    proxy.requests.length = 0;
+    den.proxy.requests.length = 0;
 
     const result = await vscode.commands.executeCommand('den.sendFileToAgent', vscode.Uri.file(file));
 
     assert.equal(result, undefined);
     assert.equal(prompts.inputs.length, 1);
     assert.deepEqual(prompts.picks, [], 'the session was asked for after the question was dismissed');
-    assert.deepEqual(proxy.requests, []);
-    assert.deepEqual(panels.calls, []);
-    assert.deepEqual(messages.shown, []);
+    assert.deepEqual(den.proxy.requests, []);
+    assert.deepEqual(den.panels.calls, []);
+    assert.deepEqual(den.messages.shown, []);
   });
 
   it('The session pick lists New session, then sessions with a running turn marked, then the most recent', () => {

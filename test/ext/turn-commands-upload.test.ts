@@ -6,17 +6,9 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import * as vscode from 'vscode';
-import {
-  captureMessages,
-  denApi,
-  resetDen,
-  signIn,
-  spyOnPanels,
-  waitFor,
-  type DenApi,
-  type MessageCapture,
-  type PanelSpy,
-} from './helpers';
+import { waitFor } from '../support/wait';
+import { useDenWith } from './fixtures';
+import { signIn } from './helpers';
 
 /** The emulator in a process of its own, so its buffers do not count as the extension host's. */
 interface EmulatorProcess {
@@ -53,11 +45,12 @@ async function spawnEmulator(): Promise<EmulatorProcess> {
     await exited;
   };
   try {
-    const [, url, key] = await waitFor(
-      `the emulator process to print its URL (output so far: ${out})`,
-      () => /URL: (\S+)\nAPI key: (\S+)\n/.exec(out),
-      10_000,
-    );
+    const printed = /URL: (\S+)\nAPI key: (\S+)\n/;
+    const output = await waitFor('the emulator process to print its URL', () => out, {
+      until: (text) => printed.test(text),
+      timeoutMs: 10_000,
+    });
+    const [, url, key] = printed.exec(output) as RegExpExecArray;
     return { url, key, close };
   } catch (err) {
     await close();
@@ -154,33 +147,19 @@ function writeBigFile(file: string, size: number): void {
 }
 
 describe('Turn commands: big files', () => {
-  let api: DenApi;
-  let emu: EmulatorProcess;
-  let messages: MessageCapture;
-  let panels: PanelSpy;
+  const den = useDenWith(spawnEmulator, { spyOnPanels: true });
   let dir: string;
   let link: SlowLink | undefined;
 
-  beforeEach(async () => {
-    api = await denApi();
-    emu = await spawnEmulator();
-    messages = captureMessages();
-    await resetDen(api);
-    await signIn(api, emu.url, emu.key);
-    panels = spyOnPanels(api);
+  beforeEach(() => {
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     assert.ok(root, 'the test window has no workspace folder');
     dir = fs.mkdtempSync(path.join(root, 'den-big-'));
   });
 
   afterEach(async () => {
-    panels.restore();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await resetDen(api);
-    messages.restore();
     await link?.close();
     link = undefined;
-    await emu.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -200,8 +179,8 @@ describe('Turn commands: big files', () => {
     const peak = await memoryGrowth(send);
     const ms = performance.now() - started;
     // Over a slow link (~1 s) sampled after collections: a file read whole would be held meanwhile.
-    link = await startSlowLink(emu.url, 3);
-    await signIn(api, link.url, emu.key);
+    link = await startSlowLink(den.service.url, 3);
+    await signIn(den.api, link.url, den.service.key);
     const held = await memoryGrowth(send, minorGc());
     const line =
       `upload of a 20 MB file: ${Math.round(ms)} ms; extension-host heap+external rose ≤ ${peak.mb.toFixed(1)} MB ` +
@@ -210,11 +189,11 @@ describe('Turn commands: big files', () => {
     if (process.env.DEN_METRICS_FILE) fs.appendFileSync(process.env.DEN_METRICS_FILE, `${line}\n`);
 
     for (const sessionId of [peak.result, held.result]) {
-      assert.ok(sessionId, messages.texts().join(' | '));
-      const files = panels.calls.find((c) => c.sessionId === sessionId)?.options.turn?.files;
+      assert.ok(sessionId, den.messages.texts().join(' | '));
+      const files = den.panels.calls.find((c) => c.sessionId === sessionId)?.options.turn?.files;
       assert.deepEqual(files, [{ key: `${sessionId}/big.log`, name: 'big.log', type: 'text/plain', size }]);
-      const res = await fetch(`${emu.url}/sessions/${sessionId}`, {
-        headers: { authorization: `Bearer ${emu.key}` },
+      const res = await fetch(`${den.service.url}/sessions/${sessionId}`, {
+        headers: { authorization: `Bearer ${den.service.key}` },
       });
       const body = (await res.json()) as { messages: { files: { size: number }[] }[] };
       assert.equal(body.messages[0]?.files[0]?.size, size, 'the service did not receive every byte');

@@ -5,19 +5,15 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnFile } from '../../src/core/api/types';
 import type { PanelTurnRequest } from '../../src/panel/panel-manager';
-import { startEmulator, type Emulator } from '../emulator';
+import { type Emulator } from '../emulator';
+import { waitFor } from '../support/wait';
+import { useDen } from './fixtures';
 import {
-  captureMessages,
-  denApi,
   emuFetch,
   resetDen,
   setDenSetting,
   signIn,
-  spyOnPanels,
   startRecordingProxy,
-  waitFor,
-  type DenApi,
-  type MessageCapture,
   type PanelOpenCall,
   type PanelSpy,
   type RecordingProxy,
@@ -90,31 +86,14 @@ function lines(n: number, tag: string): string {
 }
 
 describe('Turn commands', () => {
-  let api: DenApi;
-  let emu: Emulator;
-  let proxy: RecordingProxy;
-  let messages: MessageCapture;
-  let panels: PanelSpy;
+  const den = useDen({ through: 'proxy', spyOnPanels: true });
   let dir: string;
 
-  beforeEach(async () => {
-    api = await denApi();
-    emu = await startEmulator();
-    proxy = await startRecordingProxy(emu.url);
-    messages = captureMessages();
-    await resetDen(api);
-    await signIn(api, proxy.url, emu.keys.primary);
-    panels = spyOnPanels(api);
+  beforeEach(() => {
     dir = workspaceDir();
   });
 
-  afterEach(async () => {
-    panels.restore();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await resetDen(api);
-    messages.restore();
-    await proxy.close();
-    await emu.close();
+  afterEach(() => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -131,13 +110,13 @@ describe('Turn commands', () => {
       session: 'new',
     });
 
-    assert.ok(sessionId, `no session id; messages: ${messages.texts().join(' | ')}`);
-    const call = openCall(panels, sessionId);
+    assert.ok(sessionId, `no session id; messages: ${den.messages.texts().join(' | ')}`);
+    const call = openCall(den.panels, sessionId);
     assert.equal(call.options.title, 'Find the bug in this');
     const turn = call.options.turn as PanelTurnRequest;
     assert.equal(turn.task, 'Find the bug in this');
     assert.equal(turn.mode, 'code');
-    assert.equal(turn.effort, api.connection.settings.defaultEffort);
+    assert.equal(turn.effort, den.api.connection.settings.defaultEffort);
     const relPath = vscode.workspace.asRelativePath(file, false);
     const expectedFile = {
       key: `${sessionId}/calc-L12-L40.ts`,
@@ -157,23 +136,23 @@ describe('Turn commands', () => {
     assert.deepEqual(turn.references, [expectedRef]);
 
     // The service has the bytes, and the turn that reached it carries files, references and mode.
-    assert.deepEqual(await media(emu, expectedFile.key), { status: 200, text: selected });
-    const [user] = await storedMessages(emu, sessionId);
+    assert.deepEqual(await media(den.emu, expectedFile.key), { status: 200, text: selected });
+    const [user] = await storedMessages(den.emu, sessionId);
     assert.equal(user.type, 'user');
     assert.equal(user.content, 'Find the bug in this');
     assert.equal(user.inputMode, 'code');
     assert.deepEqual(user.files, [expectedFile]);
-    const [body] = turnBodies(proxy);
+    const [body] = turnBodies(den.proxy);
     assert.deepEqual(body.references, [expectedRef]);
-    assert.deepEqual(await receivedReferences(emu, sessionId), [expectedRef]);
+    assert.deepEqual(await receivedReferences(den.emu, sessionId), [expectedRef]);
     assert.equal(body.mode, 'code');
-    assert.deepEqual(messages.texts('error'), []);
+    assert.deepEqual(den.messages.texts('error'), []);
   });
 
   it('Ask About Selection continues an existing session when given its id, without renaming it', async () => {
-    const listed = await emuFetch(emu, '/sessions?limit=1');
+    const listed = await emuFetch(den.emu, '/sessions?limit=1');
     const existing = (listed.body.sessions as { sessionId: string }[])[0].sessionId;
-    const before = (await storedMessages(emu, existing)).length;
+    const before = (await storedMessages(den.emu, existing)).length;
     const file = path.join(dir, 'notes.md');
     fs.writeFileSync(file, '# Notes\n\nSome text.\n');
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
@@ -185,16 +164,16 @@ describe('Turn commands', () => {
     });
 
     assert.equal(sessionId, existing);
-    const call = openCall(panels, existing);
+    const call = openCall(den.panels, existing);
     assert.equal(call.options.title, undefined);
     assert.deepEqual(
       call.options.turn?.files?.map((f) => f.name),
       ['notes-L3.md'],
     );
-    const msgs = await storedMessages(emu, existing, before + 1);
+    const msgs = await storedMessages(den.emu, existing, before + 1);
     const user = msgs.filter((m) => m.type === 'user').pop();
     assert.equal(user?.content, 'Rephrase this');
-    assert.equal((await media(emu, `${existing}/notes-L3.md`)).text, 'Some');
+    assert.equal((await media(den.emu, `${existing}/notes-L3.md`)).text, 'Some');
   });
 
   it('Send File to Agent streams the file from disk and reports a file reference', async () => {
@@ -208,8 +187,8 @@ describe('Turn commands', () => {
       session: 'new',
     });
 
-    assert.ok(sessionId, messages.texts().join(' | '));
-    const turn = openCall(panels, sessionId).options.turn as PanelTurnRequest;
+    assert.ok(sessionId, den.messages.texts().join(' | '));
+    const turn = openCall(den.panels, sessionId).options.turn as PanelTurnRequest;
     assert.equal(turn.mode, 'code');
     assert.deepEqual(turn.files, [
       {
@@ -228,8 +207,8 @@ describe('Turn commands', () => {
         attachment: 'data file.json',
       },
     ]);
-    assert.equal((await media(emu, `${sessionId}/data file.json`)).text, content);
-    const [user] = await storedMessages(emu, sessionId);
+    assert.equal((await media(den.emu, `${sessionId}/data file.json`)).text, content);
+    const [user] = await storedMessages(den.emu, sessionId);
     assert.deepEqual(
       user.files.map((f) => [f.name, f.size]),
       [['data file.json', content.length]],
@@ -256,10 +235,10 @@ describe('Turn commands', () => {
         task: 'Read my notes',
         session: 'new',
       });
-      assert.ok(first && second, messages.texts().join(' | '));
+      assert.ok(first && second, den.messages.texts().join(' | '));
 
-      await storedMessages(emu, first);
-      assert.deepEqual(await receivedReferences(emu, first), [
+      await storedMessages(den.emu, first);
+      assert.deepEqual(await receivedReferences(den.emu, first), [
         {
           type: 'selection',
           path: `${path.basename(dir)}/src/cart.ts`,
@@ -270,11 +249,11 @@ describe('Turn commands', () => {
         },
       ]);
       // Outside the workspace: the file's name only, no folder.
-      await storedMessages(emu, second);
-      assert.deepEqual(await receivedReferences(emu, second), [
+      await storedMessages(den.emu, second);
+      assert.deepEqual(await receivedReferences(den.emu, second), [
         { type: 'file', path: 'private notes.txt', language: 'plaintext', attachment: 'private notes.txt' },
       ]);
-      const wire = JSON.stringify(turnBodies(proxy));
+      const wire = JSON.stringify(turnBodies(den.proxy));
       for (const local of [root, outsideDir, os.homedir(), 'file:'].filter((p) => p.length > 1)) {
         assert.ok(!wire.includes(local), `a turn request carried ${local}: ${wire}`);
       }
@@ -295,9 +274,9 @@ describe('Turn commands', () => {
         session: 'new',
       });
 
-      assert.ok(sessionId, messages.texts().join(' | '));
-      const turn = openCall(panels, sessionId).options.turn as PanelTurnRequest;
-      assert.equal((await media(emu, `${sessionId}/draft.py`)).text, '# unsaved edit\nprint("saved")\n');
+      assert.ok(sessionId, den.messages.texts().join(' | '));
+      const turn = openCall(den.panels, sessionId).options.turn as PanelTurnRequest;
+      assert.equal((await media(den.emu, `${sessionId}/draft.py`)).text, '# unsaved edit\nprint("saved")\n');
       assert.equal(turn.references?.[0].unsaved, true);
       assert.equal(turn.references?.[0].type, 'file');
       assert.equal(turn.references?.[0].language, 'python');
@@ -325,8 +304,8 @@ describe('Turn commands', () => {
       session: 'new',
     });
 
-    assert.ok(sessionId, messages.texts().join(' | '));
-    const turn = openCall(panels, sessionId).options.turn as PanelTurnRequest;
+    assert.ok(sessionId, den.messages.texts().join(' | '));
+    const turn = openCall(den.panels, sessionId).options.turn as PanelTurnRequest;
     const byName = new Map(turn.files?.map((f) => [f.name, f]));
     assert.deepEqual([...byName.keys()].sort(), ['README.md', 'util-2.ts', 'util.ts']);
     const refs = turn.references ?? [];
@@ -336,58 +315,58 @@ describe('Turn commands', () => {
       assert.ok(ref, `no reference for ${f}`);
       assert.equal(ref.type, 'file');
       const name = String(ref.attachment);
-      assert.equal((await media(emu, `${sessionId}/${name}`)).text, text, name);
+      assert.equal((await media(den.emu, `${sessionId}/${name}`)).text, text, name);
     }
-    const [user] = await storedMessages(emu, sessionId);
+    const [user] = await storedMessages(den.emu, sessionId);
     assert.equal(user.files.length, 3);
   });
 
   it('New Session with a task argument starts a new session whose first turn has the task, in the default mode', async () => {
-    await setDenSetting(api, 'defaultMode', 'slides');
+    await setDenSetting(den.api, 'defaultMode', 'slides');
     try {
-      assert.equal(api.connection.settings.defaultMode, 'slides');
+      assert.equal(den.api.connection.settings.defaultMode, 'slides');
       const task = 'Outline a talk about testing\nwith three parts';
 
       const sessionId = await vscode.commands.executeCommand<string>('den.newSession', task);
 
-      assert.ok(sessionId, messages.texts().join(' | '));
-      const call = openCall(panels, sessionId);
+      assert.ok(sessionId, den.messages.texts().join(' | '));
+      const call = openCall(den.panels, sessionId);
       assert.deepEqual(call.options.turn, {
         task,
         mode: 'slides',
-        effort: api.connection.settings.defaultEffort,
+        effort: den.api.connection.settings.defaultEffort,
       });
       assert.equal(call.options.title, 'Outline a talk about testing');
-      const [user] = await storedMessages(emu, sessionId);
+      const [user] = await storedMessages(den.emu, sessionId);
       assert.equal(user.content, task);
       assert.equal(user.inputMode, 'slides');
-      const { body } = await emuFetch(emu, `/sessions/${sessionId}`);
+      const { body } = await emuFetch(den.emu, `/sessions/${sessionId}`);
       assert.match((body.session as { title: string }).title, /Outline a talk/);
     } finally {
-      await setDenSetting(api, 'defaultMode', undefined);
+      await setDenSetting(den.api, 'defaultMode', undefined);
     }
   });
 
   it('New Session with a blank task says so and makes no request', async () => {
-    proxy.requests.length = 0;
+    den.proxy.requests.length = 0;
     const result = await vscode.commands.executeCommand('den.newSession', '   ');
     assert.equal(result, undefined);
-    assert.match(messages.texts().join('\n'), /task is empty/);
-    assert.deepEqual(panels.calls, []);
-    assert.deepEqual(proxy.requests, []);
+    assert.match(den.messages.texts().join('\n'), /task is empty/);
+    assert.deepEqual(den.panels.calls, []);
+    assert.deepEqual(den.proxy.requests, []);
   });
 
   it('Signed out, the commands make no request and show the sign-in message', async () => {
-    await resetDen(api);
+    await resetDen(den.api);
     await vscode.workspace
       .getConfiguration('den')
-      .update('baseUrl', proxy.url, vscode.ConfigurationTarget.Global);
-    await waitFor('state signed-out', () => api.connection.state.kind === 'signed-out');
+      .update('baseUrl', den.proxy.url, vscode.ConfigurationTarget.Global);
+    await waitFor('state signed-out', () => den.api.connection.state.kind === 'signed-out');
     const file = path.join(dir, 'x.ts');
     fs.writeFileSync(file, 'let x = 1;\n');
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
     editor.selection = new vscode.Selection(0, 0, 0, 5);
-    proxy.requests.length = 0;
+    den.proxy.requests.length = 0;
 
     const results = [
       await vscode.commands.executeCommand('den.askAboutSelection', { task: 'Explain', session: 'new' }),
@@ -401,27 +380,27 @@ describe('Turn commands', () => {
     ];
 
     assert.deepEqual(results, [undefined, undefined, undefined, undefined]);
-    assert.deepEqual(proxy.requests, []);
-    assert.deepEqual(panels.calls, []);
-    const shown = messages.shown.map((m) => m.text);
+    assert.deepEqual(den.proxy.requests, []);
+    assert.deepEqual(den.panels.calls, []);
+    const shown = den.messages.shown.map((m) => m.text);
     assert.equal(shown.length, 4);
     for (const text of shown) assert.match(text, /Sign in first/);
   });
 
   it('Unconfigured, a command asks for the service URL and makes no request', async () => {
-    await resetDen(api);
-    proxy.requests.length = 0;
+    await resetDen(den.api);
+    den.proxy.requests.length = 0;
     const result = await vscode.commands.executeCommand('den.newSession', 'Explain');
     assert.equal(result, undefined);
-    assert.deepEqual(proxy.requests, []);
-    assert.match(messages.texts().join('\n'), /service URL/);
+    assert.deepEqual(den.proxy.requests, []);
+    assert.match(den.messages.texts().join('\n'), /service URL/);
   });
 
   it('When the service cannot be reached, the upload fails with a message and no turn starts', async () => {
-    const dead = await startRecordingProxy(emu.url);
+    const dead = await startRecordingProxy(den.emu.url);
     const deadUrl = dead.url;
     await dead.close();
-    await signIn(api, deadUrl, emu.keys.primary);
+    await signIn(den.api, deadUrl, den.emu.keys.primary);
     const file = path.join(dir, 'y.ts');
     fs.writeFileSync(file, 'let y = 2;\n');
 
@@ -432,7 +411,7 @@ describe('Turn commands', () => {
     });
 
     assert.equal(result, undefined);
-    assert.deepEqual(panels.calls, []);
-    assert.match(messages.texts().join('\n'), /could not send the file: the service cannot be reached/);
+    assert.deepEqual(den.panels.calls, []);
+    assert.match(den.messages.texts().join('\n'), /could not send the file: the service cannot be reached/);
   });
 });

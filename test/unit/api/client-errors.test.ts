@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { ApiClient } from '../../../src/core/api/client';
 import { startEmulator, type Emulator } from '../../emulator';
+import { waitFor } from '../../support/wait';
 import { FakeClock } from '../session/fake-clock';
-import { capturingLogger, clientFor, countingDispatcher, newSessionId, rejectsWith, until } from './helpers';
+import { capturingLogger, clientFor, countingDispatcher, newSessionId, rejectsWith } from './helpers';
 
 describe('ApiClient error paths', () => {
   let emu: Emulator;
@@ -256,7 +257,7 @@ describe('ApiClient error paths', () => {
       const ac = new AbortController();
       const pending = local.client.listSessions({}, ac.signal);
       // Abort once the service holds the request (its answer would take a minute).
-      await until(() => slow.requestsInFlight === 1, 'the request to reach the service');
+      await waitFor('the request to reach the service', () => slow.requestsInFlight === 1);
       ac.abort();
       const err = await rejectsWith(pending, 'aborted');
       assert.equal(err.message, 'Cancelled: list sessions');

@@ -89,12 +89,3 @@ export async function rejectsWith(promise: Promise<unknown>, code: DenErrorCode)
   }
   assert.fail(`expected a DenError ${code}, but the call succeeded`);
 }
-
-/** Resolves once `check` holds, polling; rejects after `timeoutMs` (a safety net, not a timing assertion). */
-export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 
 const EMULATOR = resolve(__dirname, '../../emulator/index.js');
 const CLI = resolve(__dirname, '../../emulator/cli.js');
+const WAIT = resolve(__dirname, '../../support/wait.js');
 
 /** How long a child may run before it counts as hung (a guard, far above what it needs). */
 const HUNG_MS = 20_000;
@@ -46,6 +47,7 @@ describe('emulator: lifecycle', () => {
     const script = `
       const { startEmulator } = require(${JSON.stringify(EMULATOR)});
       const WebSocket = require(${JSON.stringify(require.resolve('ws'))});
+      const { waitFor } = require(${JSON.stringify(WAIT)});
       (async () => {
         const emu = await startEmulator({ eventDelayMs: 20 });
         const auth = { Authorization: 'Bearer ' + emu.keys.primary, 'Content-Type': 'application/json' };
@@ -65,7 +67,7 @@ describe('emulator: lifecycle', () => {
         fetch(emu.url + '/lam/run', { method: 'POST', headers: { 'service-secret-key': emu.keys.primary },
           body: JSON.stringify({ query: 'q', stream: true }) }).then((x) => x.text()).catch(() => {});
         // Both requests held by the latency (polled: the emulator gives no event for it).
-        while (emu.requestsInFlight < 2) await new Promise((res) => setTimeout(res, 5));
+        await waitFor('both requests to be held', () => emu.requestsInFlight >= 2);
         await emu.close();
         console.log('closed');
       })().catch((e) => { console.error(e); process.exit(2); });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index';
+import { waitFor } from '../../support/wait';
 import { call, entryAfter, eventsOf, openStream, startTurn } from './helpers';
 
 function useEmulator(options: EmulatorOptions): () => Emulator {
@@ -10,14 +11,6 @@ function useEmulator(options: EmulatorOptions): () => Emulator {
   });
   after(() => emu?.close());
   return () => emu as Emulator;
-}
-
-async function waitFor(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 describe('emulator: scripted turns', () => {
@@ -150,7 +143,7 @@ describe('emulator: scripted turns', () => {
 
   it('spaces the events of a "slow" turn about 300 ms apart', async () => {
     const t = await startTurn(emu(), 'a slow one');
-    await waitFor(() => emu().storedEvents(t.sessionId, t.agentId).length >= 4, 'four events');
+    await waitFor('four events', () => emu().storedEvents(t.sessionId, t.agentId).length >= 4);
     const ev = emu().storedEvents(t.sessionId, t.agentId);
     assert.ok(ev[3].timestamp - ev[2].timestamp >= 250, `gap ${ev[3].timestamp - ev[2].timestamp} ms`);
     await call(emu(), 'DELETE', `/message/${t.agentId}/abort`);
@@ -229,7 +222,7 @@ describe('emulator: scripted turns', () => {
       const t = await startTurn(other, 'Anything');
       const s = openStream(other, t.sessionId, t.agentId);
       await other.turnEnded(t.sessionId, t.agentId);
-      await waitFor(() => eventsOf(s.raw).at(-1)?.kind === 'task.completed', 'terminal frame');
+      await waitFor('terminal frame', () => eventsOf(s.raw).at(-1)?.kind === 'task.completed');
       // A close would follow the terminal frame at once; a ping's pong comes after whatever the
       // server sent before it, so once the pong (or a close) is in, the answer is known.
       await new Promise((r) => {
@@ -293,7 +286,7 @@ describe('emulator: queueing, concurrency and abort', () => {
     const a = await startTurn(emu(), 'Long running work');
     const next = await startTurn(emu(), 'After the abort', { sessionId: a.sessionId });
     const s = openStream(emu(), a.sessionId, a.agentId);
-    await waitFor(() => eventsOf(s.raw).length >= 5, 'five frames');
+    await waitFor('five frames', () => eventsOf(s.raw).length >= 5);
     const r = await call(emu(), 'DELETE', `/message/${a.agentId}/abort`);
     assert.deepEqual([r.status, r.body.success], [200, true]);
     assert.equal(typeof r.body.message, 'string');
@@ -320,7 +313,7 @@ describe('emulator: queueing, concurrency and abort', () => {
   it('stops the followed turn on a {"type":"stop"} frame and ignores garbage client frames', async () => {
     const a = await startTurn(emu(), 'Stop me');
     const s = openStream(emu(), a.sessionId, a.agentId);
-    await waitFor(() => eventsOf(s.raw).length >= 3, 'three frames');
+    await waitFor('three frames', () => eventsOf(s.raw).length >= 3);
     for (const junk of ['not json', '{"type":"mystery"}', '[]', '42']) s.ws.send(junk);
     s.ws.send(JSON.stringify({ type: 'stop' }));
     await s.closed;
@@ -330,14 +323,14 @@ describe('emulator: queueing, concurrency and abort', () => {
   it('queues a follow-up turn from a {"type":"message"} frame and retracts it on {"type":"retract"}', async () => {
     const a = await startTurn(emu(), 'Base work');
     const s = openStream(emu(), a.sessionId, a.agentId);
-    await waitFor(() => eventsOf(s.raw).length >= 3, 'three frames');
+    await waitFor('three frames', () => eventsOf(s.raw).length >= 3);
     s.ws.send(JSON.stringify({ type: 'message', text: 'Also update the README', files: [] }));
     s.ws.send(JSON.stringify({ type: 'message', text: 'And bump the version', files: [] }));
     await waitFor(
+      'two acknowledgements',
       () =>
         eventsOf(s.raw).filter((e) => e.kind === 'message.received' && e.payload.agent_message_id).length ===
         2,
-      'two acknowledgements',
     );
     s.ws.send(JSON.stringify({ type: 'retract' }));
     // The server reads the retract before this socket's closing handshake, which it answers after.

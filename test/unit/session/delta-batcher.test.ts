@@ -5,7 +5,8 @@ import { applyEvent, beginTurn } from '../../../src/core/transcript/reducer';
 import { DeltaBatcher } from '../../../src/session/delta-batcher';
 import type { Delta, HostMessage } from '../../../src/protocol/messages';
 import { transcriptViews } from '../../../src/session/turn-view';
-import { AGENT, eventFactory, liveTranscript, loadFixture } from '../transcript/helpers';
+import { eventFactory } from '../../support/events';
+import { AGENT, liveTranscript, loadFixture } from '../transcript/helpers';
 import { FakeClock } from './fake-clock';
 import { ViewMirror } from './view-mirror';
 

@@ -29,23 +29,6 @@ export interface HostRig {
   close(): Promise<void>;
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Polls until `probe` is truthy, at most `timeoutMs`. */
-export async function waitFor<T>(
-  what: string,
-  probe: () => T | undefined | null | false,
-  timeoutMs = 5_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(10);
-  }
-}
-
 export function hostRig(
   emu: Emulator,
   opts: {

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { isTerminalStatus } from '../../../src/core/transcript/model';
-import { startEmulator, type Emulator, type EmulatorOptions, type FaultPlan } from '../../emulator/index';
-import { foldStored, hostRig, lastTurn, mirrorShows, waitFor, type HostRig } from './host-rig';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index';
+import { comboFaults, comboName, combos } from '../../support/fault-combos';
+import { waitFor } from '../../support/wait';
+import { foldStored, hostRig, lastTurn, mirrorShows, type HostRig } from './host-rig';
 
 const ready = (rig: HostRig): Promise<void> => rig.host.handle({ type: 'ready', lastSeq: null });
 
@@ -16,46 +18,6 @@ async function runTurn(rig: HostRig, text: string): Promise<void> {
     12_000,
   );
   await rig.host.whenReconciled();
-}
-
-interface Combo {
-  replay: 'before' | 'after';
-  cuts: boolean;
-  duplicates: boolean;
-  reordering: boolean;
-  entryIds: boolean;
-}
-
-function combos(): Combo[] {
-  const out: Combo[] = [];
-  for (let n = 0; n < 32; n++) {
-    out.push({
-      replay: (n & 1) === 0 ? 'before' : 'after',
-      cuts: (n & 2) !== 0,
-      duplicates: (n & 4) !== 0,
-      reordering: (n & 8) !== 0,
-      entryIds: (n & 16) === 0,
-    });
-  }
-  return out;
-}
-
-function name(c: Combo): string {
-  const parts = [`snapshot, replay ${c.replay} it`];
-  if (c.cuts) parts.push('cuts');
-  if (c.duplicates) parts.push('duplicates');
-  if (c.reordering) parts.push('reordering');
-  if (!c.entryIds) parts.push('no stream_entry_ids');
-  return parts.join(' + ');
-}
-
-function faultsOf(c: Combo, seed: number): FaultPlan {
-  return {
-    seed,
-    ...(c.cuts ? { dropAfterFrames: 6, dropAfterSnapshot: 0.3 } : {}),
-    ...(c.duplicates ? { duplicateRate: 0.3 } : {}),
-    ...(c.reordering ? { reorderRate: 0.3 } : {}),
-  };
 }
 
 describe('SessionHost: what the panel shows equals what the service stored', function () {
@@ -81,8 +43,8 @@ describe('SessionHost: what the panel shows equals what the service stored', fun
     emu = undefined;
   });
 
-  combos().forEach((c, i) => {
-    it(`shows exactly the stored events without a reopen: ${name(c)}`, async () => {
+  combos('replay', ['before', 'after'] as const).forEach((c, i) => {
+    it(`shows exactly the stored events without a reopen: ${comboName(c, `snapshot, replay ${c.replay} it`)}`, async () => {
       const e = await emulator({
         seed: false,
         stateSnapshot: true,
@@ -90,7 +52,7 @@ describe('SessionHost: what the panel shows equals what the service stored', fun
         liveStreamEntryIds: c.entryIds,
         replayStreamEntryIds: c.entryIds,
       });
-      e.faults = faultsOf(c, i + 1);
+      e.faults = comboFaults(c, i + 1, 6);
       const r = rig(e);
       await ready(r);
       await runTurn(r, 'Add a parser with tests');

@@ -8,8 +8,9 @@ import { transcriptFromDetail } from '../../../src/core/transcript/from-history'
 import { isTerminalStatus } from '../../../src/core/transcript/model';
 import { TranscriptCache } from '../../../src/session/transcript-cache';
 import { startEmulator, type Emulator } from '../../emulator/index';
+import { waitFor } from '../../support/wait';
 import { FakeClock } from './fake-clock';
-import { foldStored, hostRig, lastTurn, mirrorShows, waitFor, type HostRig } from './host-rig';
+import { foldStored, hostRig, lastTurn, mirrorShows, type HostRig } from './host-rig';
 
 const ready = (rig: HostRig): Promise<void> => rig.host.handle({ type: 'ready', lastSeq: null });
 

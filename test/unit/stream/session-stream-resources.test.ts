@@ -3,7 +3,8 @@ import { createHook } from 'node:async_hooks';
 import { createServer } from 'node:net';
 import type { SessionStream } from '../../../src/core/stream/session-stream';
 import { startEmulator } from '../../emulator';
-import { closeRecordedStreams, recordedStream, startTurn, turnOptions, until } from './stream-helpers';
+import { waitFor } from '../../support/wait';
+import { closeRecordedStreams, recordedStream, startTurn, turnOptions } from './stream-helpers';
 
 /**
  * Records timers and TCP handles created by the stream code (or by `ws` on its behalf) that are
@@ -69,11 +70,11 @@ describe('SessionStream resources', () => {
       );
       const connecting = turns.map((t) => recordedStream(turnOptions(emu, t)));
       const idle = turns.map((t) => recordedStream(turnOptions(emu, t), false));
-      await until(() => live.every((s) => s.rec.events.length > 0), 5000, 'live streams');
-      await until(
+      await waitFor('live streams', () => live.every((s) => s.rec.events.length > 0), 5000);
+      await waitFor(
+        'retries',
         () => refused.every((s) => s.rec.states.some((x) => x.state === 'reconnecting')),
         5000,
-        'retries',
       );
       for (const group of [live, refused, connecting, idle]) {
         for (const { stream, rec } of group) {
@@ -92,7 +93,7 @@ describe('SessionStream resources', () => {
     assert.ok((await Promise.all(streams.map((s) => s.done))).every((d) => d.kind === 'closed'));
     // Handles are destroyed on the next turns of the event loop: wait for that (a leaked 60 s
     // backoff or 45 s idle timer, or a socket, stays and fails below).
-    await until(() => handles.alive().length === 0, 5000, 'the handles to go').catch(() => undefined);
+    await waitFor('the handles to go', () => handles.alive().length === 0, 5000).catch(() => undefined);
     const alive = handles.alive();
     handles.stop();
     assert.ok(handles.created() >= 30, `only ${handles.created()} handles seen: the tracking is blind`);

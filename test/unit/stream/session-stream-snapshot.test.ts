@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { startEmulator, type Emulator, type EmulatorOptions, type FaultPlan } from '../../emulator/index';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index';
+import { comboFaults, comboName, combos } from '../../support/fault-combos';
 import {
   closeRecordedStreams,
   doneWithin,
@@ -9,45 +10,6 @@ import {
   startTurn,
   turnOptions,
 } from './stream-helpers';
-
-/** One combination of the service's documented variants and faults. */
-interface Combo {
-  snapshot: boolean;
-  cuts: boolean;
-  duplicates: boolean;
-  reordering: boolean;
-  entryIds: boolean;
-}
-
-function combos(): Combo[] {
-  const out: Combo[] = [];
-  for (let n = 0; n < 32; n++) {
-    out.push({
-      snapshot: (n & 1) !== 0,
-      cuts: (n & 2) !== 0,
-      duplicates: (n & 4) !== 0,
-      reordering: (n & 8) !== 0,
-      entryIds: (n & 16) === 0,
-    });
-  }
-  return out;
-}
-
-function name(c: Combo): string {
-  const on = Object.entries(c)
-    .filter(([k, v]) => (k === 'entryIds' ? !v : v))
-    .map(([k]) => (k === 'entryIds' ? 'no stream_entry_ids' : k));
-  return on.length ? on.join(' + ') : 'no faults';
-}
-
-function faultsOf(c: Combo, seed: number): FaultPlan {
-  return {
-    seed,
-    ...(c.cuts ? { dropAfterFrames: 5, dropAfterSnapshot: 0.3 } : {}),
-    ...(c.duplicates ? { duplicateRate: 0.3 } : {}),
-    ...(c.reordering ? { reorderRate: 0.3 } : {}),
-  };
-}
 
 describe('SessionStream: live equals stored under every combination of snapshot and faults', function () {
   this.timeout(20_000);
@@ -63,15 +25,15 @@ describe('SessionStream: live equals stored under every combination of snapshot 
     return emu;
   }
 
-  combos().forEach((c, i) => {
-    it(`delivers exactly the stored events: ${name(c)}`, async () => {
+  combos('snapshot', [false, true]).forEach((c, i) => {
+    it(`delivers exactly the stored events: ${comboName(c, c.snapshot ? 'snapshot' : undefined)}`, async () => {
       const e = await emulator({
         stateSnapshot: c.snapshot,
         liveStreamEntryIds: c.entryIds,
         replayStreamEntryIds: c.entryIds,
       });
       const turn = await startTurn(e, 'Add a parser with tests');
-      e.faults = faultsOf(c, i + 1);
+      e.faults = comboFaults(c, i + 1, 5);
       // without entry ids on frames, the stored history says where a delivered event stands (as Den does)
       const resolveCursor = async (last: number): Promise<string | undefined> =>
         e.storedEvents(turn.sessionId, turn.agentMessageId).find((ev) => ev.event_id === last)

@@ -4,6 +4,7 @@ import { inspect } from 'node:util';
 import type { AgentEvent } from '../../../src/core/api/types';
 import { SessionStream } from '../../../src/core/stream/session-stream';
 import { startEmulator, type Emulator } from '../../emulator';
+import { waitFor } from '../../support/wait';
 import {
   capturingLogger,
   closeRecordedStreams,
@@ -13,7 +14,6 @@ import {
   sequenceProblem,
   startTurn,
   turnOptions,
-  until,
 } from './stream-helpers';
 
 describe('SessionStream against the emulator', () => {
@@ -176,10 +176,10 @@ describe('SessionStream against the emulator', () => {
     const { stream, rec } = recordedStream(turnOptions(emu, turn), false);
     stream.sendMessage(text);
     stream.start();
-    await until(
+    await waitFor(
+      'echo',
       () => rec.events.some((e) => e.kind === 'message.received' && e.payload.text === text),
       5000,
-      'echo',
     );
     stream.sendStop();
     await stream.done;
@@ -207,7 +207,7 @@ describe('SessionStream against the emulator', () => {
   it('stops every callback and resolves done as closed on close() mid-turn', async () => {
     const turn = await startTurn(emu, 'write a slow answer to close');
     const { stream, rec } = recordedStream(turnOptions(emu, turn));
-    await until(() => rec.events.length >= 2, 5000, 'two events');
+    await waitFor('two events', () => rec.events.length >= 2, 5000);
     stream.close();
     const seen = { events: rec.events.length, states: rec.states.length };
     assert.deepEqual(await stream.done, { kind: 'closed' });
@@ -216,10 +216,10 @@ describe('SessionStream against the emulator', () => {
     // following the turn as it stores it, so by the time it has stored two more, a socket still
     // open would have handed the first of them over, and a reconnect (5-40 ms) would have shown.
     const stored = emu.storedEvents(turn.sessionId, turn.agentMessageId).length;
-    await until(
+    await waitFor(
+      'two more events on the service',
       () => emu.storedEvents(turn.sessionId, turn.agentMessageId).length >= stored + 2,
       5000,
-      'two more events on the service',
     );
     assert.deepEqual({ events: rec.events.length, states: rec.states.length }, seen);
     assert.equal(stream.sendStop(), false);
@@ -236,10 +236,10 @@ describe('SessionStream against the emulator', () => {
 
     it('passes the snapshot on and still delivers every event, the replay from before it included', async () => {
       const turn = await startTurn(legacy, 'write a long answer');
-      await until(
+      await waitFor(
+        'events',
         () => legacy.storedEvents(turn.sessionId, turn.agentMessageId).length >= 20,
         5000,
-        'events',
       );
       const { stream, rec } = recordedStream(turnOptions(legacy, turn));
       const done = await stream.done;
@@ -311,10 +311,10 @@ describe('SessionStream against the emulator', () => {
         backoff: { initialMs: 5, maxMs: 10 },
       }),
     );
-    await until(
+    await waitFor(
+      'drops and garbage',
       () => stream.stats.reconnects >= 2 && stream.stats.malformed >= 1,
       10_000,
-      'drops and garbage',
     );
     await faulty.close();
     const done = await stream.done;

@@ -141,12 +141,3 @@ export function capturingLogger(): Logger & { lines: string[] } {
     error: (m) => lines.push(`error ${m}`),
   };
 }
-
-/** Resolves when `check` holds, polling; rejects after `timeoutMs`. */
-export async function until(check: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

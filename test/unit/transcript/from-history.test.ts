@@ -6,7 +6,8 @@ import { transcriptFromDetail } from '../../../src/core/transcript/from-history'
 import type { Block, Transcript } from '../../../src/core/transcript/model';
 import { applyEvent, beginTurn, createTranscript } from '../../../src/core/transcript/reducer';
 import { startEmulator, type Emulator } from '../../emulator/index';
-import { AGENT, SESSION, eventFactory, loadFixture } from './helpers';
+import { eventFactory } from '../../support/events';
+import { AGENT, SESSION, loadFixture } from './helpers';
 
 const PROMPT = 'Add a whitespace normalizer with tests';
 

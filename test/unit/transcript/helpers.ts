@@ -1,4 +1,4 @@
-/** Shared factories for the transcript tests: fixtures, event builders, folds, a seeded RNG. */
+/** Shared factories for the transcript tests: fixtures, folds, a seeded RNG (events: test/support/events.ts). */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentEvent } from '../../../src/core/api/types';
@@ -19,23 +19,6 @@ export function loadFixture(name: string): AgentEvent[] {
 
 export const SESSION = 'sess-0001';
 export const AGENT = 'agent-0001';
-
-/** Builds events with increasing ids, like one agent message's stream. */
-export function eventFactory(start = 1): (kind: string, payload?: unknown, blockId?: string) => AgentEvent {
-  let id = start;
-  return (kind, payload = {}, blockId) => {
-    const n = id++;
-    const ev = {
-      event_id: n,
-      stream_entry_id: `1700000000000-${n}`,
-      kind,
-      payload,
-      timestamp: 1_700_000_000_000 + n,
-    } as AgentEvent;
-    if (blockId !== undefined) ev.block_id = blockId;
-    return ev;
-  };
-}
 
 /** A transcript with one running turn, as a live session has after `POST /sessions/new`. */
 export function liveTranscript(agentMessageId = AGENT): Transcript {

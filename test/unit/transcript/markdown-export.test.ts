@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { transcriptToMarkdown } from '../../../src/core/transcript/markdown-export';
 import { applyEvent, beginTurn, createTranscript } from '../../../src/core/transcript/reducer';
-import { AGENT, eventFactory, fold, loadFixture } from './helpers';
+import { eventFactory } from '../../support/events';
+import { AGENT, fold, loadFixture } from './helpers';
 
 describe('transcript Markdown export', () => {
   it('renders a coding turn: prompt, mode, thoughts, tool summaries, answer, files, status', () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { FileChange, Transcript } from '../../../src/core/transcript/model';
 import { applyEvent, beginTurn } from '../../../src/core/transcript/reducer';
-import { AGENT, eventFactory, liveTranscript } from './helpers';
+import { eventFactory } from '../../support/events';
+import { AGENT, liveTranscript } from './helpers';
 
 function planOf(...patches: unknown[][]) {
   const t = liveTranscript();

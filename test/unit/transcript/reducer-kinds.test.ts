@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/core/api/types';
 import type { Block, ChangeSet, Turn } from '../../../src/core/transcript/model';
 import { applyEvent } from '../../../src/core/transcript/reducer';
-import { AGENT, eventFactory, liveTranscript, noChange } from './helpers';
+import { eventFactory } from '../../support/events';
+import { AGENT, liveTranscript, noChange } from './helpers';
 
 type Make = ReturnType<typeof eventFactory>;
 

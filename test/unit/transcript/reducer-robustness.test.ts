@@ -3,7 +3,8 @@ import type { AgentEvent } from '../../../src/core/api/types';
 import type { Transcript } from '../../../src/core/transcript/model';
 import { applyEvent, beginTurn, createTranscript } from '../../../src/core/transcript/reducer';
 import { fromSnapshot, toSnapshot } from '../../../src/core/transcript/serialize';
-import { AGENT, eventFactory, fold, liveTranscript, loadFixture, noChange, seededRandom } from './helpers';
+import { eventFactory } from '../../support/events';
+import { AGENT, fold, liveTranscript, loadFixture, noChange, seededRandom } from './helpers';
 
 const FIXTURES = [
   'coding-turn.jsonl',

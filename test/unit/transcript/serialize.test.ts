@@ -6,7 +6,8 @@ import {
   toSnapshot,
 } from '../../../src/core/transcript/serialize';
 import { applyEvent } from '../../../src/core/transcript/reducer';
-import { AGENT, eventFactory, fold, loadFixture } from './helpers';
+import { eventFactory } from '../../support/events';
+import { AGENT, fold, loadFixture } from './helpers';
 
 const FIXTURES = [
   'coding-turn.jsonl',
@@ -40,7 +41,7 @@ describe('transcript snapshots', () => {
       assert.deepEqual(applyEvent(restored, AGENT, ev), applyEvent(original, AGENT, ev));
     }
     assert.deepEqual(restored, original);
-    const more = eventFactory(100)('markdown.chunk', { delta: '!' }, 'answer:main');
+    const more = eventFactory({ start: 100 })('markdown.chunk', { delta: '!' }, 'answer:main');
     assert.deepEqual(applyEvent(restored, AGENT, more).appends, [{ blockId: 'answer:main', text: '!' }]);
   });
 

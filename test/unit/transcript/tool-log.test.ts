@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import type { ToolBlock } from '../../../src/core/transcript/model';
 import { applyEvent } from '../../../src/core/transcript/reducer';
-import { AGENT, eventFactory, liveTranscript, noChange } from './helpers';
+import { eventFactory } from '../../support/events';
+import { AGENT, liveTranscript, noChange } from './helpers';
 
 const ID = 'tool:run_command:1';
 
