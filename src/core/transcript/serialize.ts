@@ -3,7 +3,8 @@
  * snapshot that is not exactly what this version writes reads as `undefined` (refetch instead).
  */
 import type { Block, Transcript, Turn } from './model';
-import { isRecord, type Rec } from './read';
+import { isRecord } from '../schema';
+import type { Rec } from './read';
 
 export const TRANSCRIPT_SNAPSHOT_VERSION = 1;
 
