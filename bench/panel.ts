@@ -73,7 +73,7 @@ function codingTurn(messageId: string, count: number, toolEvery = 60): AgentEven
 }
 
 /** A transcript folded from `turns` coding turns of `perTurn` events each. */
-function foldedTranscript(turns: number, perTurn: number, make = codingTurn): Transcript {
+export function foldedTranscript(turns: number, perTurn: number, make = codingTurn): Transcript {
   const t = createTranscript(SESSION);
   for (let k = 0; k < turns; k++) {
     const id = `agent-${k}`;

@@ -1,3 +1,4 @@
+import { benchCache } from './cache';
 import { benchPanel } from './panel';
 import { benchPipeline } from './pipeline';
 import { benchResume } from './resume';
@@ -29,6 +30,13 @@ async function main(): Promise<void> {
     console.log(
       `sessions: first page of 10,000 (${r.listed} listed): bare fetch+JSON.parse ${r.bareMs.toFixed(1)} ms; ` +
         `Den client+normalize+list ${r.denMs.toFixed(1)} ms; Den's own cost ${r.overheadMs.toFixed(1)} ms (target: page shown ≤ 200 ms after the server answers)`,
+    );
+  }
+  if (!only || only === 'cache') {
+    const r = benchCache();
+    console.log(
+      `cache: ${r.events}-event transcript (${(r.bytes / 1e6).toFixed(1)} MB): serialize ${r.serializeMs.toFixed(1)} ms; ` +
+        `deserialize ${r.deserializeMs.toFixed(1)} ms, of which the shape check ${r.checkMs.toFixed(2)} ms (median of 30)`,
     );
   }
   if (!only || only === 'panel') {

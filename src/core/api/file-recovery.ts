@@ -1,5 +1,6 @@
 import type { AgentEvent, FileInfo } from './types';
-import { isObject, pick, type WireObject } from './readers';
+import { isRecord, isString } from '../schema';
+import { pick, type WireObject } from './readers';
 
 /** A file's content found in a session's events. */
 export interface RecoveredFile {
@@ -22,14 +23,14 @@ function norm(p: string): string {
 
 function parametersOf(e: AgentEvent): WireObject | undefined {
   let p: unknown = e.payload.parameters ?? e.payload.params ?? e.payload.arguments;
-  if (typeof p === 'string') {
+  if (isString(p)) {
     try {
       p = JSON.parse(p);
     } catch {
       return undefined;
     }
   }
-  return isObject(p) ? p : undefined;
+  return isRecord(p) ? p : undefined;
 }
 
 /** Whole-file writes in `events`, oldest first: a tool's parameters with a path and full content. */
@@ -41,7 +42,7 @@ function writes(events: readonly AgentEvent[]): RecoveredFile[] {
     if (!params) continue;
     const path = pick(params, ...PATH_FIELDS);
     const content = pick(params, ...CONTENT_FIELDS);
-    if (typeof path === 'string' && path !== '' && typeof content === 'string') {
+    if (isString(path) && path !== '' && isString(content)) {
       out.push({ path, content, eventId: e.event_id });
     }
   }

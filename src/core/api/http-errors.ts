@@ -1,3 +1,4 @@
+import { isRecord } from '../schema';
 import { DenError, isDenError, redact, type DenErrorCode } from './errors';
 
 /** What a failed call was doing, for messages a person can act on. */
@@ -67,19 +68,15 @@ function readServerBody(text: string): ServerBody {
     return quoted ? { message: quoted } : {};
   }
   if (typeof parsed === 'string') return { message: quoteBody(parsed) };
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return { message: quoteBody(text) };
-  }
-  const o = parsed as Record<string, unknown>;
+  if (!isRecord(parsed)) return { message: quoteBody(text) };
+  const o = parsed;
   const out: ServerBody = {};
   if (typeof o.error === 'string') out.error = o.error;
   const msg = [o.message, o.error_description, o.detail, o.msg].find((v) => v !== undefined && v !== null);
   if (typeof msg === 'string') out.message = quoteBody(msg);
   else if (msg !== undefined) out.message = quoteBody(JSON.stringify(msg));
   else if (typeof o.error === 'object' && o.error !== null) out.message = quoteBody(JSON.stringify(o.error));
-  if (typeof o.details === 'object' && o.details !== null && !Array.isArray(o.details)) {
-    out.details = o.details as Record<string, unknown>;
-  }
+  if (isRecord(o.details)) out.details = o.details;
   return out;
 }
 
@@ -87,7 +84,7 @@ function readServerBody(text: string): ServerBody {
 export function redactDeep<T>(value: T, secrets: readonly (string | undefined)[]): T {
   if (typeof value === 'string') return redact(value, ...secrets) as T;
   if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets)) as T;
-  if (typeof value === 'object' && value !== null) {
+  if (isRecord(value)) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[redact(k, ...secrets)] = redactDeep(v, secrets);
     return out as T;

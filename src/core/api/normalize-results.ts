@@ -1,7 +1,7 @@
 import type { AbortResult, LamRunResponse, StartTurnResult, TurnFile, UploadResult } from './types';
+import { isRecord } from '../schema';
 import {
   expectObject,
-  isObject,
   pick,
   protocolError,
   readBoolean,
@@ -38,7 +38,7 @@ export function normalizeStartTurnResult(raw: unknown, requestedSessionId?: stri
 
 /** `PUT /media/upload`; missing fields are filled from what was sent. */
 export function normalizeUploadResult(raw: unknown, sent: Omit<UploadResult, 'uploadedAt'>): UploadResult {
-  const o = isObject(raw) && isObject(raw.file) ? raw.file : expectObject(raw, 'upload');
+  const o = isRecord(raw) && isRecord(raw.file) ? raw.file : expectObject(raw, 'upload');
   const result: UploadResult = {
     key: readId(pick(o, 'key', 'file_key', 'fileKey')) ?? sent.key,
     size: readNumber(o.size) ?? sent.size,
@@ -71,8 +71,8 @@ export function normalizeLamRunResponse(raw: unknown): LamRunResponse {
   const taskStatus = readString(pick(o, 'task_status', 'taskStatus', 'status'));
   if (taskStatus === undefined) throw protocolError('task run', 'it has no `task_status`');
   const rawData = o.data;
-  const data = Array.isArray(rawData) ? rawData.filter(isObject) : isObject(rawData) ? [rawData] : [];
-  const props = isObject(o.properties) ? o.properties : {};
+  const data = Array.isArray(rawData) ? rawData.filter(isRecord) : isRecord(rawData) ? [rawData] : [];
+  const props = isRecord(o.properties) ? o.properties : {};
   const result: LamRunResponse = {
     taskStatus,
     message: readString(o.message) ?? '',

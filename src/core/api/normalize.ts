@@ -11,11 +11,11 @@ import type {
   SessionDetail,
   SessionPage,
 } from './types';
+import { isRecord, isString, oneOf } from '../schema';
 import {
   baseName,
   describe,
   expectObject,
-  isObject,
   pick,
   protocolError,
   readArray,
@@ -36,7 +36,7 @@ import {
 
 /** A FileInfo from a wire object; undefined when no key can be found (`fallbackKey` = its map key). */
 export function normalizeFileInfo(raw: unknown, fallbackKey?: string): FileInfo | undefined {
-  if (!isObject(raw)) return undefined;
+  if (!isRecord(raw)) return undefined;
   const key = readId(pick(raw, 'key', 'path', 'file_key', 'fileKey')) ?? fallbackKey;
   if (key === undefined) return undefined;
   const file: FileInfo = {
@@ -68,7 +68,7 @@ function normalizeSnapshot(raw: unknown): Record<string, FileInfo> {
       const f = normalizeFileInfo(entry);
       if (f) out[f.key] = f;
     }
-  } else if (isObject(raw)) {
+  } else if (isRecord(raw)) {
     for (const [k, v] of Object.entries(raw)) {
       const f = normalizeFileInfo(v, k);
       if (f) out[k] = f;
@@ -115,8 +115,8 @@ export function normalizeSessionPage(raw: unknown, query: ListSessionsQuery = {}
       skipped++;
     }
   }
-  const meta = isObject(raw) ? pick(raw, 'meta', 'pagination') : undefined;
-  const m: WireObject = isObject(meta) ? meta : isObject(raw) ? raw : {};
+  const meta = isRecord(raw) ? pick(raw, 'meta', 'pagination') : undefined;
+  const m: WireObject = isRecord(meta) ? meta : isRecord(raw) ? raw : {};
   const totalCount = readNumber(pick(m, 'total_count', 'totalCount', 'total')) ?? list.length;
   const limit = query.limit ?? Math.max(list.length, 1);
   const page: SessionPage = {
@@ -139,11 +139,11 @@ function listOf(o: WireObject): unknown[] {
 
 function readPayload(v: unknown): Record<string, unknown> {
   if (v === undefined || v === null) return {};
-  if (isObject(v)) return v;
-  if (typeof v === 'string') {
+  if (isRecord(v)) return v;
+  if (isString(v)) {
     try {
       const parsed: unknown = JSON.parse(v);
-      if (isObject(parsed)) return parsed;
+      if (isRecord(parsed)) return parsed;
     } catch {
       // Not JSON: kept as text below.
     }
@@ -157,7 +157,7 @@ function readPayload(v: unknown): Record<string, unknown> {
  * event); `fallbackEventId` fills a missing `event_id` for stored events counted by position.
  */
 export function normalizeEvent(raw: unknown, fallbackEventId?: number): AgentEvent {
-  if (!isObject(raw)) throw protocolError('event', `expected an object, got ${describe(raw)}`);
+  if (!isRecord(raw)) throw protocolError('event', `expected an object, got ${describe(raw)}`);
   const kind = readString(pick(raw, 'kind', 'type', 'event'));
   if (kind === undefined || kind === '') throw protocolError('event', 'it has no `kind`');
   const eventId = readNumber(pick(raw, 'event_id', 'eventId')) ?? fallbackEventId;
@@ -177,8 +177,10 @@ export function normalizeEvent(raw: unknown, fallbackEventId?: number): AgentEve
   return event;
 }
 
+const isMode = oneOf(MODES);
+
 function readMode(v: unknown): Mode | undefined {
-  return typeof v === 'string' && (MODES as readonly string[]).includes(v) ? (v as Mode) : undefined;
+  return isMode(v) ? v : undefined;
 }
 
 function readType(o: WireObject): 'user' | 'agent' {
@@ -190,7 +192,7 @@ function readType(o: WireObject): 'user' | 'agent' {
 
 function normalizeBlocks(raw: unknown): LegacyBlock[] {
   const list = readArray(raw, 'message blocks') ?? [];
-  return list.filter(isObject).map((b, i) => {
+  return list.filter(isRecord).map((b, i) => {
     const block: LegacyBlock = {
       ...b,
       id: readId(pick(b, 'id', 'block_id', 'blockId')) ?? `block-${i}`,
@@ -204,15 +206,15 @@ function normalizeBlocks(raw: unknown): LegacyBlock[] {
 }
 
 function normalizeStatus(raw: unknown): MessageStatus | undefined {
-  if (typeof raw === 'string') return { phase: raw };
-  if (!isObject(raw)) return undefined;
+  if (isString(raw)) return { phase: raw };
+  if (!isRecord(raw)) return undefined;
   const status: MessageStatus = {};
   const phase = readString(pick(raw, 'phase', 'state'));
   if (phase !== undefined) status.phase = phase;
   const eta = readNumber(pick(raw, 'eta_seconds', 'etaSeconds', 'eta'));
   if (eta !== undefined) status.etaSeconds = eta;
   const error = pick(raw, 'error');
-  const text = isObject(error) ? readString(pick(error, 'message', 'error')) : readString(error);
+  const text = isRecord(error) ? readString(pick(error, 'message', 'error')) : readString(error);
   if (text !== undefined) status.error = text;
   return status;
 }
@@ -247,7 +249,7 @@ export function normalizeSessionDetail(raw: unknown): SessionDetail {
   const session = normalizeSession(inner);
   const list =
     readArray(o.messages, 'session messages') ??
-    (isObject(inner) ? readArray(inner.messages, 'session messages') : undefined) ??
+    (isRecord(inner) ? readArray(inner.messages, 'session messages') : undefined) ??
     [];
   return { session, messages: list.map((m, i) => normalizeMessage(m, session.sessionId, i)) };
 }

@@ -1,4 +1,11 @@
+import { isBoolean, isFiniteNumber, isRecord, isString, object } from '../schema';
 import { DenError } from './errors';
+
+/*
+ * Tolerant readers of wire bodies: each coerces what the service sends in more than one form (ids
+ * as numbers, `$oid`, times as seconds, ms, ISO strings or `$date`) and reads anything else as
+ * absent. Shape checks use the primitives of `../schema` (`isRecord` for a JSON object).
+ */
 
 /** A JSON object as received, before normalization. */
 export type WireObject = Record<string, unknown>;
@@ -12,13 +19,12 @@ export function protocolError(what: string, problem: string, details?: Record<st
   });
 }
 
-export function isObject(v: unknown): v is WireObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+/** MongoDB-style `{ "$oid": "…" }`: the `id` fields are database object ids. */
+const isObjectId = object({ $oid: isString });
 
 /** The value as an object, or a `protocol` error naming `what`. */
 export function expectObject(v: unknown, what: string): WireObject {
-  if (!isObject(v)) throw protocolError(what, `expected an object, got ${describe(v)}`);
+  if (!isRecord(v)) throw protocolError(what, `expected an object, got ${describe(v)}`);
   return v;
 }
 
@@ -40,23 +46,23 @@ export function pick(o: WireObject, ...keys: string[]): unknown {
 
 /** A non-empty string, or a number turned into one (ids sometimes arrive as numbers). */
 export function readId(v: unknown): string | undefined {
-  if (typeof v === 'string') return v.length > 0 ? v : undefined;
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-  // MongoDB-style `{ "$oid": "…" }`: the `id` fields are database object ids.
-  if (isObject(v) && typeof v.$oid === 'string') return v.$oid;
+  if (isString(v)) return v.length > 0 ? v : undefined;
+  if (isFiniteNumber(v)) return String(v);
+  if (isObjectId(v)) return v.$oid;
   return undefined;
 }
 
 export function readString(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (isString(v)) return v;
+  // Any number, NaN included, reads as its text (as it always has).
+  if (typeof v === 'number' || isBoolean(v)) return String(v);
   return undefined;
 }
 
 /** A finite number, also from a numeric string. */
 export function readNumber(v: unknown): number | undefined {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : undefined;
-  if (typeof v === 'string' && v.trim() !== '') {
+  if (isFiniteNumber(v)) return v;
+  if (isString(v) && v.trim() !== '') {
     const n = Number(v);
     return Number.isFinite(n) ? n : undefined;
   }
@@ -64,7 +70,7 @@ export function readNumber(v: unknown): number | undefined {
 }
 
 export function readBoolean(v: unknown): boolean | undefined {
-  if (typeof v === 'boolean') return v;
+  if (isBoolean(v)) return v;
   if (v === 1 || v === 'true' || v === '1') return true;
   if (v === 0 || v === 'false' || v === '0') return false;
   return undefined;
@@ -78,10 +84,10 @@ const SECONDS_LIMIT = 1e11;
  * date string, or `{ "$date": … }`.
  */
 export function readTime(v: unknown): number | undefined {
-  if (isObject(v) && v.$date !== undefined) return readTime(v.$date);
+  if (isRecord(v) && v.$date !== undefined) return readTime(v.$date);
   const n = readNumber(v);
   if (n !== undefined) return Math.abs(n) < SECONDS_LIMIT ? Math.round(n * 1000) : Math.round(n);
-  if (typeof v === 'string') {
+  if (isString(v)) {
     const ms = Date.parse(v);
     return Number.isNaN(ms) ? undefined : ms;
   }

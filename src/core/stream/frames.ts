@@ -1,5 +1,6 @@
 import type { RawData } from 'ws';
 import type { AgentEvent } from '../api/types';
+import { isFiniteNumber, isNonNegativeInteger, isRecord, isString, object, refine } from '../schema';
 
 /** One server frame of the session socket, classified. */
 export type StreamFrame =
@@ -15,9 +16,15 @@ export type StreamFrame =
   | { type: 'event'; event: AgentEvent }
   | { type: 'malformed'; reason: string };
 
+/** `payload.status` of a snapshot frame: its phase is all Den reads from it. */
+const isSnapshotStatus = object({ phase: isString });
+const isNonEmptyString = refine(isString, (s) => s.length > 0);
+
 /**
  * Reads one text frame: the `ack`, the older variant's `state.snapshot`, or an event. Anything
  * else is `malformed` with a reason; this never throws. Only the fields of `AgentEvent` are kept.
+ * A tolerant reader on the schema primitives, not one schema: it coerces `event_id`, fills a
+ * missing timestamp, drops ill-typed optional fields and names what a refused frame lacks.
  */
 export function parseFrame(text: string): StreamFrame {
   let raw: unknown;
@@ -28,47 +35,39 @@ export function parseFrame(text: string): StreamFrame {
   }
   if (!isRecord(raw)) return { type: 'malformed', reason: 'not a JSON object' };
   if (raw.type === 'ack') {
-    return typeof raw.resume_from === 'string'
-      ? { type: 'ack', resumeFrom: raw.resume_from }
-      : { type: 'ack' };
+    return isString(raw.resume_from) ? { type: 'ack', resumeFrom: raw.resume_from } : { type: 'ack' };
   }
   if (raw.kind === 'state.snapshot' || raw.type === 'state.snapshot') {
-    if (!isRecord(raw.payload)) return { type: 'malformed', reason: 'snapshot without payload object' };
-    const frame: StreamFrame = { type: 'snapshot', payload: raw.payload };
-    const id = toEventId(raw.payload.last_event_id);
+    const payload = raw.payload;
+    if (!isRecord(payload)) return { type: 'malformed', reason: 'snapshot without payload object' };
+    const frame: StreamFrame = { type: 'snapshot', payload };
+    const id = toEventId(payload.last_event_id);
     if (id !== undefined) frame.lastEventId = id;
-    const sid = raw.payload.last_stream_entry_id;
-    if (typeof sid === 'string' && sid) frame.lastStreamEntryId = sid;
-    const status = raw.payload.status;
-    if (isRecord(status) && typeof status.phase === 'string') frame.phase = status.phase;
+    if (isNonEmptyString(payload.last_stream_entry_id))
+      frame.lastStreamEntryId = payload.last_stream_entry_id;
+    if (isSnapshotStatus(payload.status)) frame.phase = payload.status.phase;
     return frame;
   }
   const eventId = toEventId(raw.event_id);
   if (eventId === undefined) return { type: 'malformed', reason: 'no integer event_id' };
-  if (typeof raw.kind !== 'string' || !raw.kind) return { type: 'malformed', reason: 'no kind' };
+  if (!isNonEmptyString(raw.kind)) return { type: 'malformed', reason: 'no kind' };
   if (!isRecord(raw.payload)) return { type: 'malformed', reason: 'no payload object' };
   const event: AgentEvent = {
     event_id: eventId,
     kind: raw.kind,
     payload: raw.payload,
-    timestamp:
-      typeof raw.timestamp === 'number' && Number.isFinite(raw.timestamp) ? raw.timestamp : Date.now(),
+    timestamp: isFiniteNumber(raw.timestamp) ? raw.timestamp : Date.now(),
   };
-  if (typeof raw.stream_entry_id === 'string' && raw.stream_entry_id)
-    event.stream_entry_id = raw.stream_entry_id;
-  if (typeof raw.block_id === 'string') event.block_id = raw.block_id;
-  if (typeof raw.message_id === 'string') event.message_id = raw.message_id;
+  if (isNonEmptyString(raw.stream_entry_id)) event.stream_entry_id = raw.stream_entry_id;
+  if (isString(raw.block_id)) event.block_id = raw.block_id;
+  if (isString(raw.message_id)) event.message_id = raw.message_id;
   return { type: 'event', event };
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
 /** A non-negative integer, also when sent as a string of digits (tolerant reader). */
 function toEventId(x: unknown): number | undefined {
-  if (typeof x === 'number') return Number.isSafeInteger(x) && x >= 0 ? x : undefined;
-  if (typeof x === 'string' && /^\d{1,15}$/.test(x)) return Number(x);
+  if (isNonNegativeInteger(x)) return x;
+  if (isString(x) && /^\d{1,15}$/.test(x)) return Number(x);
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { DenError, redact, type DenErrorCode } from '../api/errors';
 import { codeForStatus, parseRetryAfter } from '../api/http-errors';
+import { isRecord, isString } from '../schema';
 
 /**
  * The `DenError` for a socket upgrade the server answered with an HTTP status instead of 101.
@@ -18,10 +19,9 @@ export function upgradeError(
   let serverMessage: string | undefined;
   try {
     const parsed: unknown = JSON.parse(clean);
-    if (typeof parsed === 'object' && parsed !== null) {
-      const o = parsed as Record<string, unknown>;
-      if (typeof o.error === 'string') serverError = o.error;
-      if (typeof o.message === 'string') serverMessage = o.message;
+    if (isRecord(parsed)) {
+      if (isString(parsed.error)) serverError = parsed.error;
+      if (isString(parsed.message)) serverMessage = parsed.message;
     }
   } catch {
     if (clean) serverMessage = clean.slice(0, 200);

@@ -14,7 +14,8 @@ import type {
   ToolLog,
   ToolStatus,
 } from './model';
-import { assignSafe, copyRecord, isRecord, readFiles, str, type Rec } from './read';
+import { isRecord } from '../schema';
+import { assignSafe, copyRecord, readFiles, str, type Rec } from './read';
 
 interface BlockIndex {
   ids: Map<string, number>;

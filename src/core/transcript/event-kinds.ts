@@ -31,7 +31,8 @@ import {
   type TurnStatus,
 } from './model';
 import { mergeTodos } from './plan';
-import { copyRecord, isRecord, num, readFiles, rec, str, strOrNum, type Rec } from './read';
+import { isRecord } from '../schema';
+import { copyRecord, num, readFiles, rec, str, strOrNum, type Rec } from './read';
 
 /** One event being applied to one turn. */
 export interface EventContext {

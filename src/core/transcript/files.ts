@@ -1,6 +1,7 @@
 /** `sandbox.snapshot`: which files a turn added, updated or deleted. */
 import type { FileChange, Transcript, Turn } from './model';
-import { basename, isRecord, num, str, type Rec } from './read';
+import { isRecord } from '../schema';
+import { basename, num, str, type Rec } from './read';
 
 /** The session's files as of the start of `turn`: every earlier turn's changes, in order. */
 function filesBefore(t: Transcript, turn: Turn): Map<string, FileChange> {

@@ -26,7 +26,8 @@ import {
   type TurnStatus,
 } from './model';
 import { mergeTodos } from './plan';
-import { copyRecord, isRecord, num, readFiles, rec, str, strOrNum, type Rec } from './read';
+import { isRecord } from '../schema';
+import { copyRecord, num, readFiles, rec, str, strOrNum, type Rec } from './read';
 
 /** What a legacy state carries; every field optional and untrusted. */
 export interface LegacyState {

@@ -1,16 +1,14 @@
 /**
  * Tolerant readers for untrusted payload fields: a missing or ill-typed field reads as absent, so a
- * garbage event never throws in the reducer.
+ * garbage event never throws in the reducer. Built on the primitives of `../schema` (`isRecord` is
+ * the one plain-object check).
  */
 import type { FileInfo } from '../api/types';
+import { isFiniteNumber, isRecord, isString } from '../schema';
 
 export type Rec = Record<string, unknown>;
 
 const EMPTY: Rec = Object.freeze({}) as Rec;
-
-export function isRecord(v: unknown): v is Rec {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The value if it is a plain object, else an empty (frozen) one. */
 export function rec(v: unknown): Rec {
@@ -18,17 +16,17 @@ export function rec(v: unknown): Rec {
 }
 
 export function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
+  return isString(v) ? v : undefined;
 }
 
 export function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+  return isFiniteNumber(v) ? v : undefined;
 }
 
 /** A string, or a finite number as a string (codes come both ways). */
 export function strOrNum(v: unknown): string | undefined {
-  if (typeof v === 'string') return v;
-  return num(v) === undefined ? undefined : String(v);
+  if (isString(v)) return v;
+  return isFiniteNumber(v) ? String(v) : undefined;
 }
 
 /** Copies the patch's own keys onto the target, skipping `__proto__` (no prototype pollution). */
@@ -58,7 +56,7 @@ export function basename(path: string): string {
 
 /** A file entry from any of the shapes the service uses; undefined when nothing identifies it. */
 export function readFileInfo(v: unknown): FileInfo | undefined {
-  if (typeof v === 'string') return v ? { key: v, name: basename(v), size: 0 } : undefined;
+  if (isString(v)) return v ? { key: v, name: basename(v), size: 0 } : undefined;
   if (!isRecord(v)) return undefined;
   const key = str(v.key) ?? str(v.path) ?? str(v.url) ?? '';
   const name = str(v.name) ?? str(v.filename) ?? basename(key);

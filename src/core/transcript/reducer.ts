@@ -13,7 +13,8 @@ import {
   type Turn,
   type TurnStatus,
 } from './model';
-import { isRecord, num, rec, str } from './read';
+import { isRecord } from '../schema';
+import { num, rec, str } from './read';
 
 export function createTranscript(sessionId: string, title?: string): Transcript {
   const t: Transcript = { sessionId, turns: [] };

@@ -1,9 +1,26 @@
 /**
  * A JSON-safe snapshot of a transcript and its inverse, for a local cache. Reading is defensive: a
  * snapshot that is not exactly what this version writes reads as `undefined` (refetch instead).
+ * The check is a schema whose type is asserted, below, to be exactly the model's.
  */
-import type { Block, Transcript, Turn } from './model';
-import { isRecord, type Rec } from './read';
+import type { Effort, FileInfo, Mode } from '../api/types';
+import {
+  arrayOf,
+  custom,
+  isBoolean,
+  isFiniteNumber,
+  isRecord,
+  isString,
+  isUnknown,
+  object,
+  oneOf,
+  optional,
+  refine,
+  variant,
+  type Guard,
+  type Infer,
+} from '../schema';
+import type { Block, FileChange, Plan, Transcript, Turn, UserMessage } from './model';
 
 export const TRANSCRIPT_SNAPSHOT_VERSION = 1;
 
@@ -21,84 +38,113 @@ export function serializeTranscript(t: Transcript): string {
   return JSON.stringify(toSnapshot(t));
 }
 
-const TURN_STATUSES = ['queued', 'running', 'completed', 'aborted', 'error'];
-const TOOL_STATUSES = ['running', 'success', 'error'];
-const TODO_STATUSES = ['pending', 'active', 'completed'];
-const FILE_CHANGES = ['added', 'updated', 'deleted'];
-
-const isStr = (v: unknown): v is string => typeof v === 'string';
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-const optional = (v: unknown, test: (x: unknown) => boolean): boolean => v === undefined || test(v);
-const isArrayOf = (v: unknown, test: (x: unknown) => boolean): boolean => Array.isArray(v) && v.every(test);
-const isFileInfo = (v: unknown): boolean => isRecord(v) && isStr(v.key) && isStr(v.name) && isNum(v.size);
-
-function isBlock(v: unknown): v is Block {
-  if (!isRecord(v) || !isStr(v.id)) return false;
-  switch (v.type) {
-    case 'markdown':
-    case 'thought':
-      return isStr(v.text) && typeof v.final === 'boolean';
-    case 'text':
-      return isStr(v.text);
-    case 'message':
-      return isStr(v.text) && isArrayOf(v.files, isFileInfo);
-    case 'tool': {
-      const log = v.log as Rec;
-      return (
-        isStr(v.name) &&
-        isRecord(v.parameters) &&
-        TOOL_STATUSES.includes(v.status as string) &&
-        isRecord(log) &&
-        isNum(log.chars) &&
-        isNum(log.truncatedChars) &&
-        isArrayOf(
-          log.segments,
-          (s) => isRecord(s) && (s.stream === 'stdout' || s.stream === 'stderr') && isStr(s.data),
-        )
-      );
-    }
-    case 'generic':
-      return isStr(v.kind) && 'payload' in v;
-    default:
-      return false;
-  }
+/**
+ * A model field the snapshot check has never verified: typed as the model declares it and passed
+ * as it is (Den wrote it). Listing it keeps the schema's type the model's (see `_ModelMatches`).
+ */
+function unchecked<T>(): Guard<T> {
+  return custom<T>(isUnknown);
 }
 
-function isTurn(v: unknown): v is Turn {
-  if (!isRecord(v)) return false;
-  const user = v.userMessage;
-  const plan = v.plan;
-  return (
-    isRecord(user) &&
-    isStr(user.id) &&
-    isStr(user.text) &&
-    isNum(user.createdAt) &&
-    isArrayOf(user.files, isFileInfo) &&
-    isStr(v.agentMessageId) &&
-    TURN_STATUSES.includes(v.status as string) &&
-    isNum(v.lastEventId) &&
-    optional(v.lastStreamEntryId, isStr) &&
-    optional(v.continuation, isStr) &&
-    optional(v.error, (e) => isRecord(e) && isStr(e.message)) &&
-    isArrayOf(v.blocks, isBlock) &&
-    isArrayOf(v.files, (f) => isRecord(f) && isStr(f.path) && FILE_CHANGES.includes(f.change as string)) &&
-    optional(plan, (p) =>
-      isArrayOf(
-        (p as Rec).todos,
-        (t) => isRecord(t) && isStr(t.id) && isStr(t.content) && TODO_STATUSES.includes(t.status as string),
-      ),
-    )
-  );
-}
+const isFileInfo = object({
+  key: isString,
+  name: isString,
+  size: isFiniteNumber,
+  type: optional(unchecked<string>()),
+  updatedAt: optional(unchecked<number>()),
+});
+
+const isToolLog = object({
+  segments: arrayOf(object({ stream: oneOf(['stdout', 'stderr']), data: isString })),
+  chars: isFiniteNumber,
+  truncatedChars: isFiniteNumber,
+});
+
+const isBlockShape = variant('type', {
+  markdown: { id: isString, text: isString, final: isBoolean },
+  thought: { id: isString, text: isString, final: isBoolean },
+  text: { id: isString, text: isString },
+  message: { id: isString, text: isString, files: arrayOf(isFileInfo), references: optional(isUnknown) },
+  tool: {
+    id: isString,
+    name: isString,
+    parameters: isRecord,
+    status: oneOf(['running', 'success', 'error']),
+    log: isToolLog,
+    output: optional(isUnknown),
+  },
+  generic: { id: isString, kind: isString, blockId: optional(unchecked<string>()), payload: isUnknown },
+});
+/** A generic block's `payload` may be any value, but the key is there. */
+const isBlock = refine(isBlockShape, (b) => b.type !== 'generic' || 'payload' in b);
+
+const isUserMessage = object({
+  id: isString,
+  text: isString,
+  mode: optional(unchecked<Mode>()),
+  effort: optional(unchecked<Effort>()),
+  files: arrayOf(isFileInfo),
+  createdAt: isFiniteNumber,
+});
+
+const isPlan = object({
+  todos: arrayOf(
+    object({ id: isString, content: isString, status: oneOf(['pending', 'active', 'completed']) }),
+  ),
+});
+
+const isFileChange = object({
+  path: isString,
+  change: oneOf(['added', 'updated', 'deleted']),
+  key: unchecked<string>(),
+  name: unchecked<string>(),
+  updatedAt: optional(unchecked<number>()),
+});
+
+const isTurn = object({
+  userMessage: isUserMessage,
+  agentMessageId: isString,
+  status: oneOf(['queued', 'running', 'completed', 'aborted', 'error']),
+  phase: optional(unchecked<string>()),
+  etaSeconds: optional(unchecked<number>()),
+  queuePosition: optional(unchecked<number>()),
+  error: optional(object({ message: isString, code: optional(unchecked<string>()) })),
+  abortReason: optional(unchecked<string>()),
+  continuation: optional(isString),
+  outputFiles: optional(unchecked<FileInfo[]>()),
+  result: optional(unchecked<Record<string, unknown>>()),
+  blocks: arrayOf(isBlock),
+  plan: optional(isPlan),
+  files: arrayOf(isFileChange),
+  lastEventId: isFiniteNumber,
+  lastStreamEntryId: optional(isString),
+});
+
+const isTranscript = object({ sessionId: isString, title: optional(isString), turns: arrayOf(isTurn) });
+
+const isSnapshot = object({ version: oneOf([TRANSCRIPT_SNAPSHOT_VERSION]), transcript: isTranscript });
+
+/** `true` when two types are the same, not merely assignable (an optional key missing counts). */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Assert<T extends true> = T;
+/**
+ * Compile-time: every schema above has exactly its model type, so a field added to (or changed
+ * in) `model.ts` and not listed here fails the build until it is checked or marked `unchecked`.
+ */
+export type _ModelMatches = [
+  Assert<Same<Infer<typeof isFileInfo>, FileInfo>>,
+  Assert<Same<Infer<typeof isBlock>, Block>>,
+  Assert<Same<Infer<typeof isUserMessage>, UserMessage>>,
+  Assert<Same<Infer<typeof isPlan>, Plan>>,
+  Assert<Same<Infer<typeof isFileChange>, FileChange>>,
+  Assert<Same<Infer<typeof isTurn>, Turn>>,
+  Assert<Same<Infer<typeof isTranscript>, Transcript>>,
+  Assert<Same<Infer<typeof isSnapshot>, TranscriptSnapshot>>,
+];
 
 /** The transcript of a snapshot, or undefined when it is not a valid one of this version. */
 export function fromSnapshot(value: unknown): Transcript | undefined {
-  if (!isRecord(value) || value.version !== TRANSCRIPT_SNAPSHOT_VERSION) return undefined;
-  const t = value.transcript;
-  if (!isRecord(t) || !isStr(t.sessionId) || !optional(t.title, isStr) || !isArrayOf(t.turns, isTurn)) {
-    return undefined;
-  }
-  return t as unknown as Transcript;
+  return isSnapshot(value) ? value.transcript : undefined;
 }
 
 export function deserializeTranscript(text: string): Transcript | undefined {

@@ -61,4 +61,23 @@ describe('transcript snapshots', () => {
     assert.equal(deserializeTranscript('{"version":1,'), undefined);
     assert.ok(fromSnapshot(good));
   });
+
+  it('refuses a null plan and a generic block without its payload key, without throwing', () => {
+    const good = toSnapshot(fold(loadFixture('plan-turn.jsonl')).t);
+    const withPlan = (plan: unknown): unknown => {
+      const copy = JSON.parse(JSON.stringify(good));
+      copy.transcript.turns[0].plan = plan;
+      return copy;
+    };
+    const withBlock = (block: unknown): unknown => {
+      const copy = JSON.parse(JSON.stringify(good));
+      copy.transcript.turns[0].blocks.push(block);
+      return copy;
+    };
+    assert.equal(fromSnapshot(withPlan(null)), undefined);
+    assert.equal(fromSnapshot(withPlan([])), undefined);
+    assert.ok(fromSnapshot(withPlan({ todos: [] })));
+    assert.equal(fromSnapshot(withBlock({ type: 'generic', id: 'g', kind: 'x' })), undefined);
+    assert.ok(fromSnapshot(withBlock({ type: 'generic', id: 'g', kind: 'x', payload: null })));
+  });
 });
