@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { isTerminalStatus } from '../../../src/core/transcript/model';
 import { startEmulator, type Emulator } from '../../emulator/index';
-import { hostRig, lastTurn, waitFor, type HostRig } from './host-rig';
+import { waitFor } from '../../support/wait';
+import { hostRig, lastTurn, type HostRig } from './host-rig';
 
 /** The mode and fast/think of every composer post the mirror saw. */
 function composerPosts(r: HostRig): string[] {
