@@ -98,6 +98,9 @@ if (fs.existsSync('src/webview/main.ts')) {
   });
 }
 if (tests) {
+  // File-by-file output: a test moved or deleted would otherwise leave its old .js behind, and
+  // mocha (dist/test/unit/**/*.test.js) would still run it.
+  for (const dir of ['dist/src', 'dist/test', 'dist/bench']) fs.rmSync(dir, { recursive: true, force: true });
   configs.push({
     entryPoints: [...listTs('src'), ...listTs('test'), ...listTs('bench')].filter(
       // test/ext is bundled below instead (same output paths). The webview's modules touch the DOM
