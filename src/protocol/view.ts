@@ -4,23 +4,19 @@
  * types: the webview bundle uses it.
  */
 import type { Effort, Mode } from '../core/api/types';
-import type { Block, FileChange, Plan, TurnError, TurnStatus, UserMessage } from '../core/transcript/model';
+import type { Block, FileChange, Plan, Turn, TurnStatus } from '../core/transcript/model';
 
 /** What the person chose for a message held back by a 429. */
 export const HELD_TURN_ACTIONS = ['send', 'sendWhenReady', 'edit'] as const;
 export type HeldTurnAction = (typeof HELD_TURN_ACTIONS)[number];
 
 /** A turn without its blocks, plan and files (those travel in their own deltas). */
-export interface TurnHeader {
+export interface TurnHeader extends Pick<
+  Turn,
+  'userMessage' | 'status' | 'phase' | 'etaSeconds' | 'queuePosition' | 'error' | 'abortReason'
+> {
   /** The agent message id (the turn's id everywhere in the panel). May be '' for a user message not yet answered. */
   id: string;
-  userMessage: UserMessage;
-  status: TurnStatus;
-  phase?: string;
-  etaSeconds?: number;
-  queuePosition?: number;
-  error?: TurnError;
-  abortReason?: string;
   /** Whether the turn ended with continuation data (the composer offers to continue it). */
   hasContinuation: boolean;
   createdAt: number;
