@@ -1,8 +1,8 @@
 /**
  * The one reconnect/retry delay of Den: exponential growth from `initialMs` by `factor`, capped
  * at `maxMs`, with a random share of up to `jitter` taken off so that many clients dropped together
- * do not come back in lockstep. Used by the session stream's reconnect, the HTTP client's retry
- * and the Sessions list's retry, each with its own options. No `vscode` import.
+ * do not come back in lockstep. Used by the session stream's reconnect, the HTTP client's retry,
+ * the Sessions list's retry and the reconciler's retry, each with its own options. No `vscode` import.
  */
 export interface BackoffOptions {
   initialMs: number;

@@ -5,6 +5,7 @@
  * stored copy lags behind what was shown is tried again a few times. No `vscode` import.
  */
 import type { SessionDetail } from '../core/api/types';
+import { backoffDelay, type BackoffOptions } from '../core/backoff';
 import type { Logger } from '../core/log';
 import type { Clock } from './clock';
 
@@ -48,6 +49,8 @@ interface Pending {
 export class Reconciler {
   private readonly opts: ReconcilerOptions;
   private readonly delayMs: number;
+  /** A turn that ended but is not stored yet is tried again after 2×, 4×, … the delay (no jitter). */
+  private readonly retryBackoff: BackoffOptions;
   private readonly maxTries: number;
   private pending = new Map<string, Pending>();
   private timer: unknown;
@@ -64,6 +67,7 @@ export class Reconciler {
   constructor(options: ReconcilerOptions) {
     this.opts = options;
     this.delayMs = Math.max(0, options.delayMs ?? 250);
+    this.retryBackoff = { initialMs: this.delayMs, factor: 2, maxMs: Number.MAX_SAFE_INTEGER, jitter: 0 };
     this.maxTries = Math.max(1, options.maxTries ?? 4);
   }
 
@@ -142,7 +146,7 @@ export class Reconciler {
       else if (again) again.ended ||= p.ended;
       else if (p.ended && p.tries + 1 < this.maxTries) {
         this.pending.set(id, { ended: true, tries: p.tries + 1 });
-        retry = Math.max(retry, this.delayMs * 2 ** (p.tries + 1));
+        retry = Math.max(retry, backoffDelay(p.tries + 2, this.retryBackoff));
       }
     }
     this.running = false;
