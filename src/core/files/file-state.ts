@@ -7,15 +7,16 @@ import { endsWithNewline } from './text';
 
 export type FileState = 'new' | 'modified' | 'deleted' | 'identical' | 'conflicts';
 
-export interface FileStateInput {
+/**
+ * The versions of one file. The agent's side is explicit: its content, or `agentDeleted` (content
+ * that could not be fetched is neither, so it can never read as a deletion).
+ */
+export type FileStateInput = {
   /** What the agent saw (the workspace file when it was attached); undefined when unknown. */
   base?: Content;
   /** The workspace file now; undefined when there is none. */
   workspace?: Content;
-  /** The agent's version; undefined (or `agentDeleted`) when the agent deleted the file. */
-  agent?: Content;
-  agentDeleted?: boolean;
-}
+} & ({ agent: Content; agentDeleted?: false } | { agent?: undefined; agentDeleted: true });
 
 export interface FileStateResult {
   state: FileState;
@@ -31,8 +32,8 @@ export interface FileStateResult {
 /**
  * Decided in this order ("same" means equal bytes, or texts with the same lines and trailing
  * newline: line endings and a byte order mark are the workspace's style, which applying keeps):
- * 1. The agent deleted the file (or has none): `identical` (clean) when the workspace has none
- *    either; otherwise `deleted`, clean when the base is known and the workspace is the same as it
+ * 1. The agent deleted the file: `identical` (clean) when the workspace has none either;
+ *    otherwise `deleted`, clean when the base is known and the workspace is the same as it
  *    (deleting loses no edit made since).
  * 2. No workspace file: `new`; clean when there is no base (the file did not exist when attached;
  *    with a base, the person deleted it since and writing it back is their call).
@@ -46,11 +47,15 @@ export interface FileStateResult {
  *    `conflicts` (both changed the same or adjacent lines).
  */
 export function fileState(input: FileStateInput): FileStateResult {
-  const { base, workspace, agent } = input;
-  if (input.agentDeleted || agent === undefined) {
+  const { base, workspace } = input;
+  if (input.agentDeleted) {
     if (workspace === undefined) return { state: 'identical', clean: true };
     return { state: 'deleted', clean: base !== undefined && same(workspace, base) };
   }
+  const agent = input.agent;
+  // Untyped callers: missing content must never pass for a deletion.
+  if (agent === undefined)
+    throw new Error('fileState: the agent’s content is missing and it was not deleted');
   if (workspace === undefined) return { state: 'new', clean: base === undefined };
   if (same(workspace, agent)) return { state: 'identical', clean: true };
   if (base === undefined) return { state: 'modified', clean: false };

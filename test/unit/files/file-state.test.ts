@@ -14,7 +14,6 @@ describe('fileState', () => {
   const cases: [string, FileStateInput, FileStateResult][] = [
     // 1. The agent deleted it.
     ['deleted on both sides', { base: 'a\n', agentDeleted: true }, { state: 'identical', clean: true }],
-    ['deleted, no agent content given', { workspace: 'a\n', base: 'a\n' }, { state: 'deleted', clean: true }],
     [
       'deleted by the agent, workspace unchanged',
       { base: 'a\n', workspace: 'a\n', agentDeleted: true },
@@ -32,7 +31,7 @@ describe('fileState', () => {
     ],
     [
       'deleted by the agent, base unknown',
-      { workspace: 'a\n', agentDeleted: true, agent: 'ignored' },
+      { workspace: 'a\n', agentDeleted: true },
       { state: 'deleted', clean: false },
     ],
     // 2. No workspace file.
@@ -103,6 +102,11 @@ describe('fileState', () => {
   for (const [name, input, expected] of cases) {
     it(name, () => assert.deepEqual(fileState(input), expected));
   }
+
+  it('refuses to take missing agent content for a deletion', () => {
+    const untyped = { base: 'a\n', workspace: 'a\n' } as unknown as FileStateInput;
+    assert.throws(() => fileState(untyped), /missing and it was not deleted/);
+  });
 });
 
 describe('same', () => {
