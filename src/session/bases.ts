@@ -34,7 +34,7 @@ export interface BaseStoreOptions {
   maxBytes?: number;
   /** Contents bigger than this are recorded by hash only (default 2 MB, at most `maxBytes`). */
   maxFileBytes?: number;
-  /** Most records kept (default 20,000). */
+  /** Most records kept (default 5,000; the index is re-read on every call, so it stays small). */
   maxEntries?: number;
   logger?: Logger;
 }
@@ -85,7 +85,7 @@ export class BaseStore {
     this.dir = options.dir;
     this.maxBytes = Math.max(1, options.maxBytes ?? 50 * 1024 * 1024);
     this.maxFileBytes = Math.min(this.maxBytes, Math.max(0, options.maxFileBytes ?? 2 * 1024 * 1024));
-    this.maxEntries = Math.max(1, options.maxEntries ?? 20_000);
+    this.maxEntries = Math.max(1, options.maxEntries ?? 5_000);
     this.log = options.logger ?? silentLogger;
   }
 

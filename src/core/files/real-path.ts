@@ -38,6 +38,8 @@ export async function checkInside(
     message: `Refused the path ${show(relative)}: ${why}.`,
   });
   const segments = relative.split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..'))
+    return refuse('it is not a plain relative path');
   const base = folder.replace(/[/\\]+$/, '');
   try {
     // `C:` alone would be the drive's current folder: a root is resolved as given.

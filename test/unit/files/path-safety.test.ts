@@ -278,6 +278,13 @@ describe('checkInside', () => {
     assert.equal((await checkInside('C:/WS', 'src/a.ts', realpath, { caseInsensitive: true })).ok, true);
   });
 
+  it('refuses a path that is not plain relative, whatever the file system says', async () => {
+    const everything: RealPath = async (p) => p;
+    for (const bad of ['../x', 'a/../../x', '/etc/passwd', 'a//b', './a', '']) {
+      assert.equal((await checkInside('/ws', bad, everything)).ok, false, bad);
+    }
+  });
+
   it('refuses when the folder is missing or resolution fails', async () => {
     assert.equal((await checkInside('/ws', 'a', fake({}))).ok, false);
     const failing: RealPath = async (p) => {
