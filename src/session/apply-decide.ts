@@ -1,0 +1,139 @@
+/**
+ * The decision for one agent file whose path is safe and whose versions are read: rules 3 and 5 to
+ * 11 of `apply-plan.ts`, and the entries' wording. Pure; no `vscode`.
+ */
+import { same } from '../core/files/file-state';
+import { contentHash } from '../core/files/hash';
+import { lineStats, merge3, type LineStats } from '../core/files/merge';
+import { decodeText } from '../core/files/text';
+import type { PlanAction, PlanBase, PlanEntry } from './apply-types';
+
+const encoder = new TextEncoder();
+const NONE: LineStats = { added: 0, removed: 0 };
+
+export interface At {
+  path: string;
+  relPath: string;
+  dirty: boolean;
+}
+
+export function planDeletion(
+  at: At,
+  workspace: Uint8Array | undefined,
+  base: PlanBase | undefined,
+): PlanEntry {
+  if (workspace === undefined) {
+    return skip(at, null, 'The agent deleted it, and the workspace has no such file.');
+  }
+  const why: string[] = [];
+  if (at.dirty) why.push('it has unsaved changes');
+  if (!base) why.push('Den does not know what the agent saw of it');
+  else if (!sameAsBase(workspace, base)) why.push('it changed in the workspace after the agent saw it');
+  return {
+    ...at,
+    action: 'delete',
+    binary: decodeText(workspace) === undefined,
+    stats: lineStats(workspace, '') ?? NONE,
+    confirm: `Delete ${at.relPath}${why.length ? ` (${why.join('; ')})` : ''}.`,
+    expected: contentHash(workspace),
+  };
+}
+
+/** Steps 5 to 11 of the rules above, for an agent file that exists. */
+export function decide(
+  at: At,
+  workspace: Uint8Array | undefined,
+  agent: Uint8Array,
+  base: PlanBase | undefined,
+): PlanEntry {
+  const rel = at.relPath;
+  if (workspace === undefined) {
+    const again = base ? `Create ${rel} again (it was deleted in the workspace after the agent saw it).` : '';
+    return write(at, 'create', undefined, agent, { confirm: again || undefined });
+  }
+  const why = (...reasons: string[]): string =>
+    ` (${[...reasons, ...(at.dirty ? ['it has unsaved changes'] : [])].join('; ')})`;
+  const ask = (reason: string, content = inWorkspaceStyle(workspace, agent)): PlanEntry =>
+    write(at, 'askOverwrite', workspace, content, {
+      reason: `${reason[0].toUpperCase()}${reason.slice(1)}.`,
+      confirm: `Replace ${rel} with the agent's version${why(reason)}.`,
+    });
+  if (same(workspace, agent)) return skip(at, workspace, 'It is already the same in the workspace.');
+  if (!base) return ask('Den does not know what the agent saw, and the workspace file differs');
+  if (sameAsBase(agent, base)) {
+    return skip(at, workspace, "The agent left it as it saw it; the workspace's later edits stand.");
+  }
+  if (sameAsBase(workspace, base))
+    return write(at, 'overwrite', workspace, inWorkspaceStyle(workspace, agent));
+  if (!base.content) {
+    return ask('both changed it, and Den kept only the hash of what the agent saw, so it cannot merge');
+  }
+  const merged = merge3({ base: base.content, ours: workspace, theirs: agent });
+  if (merged.binary) return ask('both changed it, and it is not text, so it cannot be merged', agent);
+  if (merged.clean) {
+    return write(at, 'merge', workspace, encoder.encode(merged.text), {
+      reason: "Merged with the workspace's changes.",
+    });
+  }
+  const n = merged.conflicts.length;
+  return write(at, 'mergeWithConflicts', workspace, encoder.encode(merged.text), {
+    conflicts: merged.conflicts,
+    reason: `Both changed the same lines: ${plural(n, 'conflict')}.`,
+    confirm: `Write ${plural(n, 'conflict')} with conflict markers into ${rel}${at.dirty ? why() : ''}.`,
+  });
+}
+
+/**
+ * The agent's text with the workspace file's line endings, byte order mark and trailing-newline
+ * rule (a three-way merge with the workspace as the base); bytes as they are when either is binary.
+ */
+function inWorkspaceStyle(workspace: Uint8Array, agent: Uint8Array): Uint8Array {
+  const m = merge3({ base: workspace, ours: workspace, theirs: agent });
+  return m.binary ? agent : encoder.encode(m.text);
+}
+
+function sameAsBase(content: Uint8Array, base: PlanBase): boolean {
+  return base.content ? same(content, base.content) : contentHash(content) === base.hash;
+}
+
+function write(
+  at: At,
+  action: PlanAction,
+  workspace: Uint8Array | undefined,
+  newContent: Uint8Array,
+  extra: Pick<PlanEntry, 'conflicts' | 'reason' | 'confirm'> = {},
+): PlanEntry {
+  const stats = lineStats(workspace ?? '', newContent);
+  const entry: PlanEntry = {
+    ...at,
+    action,
+    newContent,
+    binary: stats === undefined,
+    stats: stats ?? NONE,
+    expected: workspace === undefined ? null : contentHash(workspace),
+  };
+  if (extra.conflicts) entry.conflicts = extra.conflicts;
+  if (extra.reason) entry.reason = extra.reason;
+  if (extra.confirm) entry.confirm = extra.confirm;
+  return entry;
+}
+
+export function skip(at: At, workspace: Uint8Array | null, reason: string): PlanEntry {
+  const binary = workspace !== null && decodeText(workspace) === undefined;
+  const expected = workspace === null ? null : contentHash(workspace);
+  return { ...at, action: 'skipIdentical', binary, stats: NONE, reason, expected };
+}
+
+export function refused(path: string, reason: string, relPath?: string): PlanEntry {
+  const entry: PlanEntry = { path, action: 'refused', binary: false, stats: NONE, reason, dirty: false };
+  if (relPath !== undefined) entry.relPath = relPath;
+  return entry;
+}
+
+export function failed(at: { path: string; relPath: string }, reason: string): PlanEntry {
+  return { ...at, action: 'failed', binary: false, stats: NONE, reason, dirty: false };
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
