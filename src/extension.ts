@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { KeyStore } from './auth/key-store';
+import { registerAttachCommands } from './commands/attach-commands';
 import { registerAuthCommands } from './commands/auth-commands';
 import { registerPanelCommands } from './commands/panel-commands';
 import { registerSessionCommands } from './commands/session-commands';
@@ -9,6 +10,7 @@ import { redactingLogger, type Logger } from './core/log';
 import { Connection } from './service/connection';
 import { PanelManager } from './panel/panel-manager';
 import { MARKDOWN_SCHEME, SessionMarkdownProvider, openSessionMarkdown } from './sessions/markdown-view';
+import { SessionDropController } from './sessions/session-drop';
 import { SessionsTreeProvider } from './sessions/sessions-tree';
 import { StatusBar } from './status/status-bar';
 
@@ -19,6 +21,8 @@ export interface DenApi {
   readonly sessions: SessionsTreeProvider;
   readonly status: StatusBar;
   readonly panels: PanelManager;
+  /** Drops on the Sessions view (the integration tests drop through it). */
+  readonly sessionDrop: SessionDropController;
   /** How long `activate` took, in ms (reported by the integration tests). */
   readonly activationMs: number;
 }
@@ -52,9 +56,13 @@ export function activate(context: vscode.ExtensionContext): DenApi {
   void vscode.commands.executeCommand('setContext', 'den.ready', true);
   const status = new StatusBar();
   const sessions = new SessionsTreeProvider(connection, logger);
+  const drop = new SessionDropController((sessionId, uris) =>
+    vscode.commands.executeCommand('den.attachToSession', { uris, session: sessionId }),
+  );
   const view = vscode.window.createTreeView('den.sessions', {
     treeDataProvider: sessions,
     showCollapseAll: true,
+    dragAndDropController: drop,
   });
   sessions.attach(view);
   status.setState(connection.state);
@@ -108,10 +116,11 @@ export function activate(context: vscode.ExtensionContext): DenApi {
       exportMarkdown: (id) => openSessionMarkdown(sessions, id),
     }),
     ...registerTurnCommands({ connection, panels, sessions }),
+    ...registerAttachCommands({ connection, panels, sessions }),
   );
   const activationMs = performance.now() - started;
   logger.info(`Den activated in ${activationMs.toFixed(1)} ms.`);
-  return { connection, keys, sessions, status, panels, activationMs };
+  return { connection, keys, sessions, status, panels, sessionDrop: drop, activationMs };
 }
 
 export function deactivate(): void {}

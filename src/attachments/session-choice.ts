@@ -23,18 +23,38 @@ export interface SessionChoiceDeps {
   /** Used when the view has loaded nothing yet. */
   client: Pick<ApiClient, 'listSessions'>;
   logger?: Logger;
+  /** The words of the pick, when it is not about starting a turn. */
+  prompt?: ChoicePrompt;
 }
+
+/** The title and words of the session pick. */
+export interface ChoicePrompt {
+  title: string;
+  placeHolder: string;
+  /** What "New session" does. */
+  newDescription: string;
+}
+
+const TURN_PROMPT: ChoicePrompt = {
+  title: 'Den: start the turn in…',
+  placeHolder: 'A new session, or a session to continue',
+  newDescription: 'start a new session with this turn',
+};
 
 /**
  * The quick pick items: "New session" first, then sessions with a running turn (marked), then
  * the most recently updated ones.
  */
-export function choiceItems(sessions: readonly Session[], running: readonly RunningTurn[]): ChoiceItem[] {
+export function choiceItems(
+  sessions: readonly Session[],
+  running: readonly RunningTurn[],
+  newDescription = TURN_PROMPT.newDescription,
+): ChoiceItem[] {
   const runningIds = new Map(running.map((r) => [r.sessionId, r]));
   const items: ChoiceItem[] = [
     {
       label: '$(add) New session',
-      description: 'start a new session with this turn',
+      description: newDescription,
       alwaysShow: true,
       choice: { kind: 'new' },
     },
@@ -75,6 +95,7 @@ function row(sessionId: string, title: string, updatedAt: number | undefined, ru
 
 /** Asks whether to start a new session or continue one; undefined when dismissed. */
 export async function chooseSession(deps: SessionChoiceDeps): Promise<SessionChoice | undefined> {
+  const prompt = deps.prompt ?? TURN_PROMPT;
   const items = (async (): Promise<ChoiceItem[]> => {
     let sessions = deps.loaded;
     if (!sessions.length) {
@@ -86,11 +107,11 @@ export async function chooseSession(deps: SessionChoiceDeps): Promise<SessionCho
         deps.logger?.warn(`Listing sessions for the session pick failed: ${String(err)}`);
       }
     }
-    return choiceItems(sessions, deps.running);
+    return choiceItems(sessions, deps.running, prompt.newDescription);
   })();
   const picked = await vscode.window.showQuickPick(items, {
-    title: 'Den: start the turn in…',
-    placeHolder: 'A new session, or a session to continue',
+    title: prompt.title,
+    placeHolder: prompt.placeHolder,
     matchOnDescription: true,
   });
   return picked?.choice;

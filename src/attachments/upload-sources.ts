@@ -47,6 +47,44 @@ export async function uploadSources(
   return { files, references };
 }
 
+/** Reports the bytes done: `sent` of `total` (0 when unknown) over all files, `name` the current one. */
+export type ByteProgress = (sent: number, total: number, name: string) => void;
+
+/**
+ * Runs `work` behind a cancellable notification titled `title` that shows the bytes done. `work`
+ * may report every chunk; the notification is updated a few times a second. Cancelling aborts the
+ * signal `work` gets (its promise then usually rejects with an `aborted` DenError).
+ */
+export function withUploadProgress<T>(
+  title: string,
+  work: (signal: AbortSignal, report: ByteProgress) => Promise<T>,
+): Thenable<T> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+    async (progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      let shown = 0;
+      let lastReport = 0;
+      try {
+        return await work(abort.signal, (sent, total, name) => {
+          const now = Date.now();
+          if (now - lastReport < REPORT_EVERY_MS && sent < total) return;
+          lastReport = now;
+          const pct = total > 0 ? Math.min(100, (sent / total) * 100) : 0;
+          progress.report({
+            increment: Math.max(0, pct - shown),
+            message: `${name}: ${formatBytes(sent)}${total ? ` of ${formatBytes(total)}` : ''}`,
+          });
+          shown = Math.max(shown, pct);
+        });
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+}
+
 /**
  * `uploadSources` behind a cancellable notification showing the bytes sent. Cancelling aborts the
  * upload in flight; the promise then rejects with an `aborted` DenError.
@@ -57,36 +95,7 @@ export function uploadWithProgress(
   sources: readonly AttachmentSource[],
 ): Thenable<UploadedAttachments> {
   const what = sources.length === 1 ? sources[0].name : `${sources.length} files`;
-  return vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: `Den: uploading ${what}`,
-      cancellable: true,
-    },
-    async (progress, token) => {
-      const abort = new AbortController();
-      const sub = token.onCancellationRequested(() => abort.abort());
-      let shown = 0;
-      let lastReport = 0;
-      try {
-        return await uploadSources(client, sessionId, sources, {
-          signal: abort.signal,
-          onProgress: (sent, total, name) => {
-            // Every chunk reports; the notification needs a few updates a second at most.
-            const now = Date.now();
-            if (now - lastReport < REPORT_EVERY_MS && sent < total) return;
-            lastReport = now;
-            const pct = total > 0 ? Math.min(100, (sent / total) * 100) : 0;
-            progress.report({
-              increment: Math.max(0, pct - shown),
-              message: `${name}: ${formatBytes(sent)}${total ? ` of ${formatBytes(total)}` : ''}`,
-            });
-            shown = Math.max(shown, pct);
-          },
-        });
-      } finally {
-        sub.dispose();
-      }
-    },
+  return withUploadProgress(`Den: uploading ${what}`, (signal, onProgress) =>
+    uploadSources(client, sessionId, sources, { signal, onProgress }),
   );
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { overLimit, sizeLimitMessage } from '../attachments/attach-limits';
 import { chooseSession } from '../attachments/session-choice';
 import {
   fileSource,
   openEditorSources,
   selectionSources,
+  sourceSize,
   type AttachmentSource,
 } from '../attachments/sources';
 import { uploadWithProgress } from '../attachments/upload-sources';
@@ -80,10 +82,12 @@ export function registerTurnCommands(deps: Deps): vscode.Disposable[] {
   /** Asks for what is missing, uploads the sources and hands the turn to the session's panel. */
   const startWithSources = async (
     client: ApiClient,
-    sources: AttachmentSource[],
+    all: AttachmentSource[],
     opts: TurnCommandOptions,
     prompt: { title: string; placeHolder: string },
   ): Promise<string | undefined> => {
+    const sources = await withinLimit(all, connection.settings.maxAttachmentBytes);
+    if (!sources.length) return undefined;
     const task = await askTask(opts.task, prompt);
     if (task === undefined) return undefined;
     const target = await resolveSession(client, deps, opts.session);
@@ -161,6 +165,16 @@ export function registerTurnCommands(deps: Deps): vscode.Disposable[] {
       });
     }),
   ];
+}
+
+/** The sources within the size limit; the others are named in a warning. */
+async function withinLimit(sources: AttachmentSource[], limit: number): Promise<AttachmentSource[]> {
+  const sized = await Promise.all(
+    sources.map(async (src) => ({ src, name: src.name, size: (await sourceSize(src)) ?? 0 })),
+  );
+  const tooBig = overLimit(sized, limit);
+  if (tooBig.length) void vscode.window.showWarningMessage(`Den: ${sizeLimitMessage(tooBig, limit)}`);
+  return sized.filter((s) => !tooBig.includes(s)).map((s) => s.src);
 }
 
 /** Menus pass a `Uri` (ignored where the command works on the active editor); tests pass options. */

@@ -11,6 +11,8 @@ export interface DenSettings {
   requestTimeoutMs: number;
   pageSize: number;
   mediaUrlTemplate: string;
+  /** `den.attachments.maxFileSizeMB` in bytes: larger files are not attached. */
+  maxAttachmentBytes: number;
   /** VS Code's `http.proxy`, when set. */
   proxyUrl?: string;
   /** VS Code's `http.proxyStrictSSL`. */
@@ -61,6 +63,7 @@ export function parseSettings(get: SettingReader): DenSettings {
     pageSize: Math.round(num(get('den.sessionsPageSize'), 50, 10, 100)),
     mediaUrlTemplate:
       typeof template === 'string' && template.includes('{key}') ? template : '{base_url}/media/{key}',
+    maxAttachmentBytes: Math.round(num(get('den.attachments.maxFileSizeMB'), 100, 1, 10_240) * 1024 * 1024),
     proxyUrl: typeof proxy === 'string' && proxy.trim() ? proxy.trim() : undefined,
     strictSSL: get('http.proxyStrictSSL') !== false,
   };

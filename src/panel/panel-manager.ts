@@ -11,6 +11,7 @@ import type { WebviewPersistedState } from '../protocol/messages';
 import type { RunningTurn, RunningTurnsChange } from '../session/running-turn';
 import { SessionHost, type HostSettings, type TurnRequest } from '../session/session-host';
 import { TranscriptCache } from '../session/transcript-cache';
+import { UploadIndex } from '../session/upload-index';
 import type { FollowTarget } from '../session/turn-followers';
 import { SessionPanel } from './session-panel';
 
@@ -37,6 +38,8 @@ export class PanelManager implements vscode.Disposable {
   private readonly hosts = new Map<string, SessionHost>();
   private readonly panels = new Map<string, SessionPanel>();
   private readonly files = new FileDocuments();
+  /** Per session, the contents it holds on the service (kept while the window lives). */
+  private readonly uploads = new Map<string, UploadIndex>();
   private readonly cache: TranscriptCache;
   private readonly changed = new vscode.EventEmitter<RunningTurnsChange>();
   /** The running turns changed (started, ended, or no longer followed). */
@@ -64,9 +67,16 @@ export class PanelManager implements vscode.Disposable {
     ];
   }
 
-  /** Opens or reveals the panel of a session; with `turn`, starts that turn in it. */
-  async open(sessionId: string, options: { turn?: PanelTurnRequest; title?: string } = {}): Promise<void> {
+  /**
+   * Opens or reveals the panel of a session; with `turn`, starts that turn in it. `isNew`: the
+   * session is not on the service yet (its first turn creates it).
+   */
+  async open(
+    sessionId: string,
+    options: { turn?: PanelTurnRequest; title?: string; isNew?: boolean } = {},
+  ): Promise<void> {
     const host = this.hostFor(sessionId, options.title);
+    if (options.isNew) host.expectNew();
     const existing = this.panels.get(sessionId);
     if (existing) existing.reveal();
     else this.adopt(host);
@@ -106,6 +116,13 @@ export class PanelManager implements vscode.Disposable {
   /** The panel that has focus, if any. */
   activePanel(): SessionPanel | undefined {
     return [...this.panels.values()].find((p) => p.panel.active);
+  }
+
+  /** Where "Attach to Den" goes without asking: the focused panel, else the only one shown or open. */
+  attachPanel(): SessionPanel | undefined {
+    const all = [...this.panels.values()];
+    const visible = all.filter((p) => p.visible);
+    return this.activePanel() ?? (visible.length === 1 ? visible[0] : all.length === 1 ? all[0] : undefined);
   }
 
   /** Stops the running turn of a session; false when it has none. */
@@ -153,6 +170,7 @@ export class PanelManager implements vscode.Disposable {
       composerDefaults: { mode: connection.settings.defaultMode, effort: connection.settings.defaultEffort },
       logger,
       cache: this.cache,
+      uploads: this.uploadsOf(sessionId),
       events: {
         onRunningChanged: () => this.updateRunning(),
         onTurnEnded: (h, turn) => this.turnEnded(h, turn),
@@ -166,12 +184,19 @@ export class PanelManager implements vscode.Disposable {
     return host;
   }
 
+  private uploadsOf(sessionId: string): UploadIndex {
+    let index = this.uploads.get(sessionId);
+    if (!index) this.uploads.set(sessionId, (index = new UploadIndex()));
+    return index;
+  }
+
   private adopt(host: SessionHost, existing?: vscode.WebviewPanel): SessionPanel {
     const deps = {
       extensionUri: this.deps.context.extensionUri,
       logger: this.deps.logger,
       files: this.files,
       client: () => this.deps.connection.requireClient(),
+      maxFileBytes: () => this.deps.connection.settings.maxAttachmentBytes,
       onDidDispose: (p: SessionPanel) => this.panelClosed(p),
     };
     const p = existing ? new SessionPanel(existing, host, deps) : SessionPanel.create(host, deps);

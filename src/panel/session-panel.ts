@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { baseName, uploadWorkspaceFile } from '../attachments/uploader';
-import { distinctNames } from '../attachments/attachment-info';
+import { attachUris, droppedUris } from '../attachments/attach';
+import type { AttachCounts } from '../attachments/attach-limits';
 import type { ApiClient } from '../core/api/client';
 import { DenError } from '../core/api/errors';
 import type { FileInfo } from '../core/api/types';
@@ -24,6 +24,8 @@ export interface SessionPanelDeps {
   logger: Logger;
   files: FileDocuments;
   client: () => ApiClient;
+  /** The largest file that may be attached, in bytes (`den.attachments.maxFileSizeMB`). */
+  maxFileBytes: () => number;
   /** The panel was closed. */
   onDidDispose: (panel: SessionPanel) => void;
 }
@@ -158,6 +160,7 @@ export class SessionPanel implements vscode.Disposable {
         await vscode.env.clipboard.writeText(m.text);
       },
       pickAttachments: () => this.pickAttachments(),
+      dropUris: (m) => this.attachDropped(m.uris, m.otherFiles ?? 0),
     };
   }
 
@@ -166,29 +169,53 @@ export class SessionPanel implements vscode.Disposable {
       canSelectMany: true,
       openLabel: 'Attach',
       title: 'Den: Attach Files to the Next Turn',
+      defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
     });
-    if (!uris?.length) return;
+    if (uris?.length) await this.attach(uris);
+  }
+
+  /** Files dropped on the panel: those inside the workspace are attached, the others said why not. */
+  private async attachDropped(raw: string[], otherFiles: number): Promise<void> {
+    const { uris, refused } = droppedUris(raw);
+    const notes: string[] = [];
+    if (refused.length) {
+      const shown = refused.slice(0, 3).join('; ');
+      notes.push(
+        `Not attached (only files of the workspace are): ${shown}${refused.length > 3 ? `; and ${refused.length - 3} more` : ''}.`,
+      );
+    }
+    if (otherFiles) {
+      notes.push(
+        'Files from other applications cannot be dropped here: use Attach files…, or drop them from the Explorer with Shift held.',
+      );
+    }
+    if (notes.length) this.warn(notes.join(' '));
+    if (uris.length) await this.attach(uris);
+  }
+
+  /** Attaches files and folders to this panel's composer (tests call it as the menus do). */
+  async attach(
+    uris: readonly vscode.Uri[],
+    opts: { confirmFolders?: boolean } = {},
+  ): Promise<AttachCounts | undefined> {
     let client: ApiClient;
     try {
       client = this.deps.client();
     } catch (err) {
       this.host.view.showError(err, 'attach files');
-      return;
+      return undefined;
     }
-    const names = distinctNames(uris.map(baseName));
-    await Promise.all(
-      uris.map(async (uri, i) => {
-        let size = 0;
-        try {
-          size = (await vscode.workspace.fs.stat(uri)).size;
-        } catch {
-          // the upload says what is wrong with the file
-        }
-        await this.host.attach(names[i], size, (onProgress, signal) =>
-          uploadWorkspaceFile(client, this.sessionId, uri, { onProgress, signal, name: names[i] }),
-        );
-      }),
-    );
+    return attachUris(uris, {
+      client,
+      target: this.host,
+      maxFileBytes: this.deps.maxFileBytes(),
+      warn: (message) => this.warn(message),
+      ...opts,
+    });
+  }
+
+  private warn(message: string): void {
+    this.host.view.setNotice({ level: 'warning', message, actions: [] });
   }
 
   /** Shows a file of a turn read-only (until the files issue adds review and apply). */

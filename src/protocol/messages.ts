@@ -11,5 +11,10 @@
  */
 export { EFFORTS, MODES, type Effort, type Mode } from '../core/api/types';
 export { isDelta, isHostMessage, type Delta, type HostMessage } from './host-messages';
-export { checkWebviewMessage, isWebviewMessage, type WebviewMessage } from './webview-messages';
+export {
+  checkWebviewMessage,
+  isWebviewMessage,
+  MAX_DROPPED_URIS,
+  type WebviewMessage,
+} from './webview-messages';
 export * from './view';

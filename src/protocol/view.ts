@@ -44,6 +44,8 @@ export interface AttachmentView {
   /** 0..1 while uploading. */
   progress?: number;
   error?: string;
+  /** The content is an editor's unsaved text, not the file on disk. */
+  unsaved?: boolean;
 }
 
 export interface ComposerState {

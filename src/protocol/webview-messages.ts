@@ -13,6 +13,7 @@ import {
   nullable,
   oneOf,
   optional,
+  refine,
   stringOfLength,
   variant,
   type Infer,
@@ -25,6 +26,9 @@ const MAX_TEXT = 1_000_000;
 const MAX_ID = 1_000;
 const MAX_HREF = 10_000;
 const MAX_PATH = 4_096;
+/** Most URIs one drop may carry, and the longest URI. */
+export const MAX_DROPPED_URIS = 1_000;
+const MAX_URI = 8_192;
 
 const id = stringOfLength(MAX_ID);
 const text = stringOfLength(MAX_TEXT);
@@ -41,6 +45,15 @@ export const isWebviewMessage = variant('type', {
   stop: {},
   pickAttachments: {},
   removeAttachment: { id },
+  /**
+   * Files or folders dropped on the panel (VS Code's Explorer or editor tabs, with Shift held): their
+   * URIs as the drag carried them. The host attaches only those inside the workspace. `otherFiles`
+   * counts dropped files that came without a URI (from another application).
+   */
+  dropUris: {
+    uris: refine(arrayOf(stringOfLength(MAX_URI)), (a) => a.length <= MAX_DROPPED_URIS),
+    otherFiles: optional(isNonNegativeInteger),
+  },
   /** The user clicked a link in agent output. The host decides whether and how to open it. */
   openLink: { href: stringOfLength(MAX_HREF) },
   /** The user clicked a file of a snapshot. */

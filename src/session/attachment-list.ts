@@ -1,11 +1,13 @@
 /**
  * The composer's attachments: uploads in flight with their progress, the uploaded ones ready to go
- * with the next turn, and failures shown on their chip. No `vscode` import.
+ * with the next turn, and failures shown on their chip. Content already in the session (by its
+ * hash, see `UploadIndex`) is not uploaded again. No `vscode` import.
  */
 import { randomUUID } from 'node:crypto';
 import type { TurnFile } from '../core/api/types';
 import { presentError } from './error-text';
 import type { AttachmentView } from '../protocol/messages';
+import { UploadIndex } from './upload-index';
 
 /** Uploads one file: reports progress, honours the signal, returns the turn's `files` entry. */
 export type UploadFn = (
@@ -13,8 +15,41 @@ export type UploadFn = (
   signal: AbortSignal,
 ) => Promise<TurnFile>;
 
+/** One attachment to add to the composer. */
+export interface AttachmentSpec {
+  /** Name shown on the chip (and stored under, by `upload`). */
+  name: string;
+  size: number;
+  upload: UploadFn;
+  /** The content's hash: content the session already holds is not uploaded again. */
+  hash?: string;
+  /** The storage key `upload` writes to: content recorded under it is stale from the start. */
+  key?: string;
+  /** The content is an editor's unsaved text (the chip says so). */
+  unsaved?: boolean;
+  /** The turn's `references` entry for the uploaded file. */
+  reference?: (file: TurnFile) => Record<string, unknown>;
+  /** Aborting it cancels the upload and removes the chip (as its × does). */
+  signal?: AbortSignal;
+}
+
+/**
+ * What became of an attachment: `uploaded`; `reused` (the session held the content already);
+ * `duplicate` (a chip with the same content is in the composer: nothing added); `failed` (the chip
+ * shows why); `removed` (its chip was removed, or the list disposed, before the upload ended).
+ */
+export type AttachOutcome = 'uploaded' | 'reused' | 'duplicate' | 'failed' | 'removed';
+
+export interface AttachResult {
+  outcome: AttachOutcome;
+  /** The chip (absent for `duplicate`). */
+  id?: string;
+  error?: string;
+}
+
 interface Item {
   view: AttachmentView;
+  spec: AttachmentSpec;
   file?: TurnFile;
   abort: AbortController;
 }
@@ -22,20 +57,45 @@ interface Item {
 export class AttachmentList {
   private readonly items = new Map<string, Item>();
 
-  /** `onChange` runs after every change a chip shows (progress included). */
-  constructor(private readonly onChange: () => void) {}
+  /**
+   * `onChange` runs after every change a chip shows (progress included); `uploads` is the session's
+   * index of uploaded contents (kept by the caller when it outlives the list).
+   */
+  constructor(
+    private readonly onChange: () => void,
+    readonly uploads: UploadIndex = new UploadIndex(),
+  ) {}
 
-  /** Adds a chip and uploads; resolves when the upload is over (failures stay on the chip). */
-  async add(name: string, size: number, upload: UploadFn): Promise<void> {
+  /** Adds a chip and uploads (unless the content is there already); resolves when it is over. */
+  async add(spec: AttachmentSpec): Promise<AttachResult> {
+    const { name, size, hash } = spec;
+    if (spec.signal?.aborted) return { outcome: 'removed' };
+    if (hash) {
+      const same = [...this.items].find(([, i]) => i.spec.hash === hash);
+      if (same && same[1].view.status !== 'error') return { outcome: 'duplicate' };
+      if (same) this.remove(same[0]);
+    }
     const id = randomUUID();
+    const marks = spec.unsaved ? { unsaved: true } : {};
+    const known = hash ? this.uploads.get(hash) : undefined;
+    if (known) {
+      const view: AttachmentView = { id, name: known.name, size: known.size, status: 'ready', ...marks };
+      this.items.set(id, { view, spec, file: known, abort: new AbortController() });
+      this.onChange();
+      return { outcome: 'reused', id };
+    }
+    if (spec.key) this.uploads.forgetKeys([spec.key]);
     const item: Item = {
-      view: { id, name, size, status: 'uploading', progress: 0 },
+      view: { id, name, size, status: 'uploading', progress: 0, ...marks },
+      spec,
       abort: new AbortController(),
     };
     this.items.set(id, item);
     this.onChange();
+    const cancel = (): void => void this.remove(id);
+    spec.signal?.addEventListener('abort', cancel, { once: true });
     try {
-      const file = await upload((sent, total) => {
+      const file = await spec.upload((sent, total) => {
         if (this.items.get(id) !== item) return;
         const progress = total > 0 ? Math.min(1, sent / total) : 1;
         // Redraw per percent, not per chunk.
@@ -43,15 +103,22 @@ export class AttachmentList {
         item.view = { ...item.view, progress };
         this.onChange();
       }, item.abort.signal);
-      if (this.items.get(id) !== item) return;
+      // Uploaded even if the chip went meanwhile: the service holds the content now.
+      if (hash) this.uploads.record(hash, file);
+      if (this.items.get(id) !== item) return { outcome: 'removed' };
       item.file = file;
-      item.view = { id, name, size: file.size, status: 'ready' };
+      item.view = { id, name, size: file.size, status: 'ready', ...marks };
     } catch (err) {
-      if (this.items.get(id) !== item) return;
-      const message = presentError(err, `upload ${name}`).message;
-      item.view = { id, name, size, status: 'error', error: message };
+      if (this.items.get(id) !== item) return { outcome: 'removed' };
+      const error = presentError(err, `upload ${name}`).message;
+      item.view = { id, name, size, status: 'error', error, ...marks };
+      this.onChange();
+      return { outcome: 'failed', id, error };
+    } finally {
+      spec.signal?.removeEventListener('abort', cancel);
     }
     this.onChange();
+    return { outcome: 'uploaded', id };
   }
 
   /** Removes a chip, cancelling its upload. */
@@ -68,17 +135,24 @@ export class AttachmentList {
     return [...this.items.values()].map((i) => i.view);
   }
 
-  /** The uploaded files, with their chip ids. */
-  ready(): { ids: string[]; files: TurnFile[] } {
+  /** The names on the chips (new attachments get names distinct from these). */
+  names(): string[] {
+    return [...this.items.values()].map((i) => i.view.name);
+  }
+
+  /** The uploaded files, with their chip ids and the `references` entries of those that have one. */
+  ready(): { ids: string[]; files: TurnFile[]; references: Record<string, unknown>[] } {
     const ids: string[] = [];
     const files: TurnFile[] = [];
+    const references: Record<string, unknown>[] = [];
     for (const [id, i] of this.items) {
       if (i.view.status === 'ready' && i.file) {
         ids.push(id);
         files.push(i.file);
+        if (i.spec.reference) references.push(i.spec.reference(i.file));
       }
     }
-    return { ids, files };
+    return { ids, files, references };
   }
 
   /** Removes chips whose files went with a turn. */

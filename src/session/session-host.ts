@@ -12,7 +12,7 @@ import { findTurn } from '../core/transcript/reducer';
 import { firstLine } from '../protocol/format';
 import { dispatch, type Handlers } from '../protocol/handlers';
 import { presentError } from './error-text';
-import { AttachmentList, type UploadFn } from './attachment-list';
+import { AttachmentList, type AttachmentSpec, type AttachResult } from './attachment-list';
 import { systemClock, type Clock } from './clock';
 import { ComposerChoice, type Choice } from './composer-choice';
 import { DeltaBatcher, type BatcherStats } from './delta-batcher';
@@ -25,6 +25,7 @@ import { SessionTranscript } from './session-transcript';
 import type { TranscriptCache } from './transcript-cache';
 import { startTurn, stopTurn, type TurnActionHost, type TurnRequest } from './turn-actions';
 import { TurnFollowers, type FollowTarget } from './turn-followers';
+import type { UploadIndex } from './upload-index';
 import { ViewLink } from './view-link';
 
 export type { HostSettings } from './host-view';
@@ -59,6 +60,8 @@ export interface SessionHostDeps {
   /** Reconciling with the stored history (tests). */
   reconcile?: { delayMs?: number; maxTries?: number };
   events?: SessionHostEvents;
+  /** What the session holds on the service by content (kept by the caller across panels). */
+  uploads?: UploadIndex;
   /** Tell the connection state about outcomes of requests. */
   reportSuccess?: () => void;
   reportFailure?: (err: unknown) => void;
@@ -108,7 +111,7 @@ export class SessionHost {
       reconcile: (id, reason) => this.reconciler.request(id, reason),
       disposed: () => this.disposed,
     });
-    this.attachments = new AttachmentList(() => this.view.updateComposer());
+    this.attachments = new AttachmentList(() => this.view.updateComposer(), deps.uploads);
     this.reconciler = new Reconciler({
       fetch: () => this.deps.client().getSession(this.sessionId),
       apply: (detail, id) => this.live.reconcileWith(detail, id),
@@ -295,6 +298,9 @@ export class SessionHost {
 
   private turnDone(messageId: string, done: StreamDone): void {
     const turn = findTurn(this.live.value, messageId);
+    // Files the turn wrote may have replaced attached content under the same keys.
+    if (turn)
+      this.attachments.uploads.forgetKeys([...turn.files, ...(turn.outputFiles ?? [])].map((f) => f.key));
     if (done.kind === 'failed') {
       this.view.failure = { state: 'failed', message: presentError(done.error, 'follow the turn').message };
     } else if (turn && isTerminalStatus(turn.status)) {
@@ -322,6 +328,7 @@ export class SessionHost {
     }
     const ready = this.attachments.ready();
     const req: TurnRequest = { task, ...this.choice.current, files: ready.files, attachmentIds: ready.ids };
+    if (ready.references.length) req.references = ready.references;
     const continuation = continueTurnId ? findTurn(this.live.value, continueTurnId)?.continuation : undefined;
     if (continuation) req.continuation = continuation;
     return this.startTurn(req);
@@ -343,9 +350,24 @@ export class SessionHost {
     return stopTurn(this.actions);
   }
 
-  /** Adds an attachment chip and uploads it. */
-  attach(name: string, size: number, upload: UploadFn): Promise<void> {
-    return this.attachments.add(name, size, upload);
+  /** Adds an attachment chip and uploads it, unless the session holds its content already. */
+  attach(spec: AttachmentSpec): Promise<AttachResult> {
+    return this.attachments.add(spec);
+  }
+
+  /** The session is new (on the service from its first turn): a 404 loading it is no error. */
+  expectNew(): void {
+    this.history.turnStarting();
+  }
+
+  /** The names on the composer's chips. */
+  attachmentNames(): string[] {
+    return this.attachments.names();
+  }
+
+  /** Removes a chip, cancelling its upload. */
+  detach(id: string): boolean {
+    return this.attachments.remove(id);
   }
 
   private cacheLater(): void {

@@ -115,7 +115,11 @@ export class ComposerView {
       id: 'attach',
       class: 'secondary',
       text: 'Attach files…',
-      attrs: { type: 'button', 'aria-label': 'Attach files' },
+      attrs: {
+        type: 'button',
+        'aria-label': 'Attach files',
+        title: 'Attach files (or hold Shift and drop files from the Explorer on the panel)',
+      },
       on: { click: () => deps.post({ type: 'pickAttachments' }) },
     });
     const effortGroup = h(
@@ -329,6 +333,7 @@ export class ComposerView {
         h('span', { class: 'chip-name', text: a.name }),
         h('span', { class: 'chip-size', text: formatBytes(a.size) }),
       ];
+      if (a.unsaved) parts.push(h('span', { class: 'chip-unsaved', text: 'unsaved' }));
       if (a.status === 'uploading') {
         const pct = Math.round((a.progress ?? 0) * 100);
         parts.push(

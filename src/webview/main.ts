@@ -8,6 +8,7 @@ import { isHostMessage, type HostMessage, type WebviewPersistedState } from '../
 import { Announcer } from './announcer';
 import { ComposerView } from './composer';
 import { h, installContentHandlers } from './dom';
+import { installDropTarget } from './drop';
 import { turnStatusText } from './format';
 import { HeaderView, NoticeView } from './header';
 import type { Post } from './post';
@@ -63,6 +64,7 @@ function start(): void {
     announcer.el,
   );
   installContentHandlers(transcript.el, post);
+  installDropTarget(app, post);
 
   let scrollTimer: ReturnType<typeof setTimeout> | undefined;
   transcript.onScroll = (top) => {

@@ -34,6 +34,7 @@ describe('settings', () => {
         'den.defaultEffort': 7,
         'den.requestTimeoutSeconds': 'x',
         'den.mediaUrlTemplate': 'no key',
+        'den.attachments.maxFileSizeMB': 'big',
       }),
     );
     assert.equal(s.baseUrl, undefined);
@@ -43,6 +44,7 @@ describe('settings', () => {
     assert.equal(s.requestTimeoutMs, 30_000);
     assert.equal(s.pageSize, 50);
     assert.equal(s.mediaUrlTemplate, '{base_url}/media/{key}');
+    assert.equal(s.maxAttachmentBytes, 100 * 1024 * 1024);
     assert.equal(s.strictSSL, true);
   });
 
@@ -65,6 +67,14 @@ describe('settings', () => {
     assert.equal(s.pageSize, 100);
     assert.equal(s.proxyUrl, 'http://proxy.local:3128');
     assert.equal(s.strictSSL, false);
+  });
+
+  it('reads the attachment size limit in MB, within 1 MB and 10 GB', () => {
+    const bytes = (mb: unknown): number =>
+      parseSettings(from({ 'den.attachments.maxFileSizeMB': mb })).maxAttachmentBytes;
+    assert.equal(bytes(2.5), 2.5 * 1024 * 1024);
+    assert.equal(bytes(0), 1024 * 1024);
+    assert.equal(bytes(1e9), 10_240 * 1024 * 1024);
   });
 
   it('reports why a set but invalid URL was rejected', () => {

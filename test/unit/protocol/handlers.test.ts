@@ -66,6 +66,7 @@ describe('Handler maps', () => {
       stop: record,
       pickAttachments: record,
       removeAttachment: record,
+      dropUris: record,
       openLink: record,
       openFile: record,
       copy: record,

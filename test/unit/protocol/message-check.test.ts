@@ -15,6 +15,8 @@ describe('Webview messages', () => {
     { type: 'stop' },
     { type: 'pickAttachments' },
     { type: 'removeAttachment', id: 'a' },
+    { type: 'dropUris', uris: ['file:///w/a.ts', 'vscode-remote://ssh-remote%2Bbox/w/b.ts'] },
+    { type: 'dropUris', uris: [], otherFiles: 2 },
     { type: 'openLink', href: 'https://example.com' },
     { type: 'openFile', turnId: 't', path: 'src/a.ts' },
     { type: 'copy', text: 'x' },
@@ -48,6 +50,10 @@ describe('Webview messages', () => {
     ['openFile without a path', { type: 'openFile', turnId: 't' }],
     ['runCommand without a command', { type: 'runCommand' }],
     ['composerChoice with a bad effort', { type: 'composerChoice', mode: 'auto', effort: 'max' }],
+    ['dropUris without uris', { type: 'dropUris' }],
+    ['dropUris with a URI that is not a string', { type: 'dropUris', uris: [1] }],
+    ['dropUris with more than 1,000 URIs', { type: 'dropUris', uris: Array(1_001).fill('file:///a') }],
+    ['dropUris with a negative count', { type: 'dropUris', uris: [], otherFiles: -1 }],
     ['heldTurn with an unknown action', { type: 'heldTurn', action: 'sendTwice' }],
   ];
   for (const [what, m] of refused) {

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { turnFileFromUpload } from '../../../src/core/api/normalize-results';
 import { transcriptFromDetail } from '../../../src/core/transcript/from-history';
 import { isTerminalStatus } from '../../../src/core/transcript/model';
+import type { AttachmentSpec, UploadFn } from '../../../src/session/attachment-list';
 import { TranscriptCache } from '../../../src/session/transcript-cache';
 import { startEmulator, type Emulator } from '../../emulator/index';
 import { waitFor } from '../../support/wait';
@@ -13,6 +14,7 @@ import { FakeClock } from './fake-clock';
 import { foldStored, hostRig, lastTurn, mirrorShows, type HostRig } from './host-rig';
 
 const ready = (rig: HostRig): Promise<void> => rig.host.handle({ type: 'ready', lastSeq: null });
+const chip = (name: string, size: number, upload: UploadFn): AttachmentSpec => ({ name, size, upload });
 
 async function sendAndFinish(rig: HostRig, text: string): Promise<void> {
   assert.equal(await rig.host.send(text, 'code', 'fast'), true, 'the turn did not start');
@@ -281,14 +283,16 @@ describe('SessionHost (against the emulator)', function () {
     // Each step of the upload waits until the chip's last state was posted.
     const posted = (state: string): Promise<unknown> =>
       waitFor(`"${state}" posted`, () => seen.includes(state));
-    await r.host.attach('big.csv', 300, async (onProgress) => {
-      await posted('uploading:0');
-      onProgress(150, 300);
-      await posted('uploading:0.5');
-      onProgress(300, 300);
-      await posted('uploading:1');
-      return { key: `${r.host.sessionId}/big.csv`, name: 'big.csv', type: 'text/csv', size: 300 };
-    });
+    await r.host.attach(
+      chip('big.csv', 300, async (onProgress) => {
+        await posted('uploading:0');
+        onProgress(150, 300);
+        await posted('uploading:0.5');
+        onProgress(300, 300);
+        await posted('uploading:1');
+        return { key: `${r.host.sessionId}/big.csv`, name: 'big.csv', type: 'text/csv', size: 300 };
+      }),
+    );
     await waitFor('the ready chip', () => r.mirror.composer?.attachments[0]?.status === 'ready');
     stop();
     assert.deepEqual(seen, ['uploading:0', 'uploading:0.5', 'uploading:1', 'ready:-']);
@@ -298,18 +302,20 @@ describe('SessionHost (against the emulator)', function () {
     const r = rig(emu);
     await ready(r);
     const body = Buffer.alloc(300_000, 'a');
-    await r.host.attach('notes.txt', body.length, async (onProgress, signal) =>
-      turnFileFromUpload(
-        await r.client.upload(
-          {
-            key: `${r.host.sessionId}/notes.txt`,
-            filename: 'notes.txt',
-            contentType: 'text/plain',
-            size: body.length,
-            body: () => Readable.from([body]),
-            onProgress,
-          },
-          signal,
+    await r.host.attach(
+      chip('notes.txt', body.length, async (onProgress, signal) =>
+        turnFileFromUpload(
+          await r.client.upload(
+            {
+              key: `${r.host.sessionId}/notes.txt`,
+              filename: 'notes.txt',
+              contentType: 'text/plain',
+              size: body.length,
+              body: () => Readable.from([body]),
+              onProgress,
+            },
+            signal,
+          ),
         ),
       ),
     );
@@ -325,9 +331,11 @@ describe('SessionHost (against the emulator)', function () {
   it('marks a failed upload on its chip', async () => {
     const r = rig(emu);
     await ready(r);
-    await r.host.attach('x.bin', 10, async () => {
-      throw new Error('disk on fire');
-    });
+    await r.host.attach(
+      chip('x.bin', 10, async () => {
+        throw new Error('disk on fire');
+      }),
+    );
     await waitFor('the error chip', () => r.mirror.composer?.attachments[0]?.status === 'error');
     assert.match(r.mirror.composer?.attachments[0]?.error ?? '', /upload x\.bin/);
   });
