@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { TurnFile } from '../core/api/types';
+import { contentHash, hashChunks } from '../core/files/hash';
 import type { AttachmentSpec, AttachResult } from '../session/attachment-list';
 import { attachmentKey, buildReference, distinctNames } from './attachment-info';
 import { collectSources, type CollectOptions, type SizedSource } from './attach-collect';
 import type { AttachCounts } from './attach-limits';
-import { contentHash } from './content-hash';
 import { droppedUriProblem, distinctUris } from './dropped-uris';
 import type { AttachmentSource } from './sources';
 import { withUploadProgress } from './upload-sources';
@@ -24,8 +24,10 @@ const CONCURRENT = 3;
 /** The content hash of a source, read the way its upload reads it (a file streamed, not loaded). */
 async function hashOf(src: AttachmentSource, signal?: AbortSignal): Promise<string> {
   if (src.text !== undefined) return contentHash(src.text);
-  if (src.uri.scheme === 'file') return contentHash(fs.createReadStream(src.uri.fsPath), signal);
-  return contentHash(await vscode.workspace.fs.readFile(src.uri), signal);
+  if (src.uri.scheme === 'file') return hashChunks(fs.createReadStream(src.uri.fsPath, { signal }));
+  const bytes = await vscode.workspace.fs.readFile(src.uri);
+  signal?.throwIfAborted();
+  return contentHash(bytes);
 }
 
 /** Uploads a source under `name`: its text, or the file streamed. */

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { contentHash } from '../../../src/attachments/content-hash';
 import { distinctUris, droppedUriProblem, type UriParts } from '../../../src/attachments/dropped-uris';
 
 function parts(over: Partial<UriParts>): UriParts {
@@ -35,29 +34,5 @@ describe('URIs dropped on the panel', () => {
 
   it('drops repeats and blanks, keeping the order', () => {
     assert.deepEqual(distinctUris(['file:///b', ' file:///a ', '', 'file:///b']), ['file:///b', 'file:///a']);
-  });
-});
-
-describe('Content hash', () => {
-  const abc = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
-
-  it('is the SHA-256 of text, bytes and streams alike', async () => {
-    assert.equal(await contentHash('abc'), abc);
-    assert.equal(await contentHash(Buffer.from('abc')), abc);
-    async function* chunks(): AsyncIterable<Uint8Array> {
-      yield Buffer.from('a');
-      yield Buffer.from('bc');
-    }
-    assert.equal(await contentHash(chunks()), abc);
-  });
-
-  it('stops reading a stream when aborted', async () => {
-    const abort = new AbortController();
-    async function* chunks(): AsyncIterable<Uint8Array> {
-      yield Buffer.from('a');
-      abort.abort(new Error('cancelled'));
-      yield Buffer.from('b');
-    }
-    await assert.rejects(contentHash(chunks(), abort.signal), /cancelled/);
   });
 });
