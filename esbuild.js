@@ -2,6 +2,7 @@
 //   --production  minified bundles, no source maps (used by `npm run package`)
 //   --tests       also transpiles test/, bench/ and src/ file by file into dist/ for mocha and benches
 //   --watch       rebuild on change
+//   --sizes       with --production: print what makes up dist/extension.js (largest inputs first)
 const esbuild = require('esbuild');
 const fs = require('fs');
 const path = require('path');
@@ -10,6 +11,7 @@ const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
 const tests = args.has('--tests');
 const watch = args.has('--watch');
+const sizes = args.has('--sizes');
 
 function listTs(dir) {
   if (!fs.existsSync(dir)) return [];
@@ -79,6 +81,7 @@ if (fs.existsSync('src/extension.ts')) {
     external: ['vscode'],
     outfile: 'dist/extension.js',
     plugins: [dropSimdParser, slimUndici],
+    metafile: sizes,
     minify: production,
     sourcemap: !production,
     logLevel: 'warning',
@@ -140,8 +143,24 @@ if (tests) {
     for (const c of configs) await (await esbuild.context(c)).watch();
     return;
   }
-  await Promise.all(configs.map((c) => esbuild.build(c)));
+  const results = await Promise.all(configs.map((c) => esbuild.build(c)));
+  if (sizes) printSizes(results[0].metafile);
 })().catch((err) => {
   console.error(err);
   process.exit(1);
 });
+
+/** Bytes of dist/extension.js by input, grouped by package or src/ folder, largest first. */
+function printSizes(meta) {
+  const groups = new Map();
+  for (const output of Object.values(meta.outputs)) {
+    for (const [file, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const m = file.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+      const key = m ? m[1] : file.split('/').slice(0, 3).join('/');
+      groups.set(key, (groups.get(key) ?? 0) + bytesInOutput);
+    }
+  }
+  for (const [key, bytes] of [...groups].sort((a, b) => b[1] - a[1])) {
+    console.log(`${(bytes / 1024).toFixed(1).padStart(7)} KB  ${key}`);
+  }
+}
