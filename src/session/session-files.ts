@@ -175,6 +175,7 @@ export class SessionFiles {
       this.generation++;
       this.indexes.clear();
       this.loading.clear();
+      this.reads.clear();
       this.cache.clear();
       return;
     }
