@@ -2,13 +2,16 @@ import * as vscode from 'vscode';
 import { KeyStore } from './auth/key-store';
 import { registerAttachCommands } from './commands/attach-commands';
 import { registerAuthCommands } from './commands/auth-commands';
+import { registerFileCommands } from './commands/file-commands';
 import { registerPanelCommands } from './commands/panel-commands';
 import { registerSessionCommands } from './commands/session-commands';
 import { registerTurnCommands } from './commands/turn-commands';
 import { parseSettings } from './config/settings';
 import { redactingLogger, type Logger } from './core/log';
+import { SessionFileSystem } from './files/session-fs';
 import { Connection } from './service/connection';
 import { PanelManager } from './panel/panel-manager';
+import { SessionFiles } from './session/session-files';
 import { MARKDOWN_SCHEME, SessionMarkdownProvider, openSessionMarkdown } from './sessions/markdown-view';
 import { SessionDropController } from './sessions/session-drop';
 import { SessionsTreeProvider } from './sessions/sessions-tree';
@@ -23,6 +26,8 @@ export interface DenApi {
   readonly panels: PanelManager;
   /** Drops on the Sessions view (the integration tests drop through it). */
   readonly sessionDrop: SessionDropController;
+  /** The `den-session:` file system of sessions' generated files. */
+  readonly files: SessionFileSystem;
   /** How long `activate` took, in ms (reported by the integration tests). */
   readonly activationMs: number;
 }
@@ -66,12 +71,25 @@ export function activate(context: vscode.ExtensionContext): DenApi {
   });
   sessions.attach(view);
   status.setState(connection.state);
+  // Editors restored with a den-session: file can ask before the stored key is read: they wait for it.
+  const sessionFiles = new SessionFiles({
+    fetch: async (id) => {
+      await connection.ready;
+      return connection.requireClient().getSession(id);
+    },
+    download: async (file, ctx) => {
+      await connection.ready;
+      return (await connection.requireClient().downloadFile(file, ctx)).content;
+    },
+  });
+  const files = new SessionFileSystem(sessionFiles, logger);
   const panels = new PanelManager({
     context,
     connection,
     logger,
     titleOf: (id) => sessions.get(id)?.title,
     apiKey: () => keys.key,
+    sessionFs: files,
   });
 
   context.subscriptions.push(
@@ -82,7 +100,14 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     sessions,
     view,
     connection.onDidChangeState((s) => status.setState(s)),
+    files,
+    files.register(),
+    sessionFiles,
+    sessions.model.onDidChange((c) => {
+      if (c.kind === 'removed') sessionFiles.forget(c.sessionId);
+    }),
     keys.onDidChange(() => {
+      sessionFiles.forget();
       connection.keyChanged();
       void sessions.refresh({ forgetProblem: true });
     }),
@@ -93,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
         e.affectsConfiguration('http.proxyStrictSSL')
       ) {
         connection.updateSettings(readSettings());
+        sessionFiles.forget();
         void sessions.refresh({ forgetProblem: true });
       }
     }),
@@ -117,10 +143,11 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     }),
     ...registerTurnCommands({ connection, panels, sessions }),
     ...registerAttachCommands({ connection, panels, sessions }),
+    ...registerFileCommands(files),
   );
   const activationMs = performance.now() - started;
   logger.info(`Den activated in ${activationMs.toFixed(1)} ms.`);
-  return { connection, keys, sessions, status, panels, sessionDrop: drop, activationMs };
+  return { connection, keys, sessions, status, panels, sessionDrop: drop, files, activationMs };
 }
 
 export function deactivate(): void {}

@@ -4,9 +4,9 @@ import * as vscode from 'vscode';
 import { wsAgentFor } from '../core/api/proxy';
 import type { Logger } from '../core/log';
 import type { Turn } from '../core/transcript/model';
+import type { SessionFileSystem } from '../files/session-fs';
 import type { Connection } from '../service/connection';
 import { firstLine } from '../protocol/format';
-import { FileDocuments } from './file-documents';
 import type { WebviewPersistedState } from '../protocol/messages';
 import type { RunningTurn, RunningTurnsChange } from '../session/running-turn';
 import { SessionHost, type HostSettings, type TurnRequest } from '../session/session-host';
@@ -24,6 +24,8 @@ export interface PanelDeps {
   titleOf: (sessionId: string) => string | undefined;
   /** The API key in use (for the live socket); never logged. */
   apiKey: () => string | undefined;
+  /** The `den-session:` file system: told what hosts learn of their files, and where files open. */
+  sessionFs: SessionFileSystem;
 }
 
 /** A turn to start from a command (New Session, Ask About Selection, Send File). */
@@ -37,7 +39,6 @@ export type PanelTurnRequest = TurnRequest;
 export class PanelManager implements vscode.Disposable {
   private readonly hosts = new Map<string, SessionHost>();
   private readonly panels = new Map<string, SessionPanel>();
-  private readonly files = new FileDocuments();
   /** Per session, the contents it holds on the service (kept while the window lives). */
   private readonly uploads = new Map<string, UploadIndex>();
   private readonly cache: TranscriptCache;
@@ -58,7 +59,6 @@ export class PanelManager implements vscode.Disposable {
       logger: deps.logger,
     });
     this.disposables = [
-      this.files,
       this.changed,
       this.started,
       deps.connection.onDidChangeState(() => {
@@ -176,6 +176,7 @@ export class PanelManager implements vscode.Disposable {
         onTurnEnded: (h, turn) => this.turnEnded(h, turn),
         onTitleChanged: (h) => this.panels.get(h.sessionId)?.setTitle(h.title),
         onTurnStarted: (h) => this.started.fire(h.sessionId),
+        onFilesChanged: (h, update) => this.deps.sessionFs.files.update(h.sessionId, update),
       },
       reportSuccess: () => connection.reportSuccess(),
       reportFailure: (err) => connection.reportFailure(err),
@@ -194,7 +195,7 @@ export class PanelManager implements vscode.Disposable {
     const deps = {
       extensionUri: this.deps.context.extensionUri,
       logger: this.deps.logger,
-      files: this.files,
+      sessionFs: this.deps.sessionFs,
       client: () => this.deps.connection.requireClient(),
       maxFileBytes: () => this.deps.connection.settings.maxAttachmentBytes,
       onDidDispose: (p: SessionPanel) => this.panelClosed(p),

@@ -2,13 +2,13 @@ import * as vscode from 'vscode';
 import { attachUris, droppedUris } from '../attachments/attach';
 import type { AttachCounts } from '../attachments/attach-limits';
 import type { ApiClient } from '../core/api/client';
-import { DenError } from '../core/api/errors';
 import type { FileInfo } from '../core/api/types';
 import type { Logger } from '../core/log';
 import { findTurn } from '../core/transcript/reducer';
-import { formatBytes } from '../protocol/format';
+import { openGeneratedFile } from '../files/open-file';
+import type { SessionFileSystem } from '../files/session-fs';
 import type { BatcherStats } from '../session/delta-batcher';
-import type { FileDocuments } from './file-documents';
+import { sessionFilePath } from '../session/file-index';
 import { dispatch, type Handlers } from '../protocol/handlers';
 import { checkWebviewMessage, type WebviewDigest, type WebviewMessage } from '../protocol/messages';
 import { isAllowedCommand, isOpenableLink } from '../protocol/webview-messages';
@@ -22,16 +22,13 @@ export const PANEL_VIEW_TYPE = 'den.session';
 export interface SessionPanelDeps {
   extensionUri: vscode.Uri;
   logger: Logger;
-  files: FileDocuments;
+  sessionFs: SessionFileSystem;
   client: () => ApiClient;
   /** The largest file that may be attached, in bytes (`den.attachments.maxFileSizeMB`). */
   maxFileBytes: () => number;
   /** The panel was closed. */
   onDidDispose: (panel: SessionPanel) => void;
 }
-
-/** How many leading bytes are checked for NUL to tell a binary file. */
-const SNIFF = 8_000;
 
 /**
  * One session's webview panel: its page, its messages, and what needs the editor (links, files,
@@ -218,52 +215,50 @@ export class SessionPanel implements vscode.Disposable {
     this.host.view.setNotice({ level: 'warning', message, actions: [] });
   }
 
-  /** Shows a file of a turn read-only (until the files issue adds review and apply). */
+  /**
+   * Opens a file of a turn beside the panel, read-only, through the `den-session:` file system (in
+   * whatever editor VS Code has for it). The path must be one the turn changed or produced.
+   */
   private async openFile(turnId: string, path: string): Promise<void> {
     const turn = findTurn(this.host.transcript, turnId);
     const change = turn?.files.find((f) => f.path === path);
     const output = turn?.outputFiles?.find((f) => f.key === path || f.name === path);
     if (!turn || (!change && !output)) {
-      this.host.view.setNotice({
-        level: 'warning',
-        message: `${path} is not a file of this turn.`,
-        actions: [],
-      });
+      this.notice('warning', `${path} is not a file of this turn.`);
       return;
     }
     if (change?.change === 'deleted') {
-      this.host.view.setNotice({
-        level: 'info',
-        message: `The turn deleted ${path}: there is no content to show.`,
-        actions: [],
-      });
+      this.notice('info', `The turn deleted ${path}: there is no content to show.`);
       return;
     }
-    const file: FileInfo = change ? { key: change.key, name: change.name, size: 0 } : (output as FileInfo);
-    try {
-      const client = this.deps.client();
-      let got;
-      try {
-        got = await client.downloadFile(file);
-      } catch (err) {
-        if (!(err instanceof DenError) || err.code !== 'unsupported') throw err;
-        // Not downloadable: a file-writing tool of the session may still hold its content.
-        const detail = await client.getSession(this.sessionId);
-        const events = detail.messages.flatMap((m) => (m.type === 'agent' ? m.events : []));
-        got = await client.downloadFile(file, { sessionEvents: events });
-      }
-      if (got.content.subarray(0, SNIFF).includes(0)) {
-        this.host.view.setNotice({
-          level: 'info',
-          message: `${file.name} is a binary file (${formatBytes(got.content.length)}); Den shows text files only.`,
-          actions: [],
-        });
-        return;
-      }
-      await this.deps.files.show(this.sessionId, turnId, path, got.content.toString('utf8'));
-    } catch (err) {
-      this.host.view.showError(err, `open ${file.name}`);
+    const info: FileInfo = change ? { key: change.key, name: change.name, size: 0 } : (output as FileInfo);
+    if (change?.updatedAt !== undefined) info.updatedAt = change.updatedAt;
+    const file = sessionFilePath(this.sessionId, change ? change.path : info.key, info);
+    const t = this.host.transcript;
+    let deletedLater = false;
+    for (const later of t.turns.slice(t.turns.indexOf(turn) + 1)) {
+      for (const f of later.files)
+        if (sessionFilePath(this.sessionId, f.path) === file) deletedLater = f.change === 'deleted';
     }
+    try {
+      // A file the transcript shows is there, whatever the stored snapshot says.
+      if (!deletedLater) await this.deps.sessionFs.files.ensure(this.sessionId, file, info);
+      const outcome = await openGeneratedFile(this.deps.sessionFs, this.sessionId, file, { beside: true });
+      if (outcome === 'missing') {
+        this.notice(
+          'info',
+          `${file} is no longer among the session's files: a later turn deleted or moved it.`,
+        );
+      } else if (outcome === 'directory') {
+        this.notice('info', `${file} is a folder of the session's files, not a file.`);
+      }
+    } catch (err) {
+      this.host.view.showError(err, `open ${file}`);
+    }
+  }
+
+  private notice(level: 'info' | 'warning', message: string): void {
+    this.host.view.setNotice({ level, message, actions: [] });
   }
 
   dispose(): void {

@@ -4,7 +4,7 @@
  * webview is attached. It outlives its panel while a turn runs, so the turn is followed to its end.
  */
 import type { ApiClient } from '../core/api/client';
-import type { Effort, Mode } from '../core/api/types';
+import type { AgentEvent, Effort, Mode, SessionDetail } from '../core/api/types';
 import type { Logger } from '../core/log';
 import type { SessionStreamOptions, StreamDone } from '../core/stream/stream-types';
 import { isTerminalStatus, type ChangeSet, type Transcript, type Turn } from '../core/transcript/model';
@@ -16,6 +16,7 @@ import { AttachmentList, type AttachmentSpec, type AttachResult } from './attach
 import { systemClock, type Clock } from './clock';
 import { ComposerChoice, type Choice } from './composer-choice';
 import { DeltaBatcher, type BatcherStats } from './delta-batcher';
+import { snapshotChanges, type FilesUpdate } from './file-index';
 import { HistoryLoader } from './history-loader';
 import { HostView, type HostSettings } from './host-view';
 import { RateLimitWait } from './rate-limit-wait';
@@ -40,6 +41,8 @@ export interface SessionHostEvents {
   onTitleChanged?(host: SessionHost): void;
   /** A turn was started from here (the session may be new to the service). */
   onTurnStarted?(host: SessionHost, turn: Turn): void;
+  /** What the session's files are: a live `sandbox.snapshot`'s changes, or the stored snapshot fetched to reconcile. */
+  onFilesChanged?(host: SessionHost, update: FilesUpdate): void;
 }
 
 export interface SessionHostDeps {
@@ -113,7 +116,7 @@ export class SessionHost {
     });
     this.attachments = new AttachmentList(() => this.view.updateComposer(), deps.uploads);
     this.reconciler = new Reconciler({
-      fetch: () => this.deps.client().getSession(this.sessionId),
+      fetch: () => this.fetchStored(),
       apply: (detail, id) => this.live.reconcileWith(detail, id),
       clock,
       logger: deps.logger,
@@ -123,7 +126,7 @@ export class SessionHost {
       sessionId: deps.sessionId,
       target: deps.target,
       resolveCursor: (id, last) => this.resolveCursor(id, last),
-      onEvent: (id, ev) => this.live.apply(id, ev),
+      onEvent: (id, ev) => this.eventSeen(id, ev),
       onSnapshot: (id, snapshot) => this.live.snapshotSeen(id, snapshot),
       onGap: (id, gap) => this.live.gapSeen(id, gap),
       onMalformed: (id) => this.reconciler.request(id, 'malformed'),
@@ -281,6 +284,27 @@ export class SessionHost {
     }
     this.view.updateConnection();
     this.deps.events?.onRunningChanged?.(this);
+  }
+
+  private eventSeen(messageId: string, ev: AgentEvent): void {
+    this.live.apply(messageId, ev);
+    const changes = ev.kind === 'sandbox.snapshot' ? snapshotChanges(ev.payload) : undefined;
+    if (changes) this.filesChanged({ kind: 'changes', ...changes });
+  }
+
+  private filesChanged(update: FilesUpdate): void {
+    try {
+      this.deps.events?.onFilesChanged?.(this, update);
+    } catch (err) {
+      this.deps.logger.warn(`Session ${this.sessionId}: a files listener failed: ${String(err)}`);
+    }
+  }
+
+  /** The stored history, for the reconciler; its file snapshot goes to whoever shows the files. */
+  private async fetchStored(): Promise<SessionDetail> {
+    const detail = await this.deps.client().getSession(this.sessionId);
+    this.filesChanged({ kind: 'stored', files: detail.session.fileSnapshot });
+    return detail;
   }
 
   private async resolveCursor(messageId: string, lastEventId: number): Promise<string | undefined> {

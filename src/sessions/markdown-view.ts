@@ -4,11 +4,11 @@ import { transcriptToMarkdown } from '../core/transcript/markdown-export';
 import { presentError } from '../session/error-text';
 import type { SessionsTreeProvider } from './sessions-tree';
 
-export const MARKDOWN_SCHEME = 'den-session';
+export const MARKDOWN_SCHEME = 'den-export';
 
 /**
- * Read-only Markdown export of a session's history under the `den-session:` scheme
- * (`den-session:/<sessionId>/<title>.md`). Content is fetched when the document opens.
+ * Read-only Markdown export of a session's history under the `den-export:` scheme
+ * (`den-export:/<sessionId>/<title>.md`). Content is fetched when the document opens.
  */
 export class SessionMarkdownProvider implements vscode.TextDocumentContentProvider {
   constructor(private readonly tree: SessionsTreeProvider) {}

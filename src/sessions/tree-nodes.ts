@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { FileInfo, Message, Session } from '../core/api/types';
+import { sessionFileUri } from '../files/session-fs';
 import { firstLine, formatBytes, relativeTime } from '../protocol/format';
+import { sessionFilePath } from '../session/file-index';
 
 /** The elements of the Sessions tree. Ids are stable so VS Code keeps expansion and selection. */
 export type SessionNode =
@@ -117,10 +119,14 @@ export function fileItem(n: Extract<SessionNode, { kind: 'file' }>): vscode.Tree
   item.id = `file:${n.sessionId}:${n.path}`;
   const dir = shown.includes('/') ? shown.slice(0, shown.lastIndexOf('/')) : '';
   item.description = [dir, formatBytes(n.file.size)].filter(Boolean).join(' · ');
-  item.resourceUri = vscode.Uri.parse(
-    `den-file:/${encodeURIComponent(n.sessionId)}/${n.path.replace(/^\/+/, '')}`,
-  );
+  const path = sessionFilePath(n.sessionId, n.path, n.file);
+  item.resourceUri = sessionFileUri(n.sessionId, path);
   item.iconPath = vscode.ThemeIcon.File;
+  item.command = {
+    command: 'den.openGeneratedFile',
+    title: 'Open Generated File',
+    arguments: [n.sessionId, path],
+  };
   item.tooltip = `${shown}\n${formatBytes(n.file.size)}\nkey: ${n.file.key}`;
   item.contextValue = 'file';
   item.accessibilityInformation = {

@@ -128,6 +128,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const agent = addSeedTurn(ctx, s, { task, mode }, Math.max(Date.now() - 86_400_000, last + 1_000));
       return { agentMessageId: agent.id, events: agent.events.length };
     },
+    putGeneratedFile(sessionId: string, path: string, content: string | Uint8Array) {
+      const s = store.sessions.get(sessionId);
+      if (!s) throw new Error(`No session ${sessionId}`);
+      const at = Date.now();
+      s.updatedAt = Math.max(s.updatedAt, at);
+      return store.putGeneratedFile(s, path, content, snapshotKey(sessionId, path), at);
+    },
     sockets(): SocketRecord[] {
       return [...ctx.sockets];
     },

@@ -11,7 +11,8 @@ export interface ScriptStep {
   payload: Record<string, unknown>;
   /** Pause before this event, overriding the emulator's `eventDelayMs`. */
   delayMs?: number;
-  writes?: { path: string; content: string }[];
+  /** `updatedAt`: what the stored snapshot says (the live snapshot's time); else the event's. */
+  writes?: { path: string; content: string; updatedAt?: number }[];
 }
 
 export interface ScriptContext {
@@ -117,7 +118,7 @@ function snapshotStep(ctx: ScriptContext, files: { path: string; content: string
   return {
     kind: 'sandbox.snapshot',
     payload: { sandbox_id: `sbx_${ctx.sessionId.slice(0, 8)}`, snapshot, deleted: [] },
-    writes: files,
+    writes: files.map((f) => ({ ...f, updatedAt: ctx.now })),
   };
 }
 

@@ -164,7 +164,13 @@ export function addSeedTurn(
     };
     agent.events.push(event);
     for (const w of step.writes ?? [])
-      ctx.store.putGeneratedFile(s, w.path, w.content, ctx.snapshotKey(s.sessionId, w.path), t);
+      ctx.store.putGeneratedFile(
+        s,
+        w.path,
+        w.content,
+        ctx.snapshotKey(s.sessionId, w.path),
+        w.updatedAt ?? t,
+      );
     if (step.kind === 'markdown.chunk') agent.content += String(step.payload.delta ?? '');
     if (isTerminalKind(step.kind)) {
       agent.phase =

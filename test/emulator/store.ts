@@ -163,11 +163,11 @@ export class Store {
   putGeneratedFile(
     s: StoredSession,
     path: string,
-    content: string,
+    content: string | Uint8Array,
     snapshotKey: string,
     at = Date.now(),
   ): FileInfo {
-    const body = Buffer.from(content, 'utf8');
+    const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
     const storageKey = `${s.sessionId}/${path}`;
     this.media.set(storageKey, {
       key: storageKey,

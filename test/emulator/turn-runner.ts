@@ -219,7 +219,7 @@ export class TurnRunner {
         w.path,
         w.content,
         this.opts.snapshotKey(session.sessionId, w.path),
-        ms,
+        w.updatedAt ?? ms,
       );
     }
     if (step.kind === 'markdown.chunk' && typeof step.payload.delta === 'string')

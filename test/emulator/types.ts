@@ -2,7 +2,7 @@
  * Public option and control types of the local emulator of the Agent Session Service.
  * `index.ts` re-exports them; see /tmp/emu-contract.md and shared/spec/service-behaviour.md.
  */
-import type { AgentEvent, Mode } from '../../src/core/api/types';
+import type { AgentEvent, FileInfo, Mode } from '../../src/core/api/types';
 
 /** How the emulator starts. Every field is optional. */
 export interface EmulatorOptions {
@@ -129,6 +129,11 @@ export interface Emulator {
    * stored events as the scripted turn of `task` would emit them, before any live event's position.
    */
   seedTurn(sessionId: string, task: string, mode?: Mode): { agentMessageId: string; events: number };
+  /**
+   * Stores a file in a session's `fileSnapshot` and media as a turn's write would (any bytes, e.g.
+   * an image), without an event; the session must exist.
+   */
+  putGeneratedFile(sessionId: string, path: string, content: string | Uint8Array): FileInfo;
   /** Every socket connection so far, oldest first (live objects: counts grow while they stream). */
   sockets(): SocketRecord[];
   /** Resolves when the turn has emitted its terminal event. */

@@ -231,7 +231,7 @@ describe('Session panel lifecycle', () => {
     await panel.handleMessage({ type: 'openFile', turnId: turn.agentMessageId, path: file.path });
     const doc = await waitFor('the file document', () => {
       const d = vscode.window.activeTextEditor?.document;
-      return d?.uri.scheme === 'den-file' ? d : undefined;
+      return d?.uri.scheme === 'den-session' ? d : undefined;
     });
     assert.ok(doc.uri.path.endsWith(file.path));
     const res = await fetch(`${den.emu.url}/media/${file.key}`, {
@@ -298,7 +298,7 @@ describe('Session panel lifecycle', () => {
     await panel.handleMessage({ type: 'openFile', turnId: turn.agentMessageId, path: file.path });
     const doc = await waitFor('the file document', () => {
       const d = vscode.window.activeTextEditor?.document;
-      return d?.uri.scheme === 'den-file' ? d : undefined;
+      return d?.uri.scheme === 'den-session' ? d : undefined;
     });
     assert.ok(doc.getText().length > 0);
     const notice = (): string | undefined => panel.host.view.notice?.message;

@@ -72,12 +72,12 @@ describe('Session commands', () => {
     assert.ok(sessionIds(await rows(den.api)).includes(s.id));
   });
 
-  it('Export Session as Markdown shows the session as a read-only den-session: Markdown document with its prompts', async () => {
+  it('Export Session as Markdown shows the session as a read-only den-export: Markdown document with its prompts', async () => {
     const s = await sessionRow(den.api, 'Refactor auth middleware');
     await vscode.commands.executeCommand('den.exportSession', s.id);
-    const doc = await waitFor('a den-session editor', () => {
+    const doc = await waitFor('a den-export editor', () => {
       const d = vscode.window.activeTextEditor?.document;
-      return d?.uri.scheme === 'den-session' ? d : undefined;
+      return d?.uri.scheme === 'den-export' ? d : undefined;
     });
     assert.equal(doc.languageId, 'markdown');
     assert.ok(doc.uri.path.startsWith(`/${s.id}/`), doc.uri.toString());
@@ -95,9 +95,9 @@ describe('Session commands', () => {
     await resetDen(den.api);
     await signIn(den.api, den.emu.url, den.emu.keys.primary); // nothing loaded yet
     await vscode.commands.executeCommand('den.exportSession', id);
-    const doc = await waitFor('a den-session editor', () => {
+    const doc = await waitFor('a den-export editor', () => {
       const d = vscode.window.activeTextEditor?.document;
-      return d?.uri.scheme === 'den-session' ? d : undefined;
+      return d?.uri.scheme === 'den-export' ? d : undefined;
     });
     assert.ok(doc.getText().includes('Plan the migration of the orders database to Postgres 16'));
   });

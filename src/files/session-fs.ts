@@ -1,0 +1,148 @@
+import * as vscode from 'vscode';
+import { DenError } from '../core/api/errors';
+import type { Logger } from '../core/log';
+import { presentError } from '../session/error-text';
+import { parseSessionFileUriPath, sessionFileUriPath } from '../session/file-index';
+import { FileLookupError, type FileEvent, type SessionFiles } from '../session/session-files';
+
+/** Scheme of the read-only file system of sessions' generated files: `den-session:/<sessionId>/<path>`. */
+export const SESSION_FS_SCHEME = 'den-session';
+
+/** The `den-session:` URI of a session's file (`path` as the session names it; `''`: its root). */
+export function sessionFileUri(sessionId: string, path: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: SESSION_FS_SCHEME, path: sessionFileUriPath(sessionId, path) });
+}
+
+/** The session and path a `den-session:` URI names; undefined for another scheme or the root `/`. */
+export function parseSessionFileUri(uri: vscode.Uri): { sessionId: string; path: string } | undefined {
+  return uri.scheme === SESSION_FS_SCHEME ? parseSessionFileUriPath(uri.path) : undefined;
+}
+
+const KIND: Record<FileEvent['kind'], vscode.FileChangeType> = {
+  created: vscode.FileChangeType.Created,
+  changed: vscode.FileChangeType.Changed,
+  deleted: vscode.FileChangeType.Deleted,
+};
+
+/**
+ * The files sessions generated, read-only, under `den-session:/<sessionId>/<path>`: what
+ * `SessionFiles` knows (stored snapshots and live `sandbox.snapshot` changes), directories made up
+ * from the paths, bytes through the core's fetch chain. Writes of any kind are refused. The root
+ * `/` lists the sessions whose files were looked at.
+ */
+export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.emitter.event;
+  private readonly subscription: { dispose(): void };
+
+  constructor(
+    readonly files: SessionFiles,
+    private readonly logger: Logger,
+  ) {
+    this.subscription = files.onDidChange((events) =>
+      this.emitter.fire(
+        events.map((e) => ({ type: KIND[e.kind], uri: sessionFileUri(e.sessionId, e.path) })),
+      ),
+    );
+  }
+
+  /** Registers the provider for `den-session:` (read-only, case-sensitive). */
+  register(): vscode.Disposable {
+    return vscode.workspace.registerFileSystemProvider(SESSION_FS_SCHEME, this, {
+      isCaseSensitive: true,
+      isReadonly: true,
+    });
+  }
+
+  /** Changes are reported for every session whatever is watched (they are few). */
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const target = this.target(uri);
+    const readonly = vscode.FilePermission.Readonly;
+    if (!target)
+      return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: readonly };
+    const st = await this.run(uri, `find ${shown(target.path)}`, () =>
+      this.files.stat(target.sessionId, target.path),
+    );
+    return st.type === 'file'
+      ? { type: vscode.FileType.File, ctime: st.mtime, mtime: st.mtime, size: st.size, permissions: readonly }
+      : { type: vscode.FileType.Directory, ctime: st.mtime, mtime: st.mtime, size: 0, permissions: readonly };
+  }
+
+  async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+    const target = this.target(uri);
+    if (!target) return this.files.sessions().map((id) => [id, vscode.FileType.Directory]);
+    const entries = await this.run(uri, `list ${shown(target.path)}`, () =>
+      this.files.list(target.sessionId, target.path),
+    );
+    return entries.map(([name, type]) => [
+      name,
+      type === 'file' ? vscode.FileType.File : vscode.FileType.Directory,
+    ]);
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const target = this.target(uri);
+    if (!target) throw vscode.FileSystemError.FileIsADirectory(uri);
+    return this.run(uri, `read ${shown(target.path)}`, () => this.files.read(target.sessionId, target.path));
+  }
+
+  createDirectory(uri: vscode.Uri): never {
+    throw this.refused(uri);
+  }
+
+  writeFile(uri: vscode.Uri): never {
+    throw this.refused(uri);
+  }
+
+  delete(uri: vscode.Uri): never {
+    throw this.refused(uri);
+  }
+
+  rename(oldUri: vscode.Uri): never {
+    throw this.refused(oldUri);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+
+  private target(uri: vscode.Uri): { sessionId: string; path: string } | undefined {
+    return parseSessionFileUriPath(uri.path);
+  }
+
+  private refused(uri: vscode.Uri): vscode.FileSystemError {
+    return vscode.FileSystemError.NoPermissions(
+      `${shown(parseSessionFileUriPath(uri.path)?.path ?? '')}: the files of a Den session are read-only (they change only when the agent changes them).`,
+    );
+  }
+
+  /** Runs a lookup; its failure as the file system error VS Code understands, in words a person can act on. */
+  private async run<T>(uri: vscode.Uri, doing: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof FileLookupError) {
+        if (err.reason === 'is-directory') throw vscode.FileSystemError.FileIsADirectory(uri);
+        if (err.reason === 'not-directory') throw vscode.FileSystemError.FileNotADirectory(uri);
+        throw vscode.FileSystemError.FileNotFound(uri);
+      }
+      if (err instanceof DenError && err.code === 'not_found') throw vscode.FileSystemError.FileNotFound(uri);
+      const message = presentError(err, doing).message;
+      this.logger.warn(`den-session: ${message}`);
+      const denied = err instanceof DenError && (err.code === 'unauthorized' || err.code === 'forbidden');
+      throw denied
+        ? vscode.FileSystemError.NoPermissions(message)
+        : vscode.FileSystemError.Unavailable(message);
+    }
+  }
+}
+
+/** A path for a message: the session's root has none. */
+function shown(path: string): string {
+  return path || "the session's files";
+}

@@ -1,0 +1,338 @@
+/**
+ * The generated files of sessions as a read-only tree, without `vscode`: each session's index
+ * (its stored `fileSnapshot`, loaded on first use, kept up to date by live `sandbox.snapshot`
+ * changes and later stored copies), the directories its paths imply, and the files' bytes through
+ * the core's fetch chain, cached by key and `updatedAt` within a total size (least recently used
+ * out). Changes are published as `FileEvent`s, for `src/files` to tell VS Code.
+ */
+import type { DownloadContext } from '../core/api/download';
+import { DenError } from '../core/api/errors';
+import type { AgentEvent, FileInfo, SessionDetail } from '../core/api/types';
+import { Emitter, type Listen } from '../core/emitter';
+import { ByteCache } from './byte-cache';
+import { systemClock, type Clock } from './clock';
+import { FileTree, filesByPath, normalizeFilePath, type EntryType, type FilesUpdate } from './file-index';
+
+export type { FilesUpdate } from './file-index';
+
+export interface FileEvent {
+  sessionId: string;
+  path: string;
+  type: EntryType;
+  kind: 'created' | 'changed' | 'deleted';
+}
+
+/** A path that is not there, or not of the kind asked for. */
+export class FileLookupError extends Error {
+  constructor(
+    readonly reason: 'not-found' | 'is-directory' | 'not-directory',
+    readonly sessionId: string,
+    readonly path: string,
+  ) {
+    super(
+      reason === 'not-found'
+        ? `${path || '/'} is not among the files of session ${sessionId}`
+        : reason === 'is-directory'
+          ? `${path || '/'} is a directory`
+          : `${path} is not a directory`,
+    );
+    this.name = 'FileLookupError';
+  }
+}
+
+export type FileStat =
+  { type: 'file'; file: FileInfo; mtime: number; size: number } | { type: 'directory'; mtime: number };
+
+export interface SessionFilesDeps {
+  /** `GET /sessions/{id}` (a `not_found` DenError for an unknown session). */
+  fetch(sessionId: string): Promise<SessionDetail>;
+  /** The core's fetch chain (`ApiClient.downloadFile`): a file's bytes. */
+  download(file: FileInfo, ctx: DownloadContext): Promise<Uint8Array>;
+  clock?: Clock;
+  /** Total bytes of file contents kept (default 32 MiB). */
+  maxCacheBytes?: number;
+  /** A path not in an index older than this reloads the index once before it is "not found" (default 3 s). */
+  refreshAfterMs?: number;
+}
+
+interface Index {
+  files: Map<string, FileInfo>;
+  tree: FileTree;
+  loadedAt: number;
+  /** The session's `updatedAt` (directories' mtime, and files' without one). */
+  updatedAt: number;
+}
+
+interface Loading {
+  promise: Promise<Index>;
+  /** Updates that came while loading, applied to what the load brings. */
+  queued: FilesUpdate[];
+}
+
+const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+
+export class SessionFiles {
+  private readonly indexes = new Map<string, Index>();
+  private readonly loading = new Map<string, Loading>();
+  private readonly cache: ByteCache;
+  private readonly reads = new Map<string, Promise<Uint8Array>>();
+  private readonly changed = new Emitter<FileEvent[]>();
+  /** Files and directories created, changed or deleted (one batch per update). */
+  readonly onDidChange: Listen<FileEvent[]> = this.changed.event;
+  private readonly clock: Clock;
+  private readonly refreshAfterMs: number;
+  /** Bumped by `clear`: loads started before it land nowhere. */
+  private generation = 0;
+
+  constructor(private readonly deps: SessionFilesDeps) {
+    this.cache = new ByteCache(deps.maxCacheBytes ?? DEFAULT_CACHE_BYTES);
+    this.clock = deps.clock ?? systemClock;
+    this.refreshAfterMs = deps.refreshAfterMs ?? 3_000;
+  }
+
+  /** What is at `path` of a session (`''`: its root). Throws a `FileLookupError`, or the service's error. */
+  async stat(sessionId: string, path: string): Promise<FileStat> {
+    const p = normalizeFilePath(path);
+    const index = await this.find(sessionId, p);
+    const file = index.files.get(p);
+    if (!file || index.tree.typeOf(p) !== 'file') return { type: 'directory', mtime: index.updatedAt };
+    return { type: 'file', file, mtime: file.updatedAt ?? index.updatedAt, size: file.size };
+  }
+
+  /** The entries of a directory of a session, sorted by name. */
+  async list(sessionId: string, path: string): Promise<[string, EntryType][]> {
+    const p = normalizeFilePath(path);
+    const entries = (await this.find(sessionId, p)).tree.list(p);
+    if (!entries) throw new FileLookupError('not-directory', sessionId, p);
+    return entries;
+  }
+
+  /**
+   * A file's bytes: from the cache when its key and `updatedAt` are unchanged, else through the
+   * fetch chain; when the service does not serve it, from the session's own events (fetched anew).
+   */
+  async read(sessionId: string, path: string): Promise<Uint8Array> {
+    const p = normalizeFilePath(path);
+    const st = await this.stat(sessionId, p);
+    if (st.type !== 'file') throw new FileLookupError('is-directory', sessionId, p);
+    const file = st.file;
+    const key = cacheKey(sessionId, p);
+    const version = versionOf(file);
+    const kept = this.cache.get(key, version);
+    if (kept) return kept;
+    const flight = `${key}\n${version}`;
+    let pending = this.reads.get(flight);
+    if (!pending) {
+      pending = this.fetchBytes(sessionId, file).finally(() => this.reads.delete(flight));
+      this.reads.set(flight, pending);
+    }
+    const bytes = await pending;
+    const now = this.indexes.get(sessionId)?.files.get(p);
+    if (now && versionOf(now) === version) {
+      this.cache.set(key, version, bytes);
+      if (!now.size) now.size = bytes.length;
+    }
+    return bytes;
+  }
+
+  /** Applies what a session host learned; publishes what changed. */
+  update(sessionId: string, update: FilesUpdate): void {
+    this.loading.get(sessionId)?.queued.push(update);
+    const index = this.indexes.get(sessionId);
+    if (index) {
+      this.publish(this.apply(sessionId, index, update));
+    } else if (update.kind === 'stored') {
+      // A whole stored snapshot is as good as a load.
+      if (!this.loading.has(sessionId)) this.indexes.set(sessionId, this.build(sessionId, update.files, 0));
+    } else {
+      // Nothing known to compare with: say what the snapshot named (an editor may show it).
+      this.publish([
+        ...Object.keys(update.updated).map((path): FileEvent => ({
+          sessionId,
+          path,
+          type: 'file',
+          kind: 'changed',
+        })),
+        ...update.deleted.map((path): FileEvent => ({ sessionId, path, type: 'file', kind: 'deleted' })),
+      ]);
+    }
+  }
+
+  /**
+   * Makes sure a file a transcript shows is in its session's index, for a service that leaves it
+   * out of `fileSnapshot` (or keys it otherwise): added when the index has nothing at `path`.
+   */
+  async ensure(sessionId: string, path: string, file: FileInfo): Promise<void> {
+    const p = normalizeFilePath(path);
+    const index = this.indexes.get(sessionId) ?? (await this.load(sessionId));
+    if (!p || index.tree.typeOf(p) !== undefined) return;
+    this.publish(this.apply(sessionId, index, { kind: 'changes', updated: { [p]: file }, deleted: [] }));
+  }
+
+  /** Forgets a session's index and bytes (it was deleted), or every session's (sign-out, another service). */
+  forget(sessionId?: string): void {
+    if (sessionId === undefined) {
+      this.generation++;
+      this.indexes.clear();
+      this.loading.clear();
+      this.reads.clear();
+      this.cache.clear();
+      return;
+    }
+    this.indexes.delete(sessionId);
+    this.cache.deleteWhere((k) => k.startsWith(`${sessionId}\n`));
+  }
+
+  /** The sessions whose files are known (the file system's root lists them). */
+  sessions(): string[] {
+    return [...this.indexes.keys()];
+  }
+
+  /** Bytes of file contents kept now (tests, diagnostics). */
+  get cachedBytes(): number {
+    return this.cache.bytes;
+  }
+
+  dispose(): void {
+    this.forget();
+    this.changed.dispose();
+  }
+
+  /** The index with `p` in it: reloaded once when `p` is unknown to an index older than the refresh age. */
+  private async find(sessionId: string, p: string): Promise<Index> {
+    let index = this.indexes.get(sessionId) ?? (await this.load(sessionId));
+    if (index.tree.typeOf(p) === undefined && this.clock.now() - index.loadedAt >= this.refreshAfterMs) {
+      index = await this.load(sessionId);
+    }
+    if (index.tree.typeOf(p) === undefined) throw new FileLookupError('not-found', sessionId, p);
+    return index;
+  }
+
+  private load(sessionId: string): Promise<Index> {
+    const running = this.loading.get(sessionId);
+    if (running) return running.promise;
+    const generation = this.generation;
+    const queued: FilesUpdate[] = [];
+    const promise = (async () => {
+      try {
+        const detail = await this.deps.fetch(sessionId);
+        const fresh = this.build(sessionId, detail.session.fileSnapshot, detail.session.updatedAt);
+        for (const u of queued) this.apply(sessionId, fresh, u);
+        if (generation !== this.generation) return fresh;
+        const old = this.indexes.get(sessionId);
+        this.indexes.set(sessionId, fresh);
+        if (old) this.publish(this.diff(sessionId, old, fresh));
+        return fresh;
+      } finally {
+        if (this.loading.get(sessionId)?.queued === queued) this.loading.delete(sessionId);
+      }
+    })();
+    this.loading.set(sessionId, { promise, queued });
+    return promise;
+  }
+
+  private build(sessionId: string, snapshot: Record<string, FileInfo>, updatedAt: number): Index {
+    const files = new Map<string, FileInfo>();
+    const tree = new FileTree();
+    for (const [path, file] of filesByPath(sessionId, snapshot)) {
+      files.set(path, { ...file });
+      tree.add(path);
+    }
+    const newest = Math.max(updatedAt, ...[...files.values()].map((f) => f.updatedAt ?? 0));
+    return { files, tree, loadedAt: this.clock.now(), updatedAt: newest };
+  }
+
+  /** Applies an update to an index; returns what changed (and drops the bytes kept for it). */
+  private apply(sessionId: string, index: Index, update: FilesUpdate): FileEvent[] {
+    const events: FileEvent[] = [];
+    const event = (path: string, type: EntryType, kind: FileEvent['kind']): void => {
+      events.push({ sessionId, path, type, kind });
+    };
+    const incoming =
+      update.kind === 'changes' ? Object.entries(update.updated) : [...filesByPath(sessionId, update.files)];
+    for (const [path, file] of incoming) {
+      const prev = index.files.get(path);
+      if (prev && sameVersion(prev, file)) {
+        if (!prev.size && file.size) prev.size = file.size;
+        continue;
+      }
+      if (prev?.updatedAt !== undefined && file.updatedAt !== undefined && file.updatedAt < prev.updatedAt)
+        continue;
+      index.files.set(path, { ...file });
+      index.updatedAt = Math.max(index.updatedAt, file.updatedAt ?? 0);
+      this.cache.delete(cacheKey(sessionId, path));
+      if (prev) {
+        event(path, 'file', 'changed');
+        continue;
+      }
+      for (const d of index.tree.add(path)) event(d, 'directory', 'created');
+      event(path, 'file', 'created');
+    }
+    if (update.kind === 'changes') {
+      for (const path of update.deleted) {
+        if (!index.files.delete(path)) continue;
+        this.cache.delete(cacheKey(sessionId, path));
+        const gone = index.tree.remove(path);
+        event(path, 'file', 'deleted');
+        for (const d of gone) event(d, 'directory', 'deleted');
+      }
+    }
+    return events;
+  }
+
+  /** What changed from one index of a session to a newer one. */
+  private diff(sessionId: string, old: Index, fresh: Index): FileEvent[] {
+    const events: FileEvent[] = [];
+    const oldDirs = new Set(old.tree.directories());
+    for (const d of fresh.tree.directories()) {
+      if (!oldDirs.delete(d)) events.push({ sessionId, path: d, type: 'directory', kind: 'created' });
+    }
+    for (const [path, file] of fresh.files) {
+      const prev = old.files.get(path);
+      if (prev && sameVersion(prev, file)) {
+        if (!file.size && prev.size) file.size = prev.size;
+        continue;
+      }
+      this.cache.delete(cacheKey(sessionId, path));
+      events.push({ sessionId, path, type: 'file', kind: prev ? 'changed' : 'created' });
+    }
+    for (const path of old.files.keys()) {
+      if (fresh.files.has(path)) continue;
+      this.cache.delete(cacheKey(sessionId, path));
+      events.push({ sessionId, path, type: 'file', kind: 'deleted' });
+    }
+    for (const d of oldDirs) events.push({ sessionId, path: d, type: 'directory', kind: 'deleted' });
+    return events;
+  }
+
+  private async fetchBytes(sessionId: string, file: FileInfo): Promise<Uint8Array> {
+    try {
+      return await this.deps.download(file, {});
+    } catch (err) {
+      if (!(err instanceof DenError) || err.code !== 'unsupported') throw err;
+      // Not served: a file-writing tool of the session may hold its content (in events newer than any kept).
+      const detail = await this.deps.fetch(sessionId);
+      this.update(sessionId, { kind: 'stored', files: detail.session.fileSnapshot });
+      const events: AgentEvent[] = detail.messages.flatMap((m) => (m.type === 'agent' ? m.events : []));
+      return this.deps.download(file, { sessionEvents: events });
+    }
+  }
+
+  private publish(events: FileEvent[]): void {
+    if (events.length) this.changed.fire(events);
+  }
+}
+
+function cacheKey(sessionId: string, path: string): string {
+  return `${sessionId}\n${path}`;
+}
+
+/** What the bytes kept for a file are checked against. */
+function versionOf(file: FileInfo): string {
+  return `${file.key}\n${file.updatedAt ?? ''}`;
+}
+
+/** The same content: same key and `updatedAt`, and the same size where both are known. */
+function sameVersion(a: FileInfo, b: FileInfo): boolean {
+  return a.key === b.key && a.updatedAt === b.updatedAt && (!a.size || !b.size || a.size === b.size);
+}
