@@ -128,8 +128,11 @@ describe('ApiClient.upload', () => {
       },
     });
     assert.equal(res.size, size, 'the emulator counted every byte');
+    // This tells streaming from buffering (which would hold ≥ 200 MB); the ≤ 20 MB budget is
+    // measured by `npm run bench -- upload` with forced GCs. Under a CPU hog, garbage waits for
+    // collection longer: 43.6 MB was seen against a 40 MB bound, so the bound is half the file.
     const growth = (peak - before) / MB;
-    assert.ok(growth < 40, `rss grew ${growth.toFixed(1)} MB`);
+    assert.ok(growth < size / MB / 2, `rss grew ${growth.toFixed(1)} MB`);
   });
 
   it('fails with bad_request when the body is shorter than the announced size', async () => {
