@@ -18,7 +18,7 @@ const WEBVIEW_SAFE_CORE = ['core/transcript', 'core/api/types.ts', 'core/schema.
 const SESSION = ['core', 'protocol', 'session'];
 const GLUE_BASE = [...SESSION, 'config', 'auth', 'ui'];
 const GLUE_SERVICE = [...GLUE_BASE, 'service'];
-const GLUE_VIEWS = [...GLUE_SERVICE, 'status', 'sessions'];
+const GLUE_VIEWS = [...GLUE_SERVICE, 'status', 'sessions', 'files'];
 const layers = [
   { dir: 'core', may: ['core'] },
   { dir: 'core/transcript', may: WEBVIEW_SAFE_CORE },
@@ -30,8 +30,9 @@ const layers = [
   { dir: 'auth', may: [...SESSION, 'auth'] },
   { dir: 'ui', may: [...SESSION, 'ui'] },
   { dir: 'service', may: GLUE_SERVICE },
-  { dir: 'status', may: [...GLUE_SERVICE, 'status'] },
-  { dir: 'sessions', may: [...GLUE_SERVICE, 'sessions'] },
+  { dir: 'files', may: [...GLUE_SERVICE, 'files'] },
+  { dir: 'status', may: [...GLUE_SERVICE, 'status', 'files'] },
+  { dir: 'sessions', may: [...GLUE_SERVICE, 'sessions', 'files'] },
   { dir: 'attachments', may: [...GLUE_VIEWS, 'attachments'] },
   { dir: 'panel', may: [...GLUE_VIEWS, 'attachments', 'panel'] },
   { dir: 'commands', may: [...GLUE_VIEWS, 'attachments', 'panel', 'commands'] },

@@ -1,11 +1,14 @@
 import * as vscode from 'vscode';
 import { KeyStore } from './auth/key-store';
+import { registerApplyCommands } from './commands/apply-commands';
 import { registerAuthCommands } from './commands/auth-commands';
 import { registerPanelCommands } from './commands/panel-commands';
 import { registerSessionCommands } from './commands/session-commands';
 import { registerTurnCommands } from './commands/turn-commands';
 import { parseSettings } from './config/settings';
 import { redactingLogger, type Logger } from './core/log';
+import { ApplyPreviews } from './files/apply-review';
+import { BaseStore } from './session/bases';
 import { Connection } from './service/connection';
 import { PanelManager } from './panel/panel-manager';
 import { MARKDOWN_SCHEME, SessionMarkdownProvider, openSessionMarkdown } from './sessions/markdown-view';
@@ -66,6 +69,10 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     apiKey: () => keys.key,
   });
 
+  const previews = new ApplyPreviews();
+  // What the agent saw of attached files; read lazily (the folder is created on first record).
+  const bases = new BaseStore({ dir: vscode.Uri.joinPath(context.globalStorageUri, 'bases').fsPath, logger });
+
   context.subscriptions.push(
     channel,
     keys,
@@ -108,6 +115,11 @@ export function activate(context: vscode.ExtensionContext): DenApi {
       exportMarkdown: (id) => openSessionMarkdown(sessions, id),
     }),
     ...registerTurnCommands({ connection, panels, sessions }),
+    previews,
+    ...registerApplyCommands(connection, {
+      previews,
+      bases: (sessionId) => async (relPath) => bases.get(sessionId, relPath),
+    }),
   );
   const activationMs = performance.now() - started;
   logger.info(`Den activated in ${activationMs.toFixed(1)} ms.`);
