@@ -1,0 +1,241 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { applyAgentFiles, type ApplyDeps, type ApplyResult } from '../../src/files/apply-command';
+import type { ApplyPreviews } from '../../src/files/apply-review';
+import { useDen } from './fixtures';
+import { emuFetch } from './helpers';
+
+/** One message Den showed while answered: its text, options and buttons. */
+interface Asked {
+  level: 'info' | 'warning';
+  text: string;
+  modal: boolean;
+  detail?: string;
+  buttons: string[];
+}
+
+/** Answers Den's messages: `choose` picks a button of the modal (undefined dismisses it). */
+function answerMessages(choose: (a: Asked) => string | undefined): { asked: Asked[]; restore(): void } {
+  const w = vscode.window as unknown as Record<string, unknown>;
+  const saved = {
+    showInformationMessage: w.showInformationMessage,
+    showWarningMessage: w.showWarningMessage,
+  };
+  const asked: Asked[] = [];
+  const fake =
+    (level: Asked['level']) =>
+    async (text: string, ...rest: unknown[]): Promise<string | undefined> => {
+      const opts = typeof rest[0] === 'object' && rest[0] !== null ? (rest[0] as vscode.MessageOptions) : {};
+      const buttons = rest.filter((r): r is string => typeof r === 'string');
+      const a: Asked = { level, text, modal: opts.modal === true, detail: opts.detail, buttons };
+      asked.push(a);
+      return a.modal ? choose(a) : undefined;
+    };
+  w.showInformationMessage = fake('info');
+  w.showWarningMessage = fake('warning');
+  return { asked, restore: () => Object.assign(w, saved) };
+}
+
+function root(): string {
+  const r = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  assert.ok(r, 'the test window has no workspace folder');
+  return r;
+}
+
+/** The files a seeded coding turn with `task` writes (see test/emulator/scripts.ts). */
+function turnPaths(slug: string): string[] {
+  return [`src/${slug}.ts`, `test/${slug}.test.ts`];
+}
+
+describe('Apply the agent’s files', function () {
+  this.timeout(30_000);
+  const den = useDen();
+  let answers: ReturnType<typeof answerMessages> | undefined;
+  const made: string[] = [];
+
+  afterEach(async () => {
+    answers?.restore();
+    answers = undefined;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const p of made.splice(0)) fs.rmSync(path.join(root(), p), { force: true });
+    for (const d of ['src', 'test']) {
+      const dir = path.join(root(), d);
+      if (fs.existsSync(dir) && fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
+    }
+  });
+
+  /** Seeds a completed coding turn and answers its session id, agent message id and file bytes. */
+  async function seeded(task: string, slug: string) {
+    const sessionId = randomUUID();
+    const { agentMessageId } = den.emu.seedTurn(sessionId, task, 'code');
+    made.push(...turnPaths(slug));
+    const bytes = async (p: string): Promise<Buffer> => {
+      const res = await fetch(`${den.emu.url}/media/${sessionId}/${p}`, {
+        headers: { authorization: `Bearer ${den.emu.keys.primary}` },
+      });
+      assert.equal(res.status, 200, `media of ${p}`);
+      return Buffer.from(await res.arrayBuffer());
+    };
+    return { sessionId, agentMessageId, bytes };
+  }
+
+  it('applies one file into an empty folder: the file appears with the agent’s bytes', async () => {
+    const { sessionId, bytes } = await seeded('Add alpha parser', 'add-alpha-parser');
+    answers = answerMessages((a) => a.buttons.find((b) => b === 'Apply'));
+
+    const result = await vscode.commands.executeCommand<ApplyResult>(
+      'den.applyFile',
+      sessionId,
+      'src/add-alpha-parser.ts',
+    );
+
+    assert.ok(result, den.messages.texts().join(' | '));
+    assert.equal(result.written.length, 1);
+    const modal = answers.asked.find((a) => a.modal);
+    assert.match(modal?.detail ?? '', /1 new/);
+    const disk = fs.readFileSync(path.join(root(), 'src/add-alpha-parser.ts'));
+    assert.deepEqual(disk, await bytes('src/add-alpha-parser.ts'));
+    assert.ok(!fs.existsSync(path.join(root(), 'test/add-alpha-parser.test.ts')), 'only the one file');
+    const report = answers.asked.find((a) => !a.modal);
+    assert.match(report?.text ?? '', /applied 1 file/);
+  });
+
+  it('applies a turn’s files', async () => {
+    const { sessionId, agentMessageId, bytes } = await seeded('Add beta parser', 'add-beta-parser');
+    answers = answerMessages((a) => a.buttons.find((b) => b === 'Apply'));
+
+    const result = await vscode.commands.executeCommand<ApplyResult>(
+      'den.applyTurn',
+      sessionId,
+      agentMessageId,
+    );
+
+    assert.equal(result?.written.length, 2, den.messages.texts().join(' | '));
+    for (const p of turnPaths('add-beta-parser')) {
+      assert.deepEqual(fs.readFileSync(path.join(root(), p)), await bytes(p), p);
+    }
+  });
+
+  it('applies a session’s files', async () => {
+    const { sessionId } = await seeded('Add gamma parser', 'add-gamma-parser');
+    answers = answerMessages((a) => a.buttons.find((b) => b === 'Apply'));
+
+    const result = await vscode.commands.executeCommand<ApplyResult>('den.applySession', sessionId);
+
+    assert.equal(result?.written.length, 2, den.messages.texts().join(' | '));
+    for (const p of turnPaths('add-gamma-parser')) assert.ok(fs.existsSync(path.join(root(), p)), p);
+  });
+
+  it('asks before overwriting a workspace file it has no base for; declining leaves the disk untouched', async () => {
+    const { sessionId } = await seeded('Add delta parser', 'add-delta-parser');
+    const file = path.join(root(), 'src/add-delta-parser.ts');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, 'mine\n');
+    answers = answerMessages(() => undefined);
+
+    const result = await vscode.commands.executeCommand<ApplyResult>(
+      'den.applyFile',
+      sessionId,
+      'src/add-delta-parser.ts',
+    );
+
+    const modal = answers.asked.find((a) => a.modal);
+    assert.ok(modal, JSON.stringify(answers.asked));
+    assert.equal(modal.level, 'warning');
+    assert.match(modal.detail ?? '', /Needs your confirmation/);
+    assert.equal(result?.written.length, 0);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'mine\n');
+  });
+
+  it('edits a file with unsaved changes through its document: the disk stays as it was', async () => {
+    const { sessionId, bytes } = await seeded('Add epsilon parser', 'add-epsilon-parser');
+    const file = path.join(root(), 'src/add-epsilon-parser.ts');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, 'mine\n');
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    const dirty = new vscode.WorkspaceEdit();
+    dirty.insert(doc.uri, new vscode.Position(0, 0), 'unsaved ');
+    assert.ok(await vscode.workspace.applyEdit(dirty));
+    assert.ok(doc.isDirty);
+    answers = answerMessages((a) => a.buttons.find((b) => b === 'Apply'));
+
+    const result = await vscode.commands.executeCommand<ApplyResult>(
+      'den.applyFile',
+      sessionId,
+      'src/add-epsilon-parser.ts',
+    );
+
+    assert.equal(result?.written.length, 1, JSON.stringify(answers.asked));
+    assert.equal(fs.readFileSync(file, 'utf8'), 'mine\n');
+    assert.equal(doc.getText(), (await bytes('src/add-epsilon-parser.ts')).toString('utf8'));
+    assert.ok(doc.isDirty, 'the change stays unsaved');
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('refuses paths outside the folder and names them; the disk is untouched', async () => {
+    answers = answerMessages((a) => a.buttons.find((b) => b === 'Apply'));
+    const read = async () => new TextEncoder().encode('escaped\n');
+    const deps: ApplyDeps = { previews: {} as ApplyPreviews };
+    made.push('inside-ok.txt');
+
+    const result = await applyAgentFiles(deps, 'test-session', {
+      what: 'the test files',
+      title: 'Refusals',
+      files: [
+        { path: '../escape.txt', read },
+        { path: '/etc/passwd', read },
+        { path: 'inside-ok.txt', read },
+      ],
+    });
+
+    assert.equal(result.written.length, 1);
+    assert.ok(!fs.existsSync(path.join(root(), '..', 'escape.txt')));
+    assert.match(result.message ?? '', /\.\.\/escape\.txt/);
+    assert.match(result.message ?? '', /\/etc\/passwd/);
+    const modal = answers.asked.find((a) => a.modal);
+    assert.match(modal?.detail ?? '', /2 refused/);
+    assert.equal(fs.readFileSync(path.join(root(), 'inside-ok.txt'), 'utf8'), 'escaped\n');
+  });
+
+  it('is one undo step: undo in the changed file’s editor restores its text', async () => {
+    const { sessionId } = await seeded('Add zeta parser', 'add-zeta-parser');
+    const file = path.join(root(), 'src/add-zeta-parser.ts');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, 'mine\n');
+    answers = answerMessages((a) => a.buttons.find((b) => b === 'Apply'));
+
+    const result = await vscode.commands.executeCommand<ApplyResult>(
+      'den.applyFile',
+      sessionId,
+      'src/add-zeta-parser.ts',
+    );
+    assert.equal(result?.written.length, 1, JSON.stringify(answers.asked));
+    assert.notEqual(fs.readFileSync(file, 'utf8'), 'mine\n', 'saved after the edit');
+
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('undo');
+
+    assert.equal(doc.getText(), 'mine\n');
+    await vscode.commands.executeCommand('workbench.action.files.save');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'mine\n');
+  });
+
+  it('needs a service file list entry: an unknown file is a clear message', async () => {
+    const { sessionId } = await seeded('Add eta parser', 'add-eta-parser');
+    const { status } = await emuFetch(den.emu, `/sessions/${sessionId}`);
+    assert.equal(status, 200);
+
+    const result = await vscode.commands.executeCommand<ApplyResult>('den.applyFile', sessionId, 'nope.txt');
+
+    assert.equal(result, undefined);
+    assert.ok(
+      den.messages.texts().some((t) => /no file nope\.txt/.test(t)),
+      den.messages.texts().join(' | '),
+    );
+  });
+});
