@@ -136,6 +136,8 @@ export function reportOf(
       `Refused: ${refused.slice(0, 5).join(', ')}${refused.length > 5 ? ` and ${refused.length - 5} more` : ''}.`,
     );
   }
-  parts.push('Edit ▸ Undo in an editor of a changed file (or in the Explorer) undoes the whole apply.');
+  parts.push(
+    'To undo it all: Edit ▸ Undo in the editor of any file it changed or created (undone text is unsaved until you save).',
+  );
   return parts.join(' ');
 }

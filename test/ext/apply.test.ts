@@ -5,6 +5,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { applyAgentFiles, type ApplyDeps, type ApplyResult } from '../../src/files/apply-command';
 import type { ApplyPreviews } from '../../src/files/apply-review';
+import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';
 import { emuFetch } from './helpers';
 
@@ -223,6 +224,54 @@ describe('Apply the agent’s files', function () {
     assert.equal(doc.getText(), 'mine\n');
     await vscode.commands.executeCommand('workbench.action.files.save');
     assert.equal(fs.readFileSync(file, 'utf8'), 'mine\n');
+  });
+
+  it('undo in a created file’s editor removes the file', async () => {
+    const { sessionId } = await seeded('Add theta parser', 'add-theta-parser');
+    const file = path.join(root(), 'src/add-theta-parser.ts');
+    answers = answerMessages((a) => a.buttons.find((b) => b === 'Apply'));
+
+    await vscode.commands.executeCommand<ApplyResult>('den.applyFile', sessionId, 'src/add-theta-parser.ts');
+    assert.ok(fs.existsSync(file));
+    await vscode.window.showTextDocument(vscode.Uri.file(file));
+    await vscode.commands.executeCommand('undo');
+
+    await waitFor('the created file to be removed', () => !fs.existsSync(file) || undefined);
+  });
+
+  it('undo in one editor restores every file of the apply, as unsaved text', async () => {
+    const { sessionId, agentMessageId } = await seeded('Add iota parser', 'add-iota-parser');
+    const [a, b] = turnPaths('add-iota-parser').map((p) => path.join(root(), p));
+    for (const [f, text] of [
+      [a, 'mine a\n'],
+      [b, 'mine b\n'],
+    ]) {
+      fs.mkdirSync(path.dirname(f), { recursive: true });
+      fs.writeFileSync(f, text);
+    }
+    answers = answerMessages((m) => m.buttons.find((x) => x === 'Apply'));
+
+    const result = await vscode.commands.executeCommand<ApplyResult>(
+      'den.applyTurn',
+      sessionId,
+      agentMessageId,
+    );
+    assert.equal(result?.written.length, 2, JSON.stringify(answers.asked));
+    const [da, db] = await Promise.all(
+      [a, b].map((f) => vscode.workspace.openTextDocument(vscode.Uri.file(f))),
+    );
+    await vscode.window.showTextDocument(da);
+    await vscode.commands.executeCommand('undo');
+
+    assert.equal(da.getText(), 'mine a\n');
+    assert.equal(db.getText(), 'mine b\n');
+    // Den saved the files after applying: the undone text is unsaved until the person saves it.
+    assert.ok(da.isDirty && db.isDirty);
+    assert.match(fs.readFileSync(a, 'utf8'), /Add iota parser/);
+    for (const d of [da, db]) {
+      await vscode.window.showTextDocument(d);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
   });
 
   it('needs a service file list entry: an unknown file is a clear message', async () => {
