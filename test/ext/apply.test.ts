@@ -274,6 +274,82 @@ describe('Apply the agent’s files', function () {
     }
   });
 
+  it('Review… opens the diff against what Apply writes, then asks again without a modal', async () => {
+    const { sessionId } = await seeded('Add kappa parser', 'add-kappa-parser');
+    const file = path.join(root(), 'src/add-kappa-parser.ts');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, 'mine\n');
+    const w = vscode.window as unknown as Record<string, unknown>;
+    answers = answerMessages((a) => a.buttons.find((b) => b === 'Review…'));
+    const modalFake = w.showWarningMessage as (...a: unknown[]) => Promise<string | undefined>;
+    // After the review, the question comes back as a notification: answer it with Apply.
+    w.showWarningMessage = async (text: string, ...rest: unknown[]) => {
+      const got = await modalFake(text, ...rest);
+      return (rest[0] as vscode.MessageOptions).modal ? got : rest.includes('Apply') ? 'Apply' : undefined;
+    };
+
+    const result = await vscode.commands.executeCommand<ApplyResult>(
+      'den.applyFile',
+      sessionId,
+      'src/add-kappa-parser.ts',
+    );
+
+    const diff = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .map((t) => t.input)
+      .find((i): i is vscode.TabInputTextDiff => i instanceof vscode.TabInputTextDiff);
+    assert.ok(diff, 'no diff editor');
+    assert.equal(diff.original.fsPath, file);
+    assert.equal(diff.modified.scheme, 'den-apply');
+    const preview = await vscode.workspace.openTextDocument(diff.modified);
+    assert.match(preview.getText(), /Add kappa parser/);
+    assert.equal(answers.asked.filter((a) => !a.modal && a.buttons.includes('Apply')).length, 1);
+    assert.equal(result?.written.length, 1, JSON.stringify(answers.asked));
+    assert.match(fs.readFileSync(file, 'utf8'), /Add kappa parser/);
+  });
+
+  it('writes nothing when a file changes while the person decides', async () => {
+    const { sessionId } = await seeded('Add lambda parser', 'add-lambda-parser');
+    const file = path.join(root(), 'src/add-lambda-parser.ts');
+    answers = answerMessages((a) => {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, 'meanwhile\n');
+      return a.buttons.find((b) => b === 'Apply');
+    });
+
+    const result = await vscode.commands.executeCommand<ApplyResult>(
+      'den.applyFile',
+      sessionId,
+      'src/add-lambda-parser.ts',
+    );
+
+    assert.equal(result?.written.length, 0);
+    assert.match(result?.message ?? '', /Nothing was applied: src\/add-lambda-parser\.ts changed/);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'meanwhile\n');
+  });
+
+  it('Apply Only Unquestioned writes the new file and leaves the questioned one', async () => {
+    const { sessionId, agentMessageId } = await seeded('Add upsilon parser', 'add-upsilon-parser');
+    const [src, test] = turnPaths('add-upsilon-parser').map((p) => path.join(root(), p));
+    fs.mkdirSync(path.dirname(src), { recursive: true });
+    fs.writeFileSync(src, 'mine\n');
+    answers = answerMessages((a) => a.buttons.find((b) => b === 'Apply Only Unquestioned'));
+
+    const result = await vscode.commands.executeCommand<ApplyResult>(
+      'den.applyTurn',
+      sessionId,
+      agentMessageId,
+    );
+
+    assert.deepEqual(
+      result?.written.map((e) => e.relPath),
+      ['test/add-upsilon-parser.test.ts'],
+      JSON.stringify(answers.asked),
+    );
+    assert.equal(fs.readFileSync(src, 'utf8'), 'mine\n');
+    assert.ok(fs.existsSync(test));
+  });
+
   it('needs a service file list entry: an unknown file is a clear message', async () => {
     const { sessionId } = await seeded('Add eta parser', 'add-eta-parser');
     const { status } = await emuFetch(den.emu, `/sessions/${sessionId}`);
