@@ -308,6 +308,30 @@ describe('Apply the agent’s files', function () {
     assert.match(fs.readFileSync(file, 'utf8'), /Add kappa parser/);
   });
 
+  it('Review… of several files opens the multi-file diff; dismissing the question writes nothing', async () => {
+    const { sessionId, agentMessageId } = await seeded('Add omega parser', 'add-omega-parser');
+    const [src, test] = turnPaths('add-omega-parser').map((p) => path.join(root(), p));
+    fs.mkdirSync(path.dirname(src), { recursive: true });
+    fs.writeFileSync(src, 'mine\n');
+    answers = answerMessages((a) => a.buttons.find((b) => b === 'Review…'));
+
+    const result = await vscode.commands.executeCommand<ApplyResult>(
+      'den.applyTurn',
+      sessionId,
+      agentMessageId,
+    );
+
+    assert.equal(result?.written.length, 0, den.messages.texts().join(' | '));
+    assert.deepEqual(den.messages.texts('error'), []);
+    const labels = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label);
+    assert.ok(
+      labels.some((l) => l.includes('Den: What Apply Writes')),
+      labels.join(', '),
+    );
+    assert.equal(fs.readFileSync(src, 'utf8'), 'mine\n');
+    assert.ok(!fs.existsSync(test));
+  });
+
   it('writes nothing when a file changes while the person decides', async () => {
     const { sessionId } = await seeded('Add lambda parser', 'add-lambda-parser');
     const file = path.join(root(), 'src/add-lambda-parser.ts');
