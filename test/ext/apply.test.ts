@@ -5,6 +5,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { applyAgentFiles, type ApplyDeps, type ApplyResult } from '../../src/files/apply-command';
 import type { ApplyPreviews } from '../../src/files/apply-review';
+import { contentHash } from '../../src/core/files/hash';
 import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';
 import { emuFetch } from './helpers';
@@ -372,6 +373,66 @@ describe('Apply the agent’s files', function () {
     );
     assert.equal(fs.readFileSync(src, 'utf8'), 'mine\n');
     assert.ok(fs.existsSync(test));
+  });
+
+  it('takes the Sessions tree’s turn and file rows as arguments', async () => {
+    const { sessionId } = await seeded('Add sigma parser', 'add-sigma-parser');
+    const { body } = await emuFetch(den.emu, `/sessions/${sessionId}`);
+    const user = (body.messages as { id: string; type: string }[]).find((m) => m.type === 'user');
+    assert.ok(user);
+    answers = answerMessages((a) => a.buttons.find((b) => b === 'Apply'));
+
+    const turn = await vscode.commands.executeCommand<ApplyResult>('den.applyTurn', {
+      kind: 'turn',
+      sessionId,
+      message: { id: user.id },
+    });
+    assert.equal(turn?.written.length, 2, den.messages.texts().join(' | '));
+
+    fs.rmSync(path.join(root(), 'src/add-sigma-parser.ts'));
+    const file = await vscode.commands.executeCommand<ApplyResult>('den.applyFile', {
+      kind: 'file',
+      sessionId,
+      path: `${sessionId}/src/add-sigma-parser.ts`,
+      file: { key: `${sessionId}/src/add-sigma-parser.ts`, name: 'src/add-sigma-parser.ts', size: 1 },
+    });
+    assert.deepEqual(
+      file?.written.map((e) => e.relPath),
+      ['src/add-sigma-parser.ts'],
+    );
+  });
+
+  it('merges with a known base: a clean merge asks nothing; a conflict offers conflict markers', async () => {
+    const enc = (t: string) => new TextEncoder().encode(t);
+    const base = enc('a\nb\nc\n');
+    const deps: ApplyDeps = {
+      previews: {} as ApplyPreviews,
+      bases: () => async () => ({ hash: contentHash(base), content: base }),
+    };
+    made.push('merge-clean.txt', 'merge-conflict.txt');
+    fs.writeFileSync(path.join(root(), 'merge-clean.txt'), 'A\nb\nc\n');
+    answers = answerMessages((a) => a.buttons[0]);
+
+    const clean = await applyAgentFiles(deps, 's', {
+      what: 'a file',
+      title: 'Merges',
+      files: [{ path: 'merge-clean.txt', read: async () => enc('a\nb\nC\n') }],
+    });
+    assert.equal(answers.asked.find((a) => a.modal)?.level, 'info');
+    assert.equal(clean.written[0]?.action, 'merge');
+    assert.equal(fs.readFileSync(path.join(root(), 'merge-clean.txt'), 'utf8'), 'A\nb\nC\n');
+
+    fs.writeFileSync(path.join(root(), 'merge-conflict.txt'), 'A\nb\nc\n');
+    const conflict = await applyAgentFiles(deps, 's', {
+      what: 'a file',
+      title: 'Merges',
+      files: [{ path: 'merge-conflict.txt', read: async () => enc('X\nb\nc\n') }],
+    });
+    const modal = answers.asked.filter((a) => a.modal).at(-1);
+    assert.equal(modal?.buttons[0], 'Apply with Conflict Markers');
+    assert.equal(conflict.written[0]?.action, 'mergeWithConflicts');
+    assert.match(fs.readFileSync(path.join(root(), 'merge-conflict.txt'), 'utf8'), /<<<<<<< Workspace/);
+    assert.match(conflict.message ?? '', /conflict markers in merge-conflict\.txt/);
   });
 
   it('needs a service file list entry: an unknown file is a clear message', async () => {
