@@ -5,7 +5,8 @@
  * needs no question, reviews the diff, or cancels. Then one WorkspaceEdit writes it all
  * (`apply-edit.ts`), and a message says what was written, what was refused and how to undo.
  */
-import type { BaseLookup, PlanEntry } from '../session/apply-plan';
+import { isDenError } from '../core/api/errors';
+import type { BaseLookup, PlanEntry, PlanFolder } from '../session/apply-plan';
 import { planApply, writesOf, type ApplyPlan } from '../session/apply-plan';
 import { summaryText } from '../session/apply-summary';
 import * as vscode from 'vscode';
@@ -50,18 +51,8 @@ export async function applyAgentFiles(
   if (!folder) return { written: [] };
   const reader = planFolder(folder);
   const base = deps.bases?.(sessionId) ?? (async () => undefined);
-  const plan = await vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: `Den: reading ${source.what}…`,
-      cancellable: true,
-    },
-    (_progress, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      return planApply({ files: source.files, folder: reader, base, signal: abort.signal });
-    },
-  );
+  const plan = await planWithProgress(source, reader, base);
+  if (!plan) return { written: [] };
   const all = writesOf(plan, true);
   const safe = writesOf(plan, false);
   const refused = plan.entries.filter((e) => e.action === 'refused').map((e) => e.path);
@@ -109,6 +100,31 @@ export async function applyAgentFiles(
     ? vscode.window.showWarningMessage(message)
     : vscode.window.showInformationMessage(message));
   return { plan, written: outcome.written, message };
+}
+
+/** The plan, with a cancellable progress notification; undefined when cancelled. */
+async function planWithProgress(
+  source: AgentFiles,
+  reader: PlanFolder,
+  base: BaseLookup,
+): Promise<ApplyPlan | undefined> {
+  try {
+    return await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Den: reading ${source.what}…`,
+        cancellable: true,
+      },
+      (_progress, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        return planApply({ files: source.files, folder: reader, base, signal: abort.signal });
+      },
+    );
+  } catch (err) {
+    if (isDenError(err) && err.code === 'aborted') return undefined;
+    throw err;
+  }
 }
 
 /** "Applied 3 files to app (+40 −12 lines). …" with what was left and how to undo. */
