@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { KeyStore } from './auth/key-store';
 import { registerAttachCommands } from './commands/attach-commands';
+import { registerApplyCommands } from './commands/apply-commands';
 import { registerAuthCommands } from './commands/auth-commands';
 import { registerFileCommands } from './commands/file-commands';
 import { registerPanelCommands } from './commands/panel-commands';
@@ -9,6 +10,8 @@ import { registerTurnCommands } from './commands/turn-commands';
 import { parseSettings } from './config/settings';
 import { redactingLogger, type Logger } from './core/log';
 import { SessionFileSystem } from './files/session-fs';
+import { ApplyPreviews } from './files/apply-review';
+import { BaseStore } from './session/bases';
 import { Connection } from './service/connection';
 import { PanelManager } from './panel/panel-manager';
 import { SessionFiles } from './session/session-files';
@@ -92,6 +95,10 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     sessionFs: files,
   });
 
+  const previews = new ApplyPreviews();
+  // What the agent saw of attached files; read lazily (the folder is created on first record).
+  const bases = new BaseStore({ dir: vscode.Uri.joinPath(context.globalStorageUri, 'bases').fsPath, logger });
+
   context.subscriptions.push(
     channel,
     keys,
@@ -144,6 +151,11 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     ...registerTurnCommands({ connection, panels, sessions }),
     ...registerAttachCommands({ connection, panels, sessions }),
     ...registerFileCommands(files),
+    previews,
+    ...registerApplyCommands(connection, {
+      previews,
+      bases: (sessionId) => async (relPath) => bases.get(sessionId, relPath),
+    }),
   );
   const activationMs = performance.now() - started;
   logger.info(`Den activated in ${activationMs.toFixed(1)} ms.`);

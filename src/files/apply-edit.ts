@@ -1,0 +1,83 @@
+/**
+ * Writing a plan's entries as one `vscode.WorkspaceEdit`, so the whole apply is one undo step:
+ * new files are created with their contents (never over an existing file), existing text files
+ * get their whole text replaced through their document (an editor with unsaved changes is edited,
+ * never overwritten on disk; the change stays unsaved there), binary files are replaced, and
+ * confirmed deletions delete. No editor is opened or focused. Right before building the edit, every
+ * entry is checked again against the workspace (`stillAsPlanned`, and the links): if anything
+ * changed since the plan was made, nothing is written.
+ */
+import { checkInside } from '../core/files/real-path';
+import { stillAsPlanned, type PlanEntry, type PlanFolder } from '../session/apply-plan';
+import * as vscode from 'vscode';
+import { fileUri, openDocument } from './apply-folder';
+
+export type ApplyOutcome =
+  { ok: true; written: PlanEntry[] } | { ok: false; message: string; changed?: string[] };
+
+/** Checks the entries again and applies them in one edit; saves the files that had no unsaved changes. */
+export async function applyEntries(
+  folder: vscode.WorkspaceFolder,
+  reader: PlanFolder,
+  entries: readonly PlanEntry[],
+): Promise<ApplyOutcome> {
+  if (entries.length === 0) return { ok: true, written: [] };
+  const changed: string[] = [];
+  for (const e of entries) {
+    const rel = e.relPath!;
+    if (reader.realPath) {
+      const inside = await checkInside(reader.root, rel, reader.realPath, {
+        caseInsensitive: reader.caseInsensitive,
+      });
+      if (!inside.ok) return { ok: false, message: inside.message };
+    }
+    let current: Uint8Array | undefined;
+    try {
+      current = await reader.readFile(rel);
+    } catch {
+      changed.push(rel);
+      continue;
+    }
+    if (!stillAsPlanned(e, current) || reader.isDirty(rel) !== e.dirty) changed.push(rel);
+  }
+  if (changed.length > 0) {
+    return {
+      ok: false,
+      changed,
+      message: `Nothing was applied: ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''} changed while you were deciding. Run Apply again to see the new plan.`,
+    };
+  }
+  const edit = new vscode.WorkspaceEdit();
+  /** Documents that had no unsaved changes before the edit: saved after it, as the agent's files are. */
+  const toSave: vscode.Uri[] = [];
+  for (const e of entries) {
+    const uri = fileUri(folder, e.relPath!);
+    const label = e.relPath!;
+    const metadata: vscode.WorkspaceEditEntryMetadata = { label, needsConfirmation: false };
+    if (e.action === 'delete') {
+      edit.deleteFile(uri, { ignoreIfNotExists: true }, metadata);
+    } else if (e.expected === null) {
+      edit.createFile(uri, { overwrite: false, contents: e.newContent! }, metadata);
+    } else if (e.binary) {
+      edit.createFile(uri, { overwrite: true, contents: e.newContent! }, metadata);
+    } else {
+      const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
+      const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
+      edit.replace(uri, whole, textOf(e.newContent!), metadata);
+      if (!doc.isDirty) toSave.push(uri);
+    }
+  }
+  const done = await vscode.workspace.applyEdit(edit);
+  if (!done) return { ok: false, message: 'VS Code did not apply the edit; nothing was written.' };
+  for (const uri of toSave) {
+    const doc = openDocument(uri);
+    if (doc?.isDirty) await doc.save();
+  }
+  return { ok: true, written: [...entries] };
+}
+
+/** UTF-8 text without a byte order mark (the document keeps its own encoding and mark). */
+function textOf(bytes: Uint8Array): string {
+  const text = new TextDecoder('utf-8').decode(bytes);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

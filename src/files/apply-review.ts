@@ -1,0 +1,61 @@
+/**
+ * "Review…" of an apply: the workspace file beside what Apply would write, in VS Code's diff
+ * editor (one file) or multi-diff editor (several). The right side is a read-only document of the
+ * private `den-apply:` scheme holding the planned contents (after merging: what would really be
+ * written), kept only for the last plan reviewed.
+ */
+import type { PlanEntry } from '../session/apply-plan';
+import * as vscode from 'vscode';
+import { fileUri } from './apply-folder';
+
+export const APPLY_SCHEME = 'den-apply';
+
+export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private contents = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private readonly registration = vscode.workspace.registerTextDocumentContentProvider(APPLY_SCHEME, this);
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.contents.get(uri.toString()) ?? 'Den no longer holds this preview: run Apply again.';
+  }
+
+  /** Opens the diff of the entries that write (all but deletions show the planned text). */
+  async review(folder: vscode.WorkspaceFolder, entries: readonly PlanEntry[]): Promise<void> {
+    const next = new Map<string, string>();
+    const pairs: [vscode.Uri, vscode.Uri | undefined, vscode.Uri | undefined][] = [];
+    for (const e of entries) {
+      const target = fileUri(folder, e.relPath!);
+      const preview = vscode.Uri.from({ scheme: APPLY_SCHEME, path: `/${folder.name}/${e.relPath}` });
+      const text =
+        e.action === 'delete'
+          ? ''
+          : e.binary
+            ? `(binary file, ${e.newContent?.byteLength ?? 0} bytes: no text to compare)`
+            : new TextDecoder('utf-8').decode(e.newContent);
+      next.set(preview.toString(), text);
+      const original = e.expected === null ? undefined : target;
+      pairs.push([target, original, e.action === 'delete' ? undefined : preview]);
+    }
+    this.contents = next;
+    for (const key of next.keys()) this.changed.fire(vscode.Uri.parse(key));
+    if (pairs.length === 1) {
+      const [target, original, preview] = pairs[0];
+      const left = original ?? vscode.Uri.from({ scheme: APPLY_SCHEME, path: '/empty' });
+      const right = preview ?? vscode.Uri.from({ scheme: APPLY_SCHEME, path: '/empty' });
+      this.contents.set(vscode.Uri.from({ scheme: APPLY_SCHEME, path: '/empty' }).toString(), '');
+      const name = vscode.workspace.asRelativePath(target);
+      await vscode.commands.executeCommand('vscode.diff', left, right, `${name} ↔ Den: what Apply writes`, {
+        preview: true,
+      });
+      return;
+    }
+    await vscode.commands.executeCommand('vscode.changes', 'Den: What Apply Writes', pairs);
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    this.changed.dispose();
+    this.contents.clear();
+  }
+}

@@ -1,0 +1,96 @@
+/** The apply commands' test fixture: Den's messages answered, the agent's files seeded, the workspace cleaned. */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { useDen } from './fixtures';
+
+/** One message Den showed while answered: its text, options and buttons. */
+export interface Asked {
+  level: 'info' | 'warning';
+  text: string;
+  modal: boolean;
+  detail?: string;
+  buttons: string[];
+}
+
+/** Answers Den's messages: `choose` picks a button of the modal (undefined dismisses it). */
+export function answerMessages(choose: (a: Asked) => string | undefined): {
+  asked: Asked[];
+  restore(): void;
+} {
+  const w = vscode.window as unknown as Record<string, unknown>;
+  const saved = {
+    showInformationMessage: w.showInformationMessage,
+    showWarningMessage: w.showWarningMessage,
+  };
+  const asked: Asked[] = [];
+  const fake =
+    (level: Asked['level']) =>
+    async (text: string, ...rest: unknown[]): Promise<string | undefined> => {
+      const opts = typeof rest[0] === 'object' && rest[0] !== null ? (rest[0] as vscode.MessageOptions) : {};
+      const buttons = rest.filter((r): r is string => typeof r === 'string');
+      const a: Asked = { level, text, modal: opts.modal === true, detail: opts.detail, buttons };
+      asked.push(a);
+      return a.modal ? choose(a) : undefined;
+    };
+  w.showInformationMessage = fake('info');
+  w.showWarningMessage = fake('warning');
+  return { asked, restore: () => Object.assign(w, saved) };
+}
+
+export function root(): string {
+  const r = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  assert.ok(r, 'the test window has no workspace folder');
+  return r;
+}
+
+/** The files a seeded coding turn with `task` writes (see test/emulator/scripts.ts). */
+export function turnPaths(slug: string): string[] {
+  return [`src/${slug}.ts`, `test/${slug}.test.ts`];
+}
+
+/** Inside a `describe`: a signed-in Den, answers that are undone and files that are removed after each test. */
+export function useApply() {
+  const den = useDen();
+  const made: string[] = [];
+  let answers: ReturnType<typeof answerMessages> | undefined;
+
+  afterEach(async () => {
+    answers?.restore();
+    answers = undefined;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const p of made.splice(0)) fs.rmSync(path.join(root(), p), { force: true });
+    for (const d of ['src', 'test']) {
+      const dir = path.join(root(), d);
+      if (fs.existsSync(dir) && fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
+    }
+  });
+
+  /** Seeds a completed coding turn and answers its session id, agent message id and file bytes. */
+  async function seeded(task: string, slug: string) {
+    const sessionId = randomUUID();
+    const { agentMessageId } = den.emu.seedTurn(sessionId, task, 'code');
+    made.push(...turnPaths(slug));
+    const bytes = async (p: string): Promise<Buffer> => {
+      const res = await fetch(`${den.emu.url}/media/${sessionId}/${p}`, {
+        headers: { authorization: `Bearer ${den.emu.keys.primary}` },
+      });
+      assert.equal(res.status, 200, `media of ${p}`);
+      return Buffer.from(await res.arrayBuffer());
+    };
+    return { sessionId, agentMessageId, bytes };
+  }
+
+  return {
+    den,
+    made,
+    seeded,
+    /** Answers Den's messages with `choose` until the test ends. */
+    answer(choose: (a: Asked) => string | undefined): ReturnType<typeof answerMessages> {
+      answers = answerMessages(choose);
+      return answers;
+    },
+  };
+}

@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { contentHash } from '../../src/core/files/hash';
+import { applyAgentFiles, type ApplyDeps, type ApplyResult } from '../../src/files/apply-command';
+import type { ApplyPreviews } from '../../src/files/apply-review';
+import { root, turnPaths, useApply } from './apply-helpers';
+import { emuFetch } from './helpers';
+
+describe('Apply the agent’s files: review, merges, changes meanwhile', function () {
+  this.timeout(30_000);
+  const fx = useApply();
+
+  it('Review… opens the diff against what Apply writes, then asks again without a modal', async () => {
+    const { sessionId } = await fx.seeded('Add kappa parser', 'add-kappa-parser');
+    const file = path.join(root(), 'src/add-kappa-parser.ts');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, 'mine\n');
+    const w = vscode.window as unknown as Record<string, unknown>;
+    const answers = fx.answer((a) => a.buttons.find((b) => b === 'Review…'));
+    const modalFake = w.showWarningMessage as (...a: unknown[]) => Promise<string | undefined>;
+    // After the review, the question comes back as a notification: answer it with Apply.
+    w.showWarningMessage = async (text: string, ...rest: unknown[]) => {
+      const got = await modalFake(text, ...rest);
+      return (rest[0] as vscode.MessageOptions).modal ? got : rest.includes('Apply') ? 'Apply' : undefined;
+    };
+
+    const result = await vscode.commands.executeCommand<ApplyResult>(
+      'den.applyFile',
+      sessionId,
+      'src/add-kappa-parser.ts',
+    );
+
+    const diff = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .map((t) => t.input)
+      .find((i): i is vscode.TabInputTextDiff => i instanceof vscode.TabInputTextDiff);
+    assert.ok(diff, 'no diff editor');
+    assert.equal(diff.original.fsPath, file);
+    assert.equal(diff.modified.scheme, 'den-apply');
+    const preview = await vscode.workspace.openTextDocument(diff.modified);
+    assert.match(preview.getText(), /Add kappa parser/);
+    assert.equal(answers.asked.filter((a) => !a.modal && a.buttons.includes('Apply')).length, 1);
+    assert.equal(result?.written.length, 1, JSON.stringify(answers.asked));
+    assert.match(fs.readFileSync(file, 'utf8'), /Add kappa parser/);
+  });
+
+  it('Review… of several files opens the multi-file diff; dismissing the question writes nothing', async () => {
+    const { sessionId, agentMessageId } = await fx.seeded('Add omega parser', 'add-omega-parser');
+    const [src, test] = turnPaths('add-omega-parser').map((p) => path.join(root(), p));
+    fs.mkdirSync(path.dirname(src), { recursive: true });
+    fs.writeFileSync(src, 'mine\n');
+    fx.answer((a) => a.buttons.find((b) => b === 'Review…'));
+
+    const result = await vscode.commands.executeCommand<ApplyResult>(
+      'den.applyTurn',
+      sessionId,
+      agentMessageId,
+    );
+
+    assert.equal(result?.written.length, 0, fx.den.messages.texts().join(' | '));
+    assert.deepEqual(fx.den.messages.texts('error'), []);
+    const labels = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label);
+    assert.ok(
+      labels.some((l) => l.includes('Den: What Apply Writes')),
+      labels.join(', '),
+    );
+    assert.equal(fs.readFileSync(src, 'utf8'), 'mine\n');
+    assert.ok(!fs.existsSync(test));
+  });
+
+  it('writes nothing when a file changes while the person decides', async () => {
+    const { sessionId } = await fx.seeded('Add lambda parser', 'add-lambda-parser');
+    const file = path.join(root(), 'src/add-lambda-parser.ts');
+    fx.answer((a) => {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, 'meanwhile\n');
+      return a.buttons.find((b) => b === 'Apply');
+    });
+
+    const result = await vscode.commands.executeCommand<ApplyResult>(
+      'den.applyFile',
+      sessionId,
+      'src/add-lambda-parser.ts',
+    );
+
+    assert.equal(result?.written.length, 0);
+    assert.match(result?.message ?? '', /Nothing was applied: src\/add-lambda-parser\.ts changed/);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'meanwhile\n');
+  });
+
+  it('Apply Only Unquestioned writes the new file and leaves the questioned one', async () => {
+    const { sessionId, agentMessageId } = await fx.seeded('Add upsilon parser', 'add-upsilon-parser');
+    const [src, test] = turnPaths('add-upsilon-parser').map((p) => path.join(root(), p));
+    fs.mkdirSync(path.dirname(src), { recursive: true });
+    fs.writeFileSync(src, 'mine\n');
+    const answers = fx.answer((a) => a.buttons.find((b) => b === 'Apply Only Unquestioned'));
+
+    const result = await vscode.commands.executeCommand<ApplyResult>(
+      'den.applyTurn',
+      sessionId,
+      agentMessageId,
+    );
+
+    assert.deepEqual(
+      result?.written.map((e) => e.relPath),
+      ['test/add-upsilon-parser.test.ts'],
+      JSON.stringify(answers.asked),
+    );
+    assert.equal(fs.readFileSync(src, 'utf8'), 'mine\n');
+    assert.ok(fs.existsSync(test));
+  });
+
+  it('takes the Sessions tree’s turn and file rows as arguments', async () => {
+    const { sessionId } = await fx.seeded('Add sigma parser', 'add-sigma-parser');
+    const { body } = await emuFetch(fx.den.emu, `/sessions/${sessionId}`);
+    const user = (body.messages as { id: string; type: string }[]).find((m) => m.type === 'user');
+    assert.ok(user);
+    fx.answer((a) => a.buttons.find((b) => b === 'Apply'));
+
+    const turn = await vscode.commands.executeCommand<ApplyResult>('den.applyTurn', {
+      kind: 'turn',
+      sessionId,
+      message: { id: user.id },
+    });
+    assert.equal(turn?.written.length, 2, fx.den.messages.texts().join(' | '));
+
+    fs.rmSync(path.join(root(), 'src/add-sigma-parser.ts'));
+    const file = await vscode.commands.executeCommand<ApplyResult>('den.applyFile', {
+      kind: 'file',
+      sessionId,
+      path: `${sessionId}/src/add-sigma-parser.ts`,
+      file: { key: `${sessionId}/src/add-sigma-parser.ts`, name: 'src/add-sigma-parser.ts', size: 1 },
+    });
+    assert.deepEqual(
+      file?.written.map((e) => e.relPath),
+      ['src/add-sigma-parser.ts'],
+    );
+  });
+
+  it('merges with a known base: a clean merge asks nothing; a conflict offers conflict markers', async () => {
+    const enc = (t: string) => new TextEncoder().encode(t);
+    const base = enc('a\nb\nc\n');
+    const deps: ApplyDeps = {
+      previews: {} as ApplyPreviews,
+      bases: () => async () => ({ hash: contentHash(base), content: base }),
+    };
+    fx.made.push('merge-clean.txt', 'merge-conflict.txt');
+    fs.writeFileSync(path.join(root(), 'merge-clean.txt'), 'A\nb\nc\n');
+    const answers = fx.answer((a) => a.buttons[0]);
+
+    const clean = await applyAgentFiles(deps, 's', {
+      what: 'a file',
+      title: 'Merges',
+      files: [{ path: 'merge-clean.txt', read: async () => enc('a\nb\nC\n') }],
+    });
+    assert.equal(answers.asked.find((a) => a.modal)?.level, 'info');
+    assert.equal(clean.written[0]?.action, 'merge');
+    assert.equal(fs.readFileSync(path.join(root(), 'merge-clean.txt'), 'utf8'), 'A\nb\nC\n');
+
+    fs.writeFileSync(path.join(root(), 'merge-conflict.txt'), 'A\nb\nc\n');
+    const conflict = await applyAgentFiles(deps, 's', {
+      what: 'a file',
+      title: 'Merges',
+      files: [{ path: 'merge-conflict.txt', read: async () => enc('X\nb\nc\n') }],
+    });
+    const modal = answers.asked.filter((a) => a.modal).at(-1);
+    assert.equal(modal?.buttons[0], 'Apply with Conflict Markers');
+    assert.equal(conflict.written[0]?.action, 'mergeWithConflicts');
+    assert.match(fs.readFileSync(path.join(root(), 'merge-conflict.txt'), 'utf8'), /<<<<<<< Workspace/);
+    assert.match(conflict.message ?? '', /conflict markers in merge-conflict\.txt/);
+  });
+
+  it('needs a service file list entry: an unknown file is a clear message', async () => {
+    const { sessionId } = await fx.seeded('Add eta parser', 'add-eta-parser');
+    const { status } = await emuFetch(fx.den.emu, `/sessions/${sessionId}`);
+    assert.equal(status, 200);
+
+    const result = await vscode.commands.executeCommand<ApplyResult>('den.applyFile', sessionId, 'nope.txt');
+
+    assert.equal(result, undefined);
+    assert.ok(
+      fx.den.messages.texts().some((t) => /no file nope\.txt/.test(t)),
+      fx.den.messages.texts().join(' | '),
+    );
+  });
+});
