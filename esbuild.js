@@ -24,50 +24,7 @@ function listTs(dir) {
   return out;
 }
 
-/**
- * undici embeds its HTTP parser twice, as SIMD and as plain WebAssembly (~72 KB each, base64 in JS).
- * Den keeps only the plain one: undici tries SIMD first and falls back to it when the module is
- * missing. See docs/decisions/2026-11-22-bundle-size.md.
- */
-const dropSimdParser = {
-  name: 'drop-undici-simd-parser',
-  setup(build) {
-    build.onResolve({ filter: /llhttp_simd-wasm\.js$/ }, (args) => ({
-      path: args.path,
-      namespace: 'den-empty',
-    }));
-    build.onLoad({ filter: /.*/, namespace: 'den-empty' }, () => ({
-      contents: 'module.exports = undefined;',
-      loader: 'js',
-    }));
-  },
-};
-
-/**
- * For the shipped bundle only: the plain parser becomes a binary `dist/llhttp.wasm` read when the
- * first request is made (data next to the code, not 72 KB of base64 inside it), and undici's
- * HTTP/2 client, which Den never enables (`allowH2` stays off, so ALPN never picks h2), is left out.
- */
-const slimUndici = {
-  name: 'slim-undici',
-  setup(build) {
-    build.onResolve({ filter: /llhttp-wasm\.js$/ }, (args) => ({ path: args.path, namespace: 'den-wasm' }));
-    build.onLoad({ filter: /.*/, namespace: 'den-wasm' }, () => ({
-      contents:
-        "module.exports = require('fs').readFileSync(require('path').join(__dirname, 'llhttp.wasm'));",
-      loader: 'js',
-    }));
-    build.onResolve({ filter: /client-h2\.js$/ }, (args) => ({ path: args.path, namespace: 'den-no-h2' }));
-    build.onLoad({ filter: /.*/, namespace: 'den-no-h2' }, () => ({
-      contents: "module.exports = function connectH2() { throw new Error('HTTP/2 is not enabled in Den'); };",
-      loader: 'js',
-    }));
-    build.onEnd(() => {
-      fs.mkdirSync('dist', { recursive: true });
-      fs.writeFileSync('dist/llhttp.wasm', require('undici/lib/llhttp/llhttp-wasm.js'));
-    });
-  },
-};
+const { dropSimdParser, slimUndici } = require('./esbuild-plugins');
 
 /** @type {import('esbuild').BuildOptions[]} */
 const configs = [];
@@ -144,14 +101,17 @@ if (tests) {
     return;
   }
   const results = await Promise.all(configs.map((c) => esbuild.build(c)));
-  if (sizes) printSizes(results[0].metafile);
+  if (sizes) printSizes(results[0].metafile, process.env.DEN_SIZES_FILES === '1');
 })().catch((err) => {
   console.error(err);
   process.exit(1);
 });
 
-/** Bytes of dist/extension.js by input, grouped by package or src/ folder, largest first. */
-function printSizes(meta) {
+/**
+ * Bytes of dist/extension.js by input, grouped by package or src/ folder, largest first; with
+ * DEN_SIZES_FILES=1, then each dependency file over 300 bytes.
+ */
+function printSizes(meta, files) {
   const groups = new Map();
   for (const output of Object.values(meta.outputs)) {
     for (const [file, { bytesInOutput }] of Object.entries(output.inputs)) {
@@ -162,5 +122,12 @@ function printSizes(meta) {
   }
   for (const [key, bytes] of [...groups].sort((a, b) => b[1] - a[1])) {
     console.log(`${(bytes / 1024).toFixed(1).padStart(7)} KB  ${key}`);
+  }
+  if (!files) return;
+  const inputs = Object.values(meta.outputs).flatMap((o) => Object.entries(o.inputs));
+  for (const [file, { bytesInOutput }] of inputs.sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput)) {
+    if (bytesInOutput > 300 && file.includes('node_modules')) {
+      console.log(`${(bytesInOutput / 1024).toFixed(1).padStart(7)} KB  ${file}`);
+    }
   }
 }

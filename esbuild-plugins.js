@@ -1,0 +1,77 @@
+// esbuild plugins that keep the extension bundle small (docs/decisions/2026-11-22-bundle-size.md).
+// Shared by esbuild.js and the unit test that loads a production build (test/unit/bundle).
+const fs = require('fs');
+const path = require('path');
+
+/** A plugin resolving files whose path matches `filter` to the fixed `contents`. */
+function stub(name, filter, contents) {
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter }, (args) => ({ path: args.path, namespace: name }));
+      build.onLoad({ filter: /.*/, namespace: name }, () => ({ contents, loader: 'js' }));
+    },
+  };
+}
+
+/**
+ * undici embeds its HTTP parser twice, as SIMD and as plain WebAssembly (~72 KB each, base64 in JS).
+ * Den keeps only the plain one: undici tries SIMD first and falls back to it when the module is
+ * missing.
+ */
+const dropSimdParser = stub('den-empty', /llhttp_simd-wasm\.js$/, 'module.exports = undefined;');
+
+/**
+ * For the shipped bundle only: the plain parser becomes a binary `llhttp.wasm` next to the bundle,
+ * read when the first request is made (data next to the code, not 72 KB of base64 inside it).
+ * The rest leaves out code Den never reaches, each replaced by a module that throws if it ever is:
+ * - undici's HTTP/2 client: Den never enables `allowH2`, so ALPN never picks h2.
+ * - undici's fetch/web layer (webidl, FormData, its parser, data: URLs, ~42 KB): only reached from
+ *   client-h1 when a request body is a FormData; Den sends strings and async iterables.
+ * - undici's SOCKS5 proxy agent (with its client, ~11 KB): ProxyAgent constructs it only for a
+ *   socks5:/socks: proxy URL, which `proxyFor` refuses first (http:// and https:// proxies only).
+ * - ws's server, stream wrapper and subprotocol parser: `ws` resolves to its WebSocket client class
+ *   (what `import WebSocket from 'ws'` yields anyway; the index only adds static properties).
+ */
+const slimUndici = {
+  name: 'slim-undici',
+  setup(build) {
+    build.onResolve({ filter: /llhttp-wasm\.js$/ }, (args) => ({ path: args.path, namespace: 'den-wasm' }));
+    build.onLoad({ filter: /.*/, namespace: 'den-wasm' }, () => ({
+      contents:
+        "module.exports = require('fs').readFileSync(require('path').join(__dirname, 'llhttp.wasm'));",
+      loader: 'js',
+    }));
+    for (const p of [
+      stub(
+        'den-no-h2',
+        /client-h2\.js$/,
+        "module.exports = function connectH2() { throw new Error('HTTP/2 is not enabled in Den'); };",
+      ),
+      stub(
+        'den-no-fetch-body',
+        /[\\/]web[\\/]fetch[\\/]body\.js$/,
+        "exports.extractBody = function extractBody() { throw new Error('FormData request bodies are not included in Den'); };",
+      ),
+      stub(
+        'den-no-socks',
+        /socks5-proxy-agent(\.js)?$/,
+        "module.exports = class Socks5ProxyAgent { constructor() { throw new Error('SOCKS proxies are not supported by Den: use an http:// or https:// proxy'); } };",
+      ),
+    ])
+      p.setup(build);
+    build.onResolve({ filter: /^ws$/ }, () => ({
+      path: require.resolve('ws/package.json').replace(/package\.json$/, path.join('lib', 'websocket.js')),
+    }));
+    build.onEnd(() => {
+      const out = build.initialOptions.outfile ?? path.join('dist', 'extension.js');
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      fs.writeFileSync(
+        path.join(path.dirname(out), 'llhttp.wasm'),
+        require('undici/lib/llhttp/llhttp-wasm.js'),
+      );
+    });
+  },
+};
+
+module.exports = { dropSimdParser, slimUndici };
