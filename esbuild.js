@@ -24,7 +24,7 @@ function listTs(dir) {
   return out;
 }
 
-const { dropSimdParser, slimUndici } = require('./esbuild-plugins');
+const { dropSimdParser, slimUndici } = require('./scripts/esbuild-plugins');
 
 /** @type {import('esbuild').BuildOptions[]} */
 const configs = [];

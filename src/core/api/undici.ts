@@ -2,7 +2,7 @@
  * The parts of undici Den uses, imported from their own modules rather than undici's index, which
  * pulls in fetch, WebSocket, caches and mocks (about 220 KB of the bundle), and `request` from
  * `lib/api/api-request` rather than `lib/api` (which adds stream, pipeline, upgrade and connect).
- * The bundle also stubs modules these still require but Den never reaches (esbuild-plugins.js).
+ * The bundle also stubs modules these still require but Den never reaches (scripts/esbuild-plugins.js).
  * Types still come from the package's declarations. See docs/decisions/2026-11-22-bundle-size.md.
  */
 import type * as Undici from 'undici';

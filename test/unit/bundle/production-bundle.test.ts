@@ -58,7 +58,7 @@ describe('the production bundle (stubbed undici and ws)', function () {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'den-bundle-'));
     const outfile = path.join(dir, 'core.js');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { dropSimdParser, slimUndici } = require(path.resolve('esbuild-plugins.js')) as {
+    const { dropSimdParser, slimUndici } = require(path.resolve('scripts/esbuild-plugins.js')) as {
       dropSimdParser: esbuild.Plugin;
       slimUndici: esbuild.Plugin;
     };
