@@ -86,6 +86,9 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     },
   });
   const files = new SessionFileSystem(sessionFiles, logger);
+  // What the agent saw of attached files, recorded at send and read by Apply (the folder is created
+  // on first record).
+  const bases = new BaseStore({ dir: vscode.Uri.joinPath(context.globalStorageUri, 'bases').fsPath, logger });
   const panels = new PanelManager({
     context,
     connection,
@@ -93,11 +96,10 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     titleOf: (id) => sessions.get(id)?.title,
     apiKey: () => keys.key,
     sessionFs: files,
+    recordBase: (sessionId, path, content) => bases.record(sessionId, path, content),
   });
 
   const previews = new ApplyPreviews();
-  // What the agent saw of attached files; read lazily (the folder is created on first record).
-  const bases = new BaseStore({ dir: vscode.Uri.joinPath(context.globalStorageUri, 'bases').fsPath, logger });
 
   context.subscriptions.push(
     channel,

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnFile } from '../core/api/types';
 import { contentHash, hashChunks } from '../core/files/hash';
 import type { AttachmentSpec, AttachResult } from '../session/attachment-list';
+import type { SentBase } from '../session/bases';
 import { attachmentKey, buildReference, distinctNames } from './attachment-info';
 import { collectSources, type CollectOptions, type SizedSource } from './attach-collect';
 import type { AttachCounts } from './attach-limits';
@@ -29,6 +31,23 @@ async function hashOf(src: AttachmentSource, signal?: AbortSignal): Promise<stri
   signal?.throwIfAborted();
   return contentHash(bytes);
 }
+
+/** What the base store keeps whole (`session/bases.ts`): a bigger file gets no base (Apply asks). */
+const MAX_BASE_BYTES = 2 * 1024 * 1024;
+
+/** A source inside a workspace folder, as the base to record once it goes with a turn. */
+function baseOf(src: AttachmentSource, size: number, hash: string | undefined): SentBase | undefined {
+  const folder = vscode.workspace.getWorkspaceFolder(src.uri);
+  if (!folder || size > MAX_BASE_BYTES) return undefined;
+  const rel = path.posix.relative(folder.uri.path, src.uri.path);
+  if (!rel || rel.startsWith('..')) return undefined;
+  const text = src.text;
+  const read = async (): Promise<Uint8Array> =>
+    text !== undefined ? new TextEncoder().encode(text) : vscode.workspace.fs.readFile(src.uri);
+  return hash ? { path: rel, hash, read } : { path: rel, read };
+}
+
+const withBase = (base: SentBase | undefined): { base?: SentBase } => (base ? { base } : {});
 
 /** Uploads a source under `name`: its text, or the file streamed. */
 function upload(
@@ -81,6 +100,7 @@ export async function attachSources(
         key: attachmentKey(target.sessionId, name),
         ...(hash ? { hash } : {}),
         ...(src.reference.unsaved ? { unsaved: true } : {}),
+        ...withBase(baseOf(src, size, hash)),
         reference: (file: TurnFile) => buildReference({ ...src.reference, attachment: file.name }),
         ...(opts.signal ? { signal: opts.signal } : {}),
         upload: (onProgress, signal) => {

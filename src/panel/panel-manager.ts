@@ -26,6 +26,8 @@ export interface PanelDeps {
   apiKey: () => string | undefined;
   /** The `den-session:` file system: told what hosts learn of their files, and where files open. */
   sessionFs: SessionFileSystem;
+  /** Keeps what the agent saw of a workspace file sent with a turn (`session/bases.ts`). */
+  recordBase?: (sessionId: string, path: string, content: Uint8Array) => Promise<unknown>;
 }
 
 /** A turn to start from a command (New Session, Ask About Selection, Send File). */
@@ -171,6 +173,7 @@ export class PanelManager implements vscode.Disposable {
       logger,
       cache: this.cache,
       uploads: this.uploadsOf(sessionId),
+      ...(this.deps.recordBase ? { recordBase: this.recordBaseFor(sessionId) } : {}),
       events: {
         onRunningChanged: () => this.updateRunning(),
         onTurnEnded: (h, turn) => this.turnEnded(h, turn),
@@ -183,6 +186,11 @@ export class PanelManager implements vscode.Disposable {
     });
     this.hosts.set(sessionId, host);
     return host;
+  }
+
+  private recordBaseFor(sessionId: string): (path: string, content: Uint8Array) => Promise<unknown> {
+    const record = this.deps.recordBase as NonNullable<PanelDeps['recordBase']>;
+    return (path, content) => record(sessionId, path, content);
   }
 
   private uploadsOf(sessionId: string): UploadIndex {

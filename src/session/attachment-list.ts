@@ -3,6 +3,7 @@
  * with the next turn, and failures shown on their chip. Content already in the session (by its
  * hash, see `UploadIndex`) is not uploaded again. No `vscode` import.
  */
+import type { SentBase } from './bases';
 import { randomUUID } from 'node:crypto';
 import type { TurnFile } from '../core/api/types';
 import { presentError } from './error-text';
@@ -31,6 +32,8 @@ export interface AttachmentSpec {
   reference?: (file: TurnFile) => Record<string, unknown>;
   /** Aborting it cancels the upload and removes the chip (as its × does). */
   signal?: AbortSignal;
+  /** A workspace file: recorded as a base (what the agent saw) once the chip goes with a turn. */
+  base?: SentBase;
 }
 
 /**
@@ -155,11 +158,17 @@ export class AttachmentList {
     return { ids, files, references };
   }
 
-  /** Removes chips whose files went with a turn. */
-  clear(ids: string[]): void {
+  /** Removes chips whose files went with a turn; returns the bases of those that have one. */
+  clear(ids: string[]): SentBase[] {
+    const bases: SentBase[] = [];
     let changed = false;
-    for (const id of ids) changed = this.items.delete(id) || changed;
+    for (const id of ids) {
+      const base = this.items.get(id)?.spec.base;
+      if (base) bases.push(base);
+      changed = this.items.delete(id) || changed;
+    }
     if (changed) this.onChange();
+    return bases;
   }
 
   dispose(): void {

@@ -294,3 +294,35 @@ function sum(blobs: Map<string, { size: number }>): number {
   for (const b of blobs.values()) n += b.size;
   return n;
 }
+
+/** A workspace file that went with a turn: its workspace-relative path and what was uploaded. */
+export interface SentBase {
+  path: string;
+  /** The uploaded content's hash, when known: a read that differs is not what the agent saw. */
+  hash?: string;
+  /** The content (undefined when it cannot be read, or is too big to keep). */
+  read: () => Promise<Uint8Array | undefined>;
+}
+
+/**
+ * Records the bases of a turn's attachments. A file whose content no longer has the uploaded
+ * hash changed after the upload: it gets no base (Apply then asks instead of merging). Never throws.
+ */
+export async function recordSentBases(
+  bases: readonly SentBase[],
+  record: (path: string, content: Uint8Array) => Promise<unknown>,
+  logger?: Logger,
+): Promise<number> {
+  let recorded = 0;
+  for (const b of bases) {
+    try {
+      const content = await b.read();
+      if (!content || (b.hash && contentHash(content) !== b.hash)) continue;
+      await record(b.path, content);
+      recorded++;
+    } catch (err) {
+      logger?.debug(`No base for ${b.path}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return recorded;
+}

@@ -13,6 +13,7 @@ import { firstLine } from '../protocol/format';
 import { dispatch, type Handlers } from '../protocol/handlers';
 import { presentError } from './error-text';
 import { AttachmentList, type AttachmentSpec, type AttachResult } from './attachment-list';
+import { recordSentBases } from './bases';
 import { systemClock, type Clock } from './clock';
 import { ComposerChoice, type Choice } from './composer-choice';
 import { DeltaBatcher, type BatcherStats } from './delta-batcher';
@@ -65,6 +66,8 @@ export interface SessionHostDeps {
   events?: SessionHostEvents;
   /** What the session holds on the service by content (kept by the caller across panels). */
   uploads?: UploadIndex;
+  /** Keeps what the agent saw of an attached workspace file (`bases.ts`), by workspace path. */
+  recordBase?: (path: string, content: Uint8Array) => Promise<unknown>;
   /** Tell the connection state about outcomes of requests. */
   reportSuccess?: () => void;
   reportFailure?: (err: unknown) => void;
@@ -365,7 +368,10 @@ export class SessionHost {
   async startTurn(req: TurnRequest): Promise<boolean> {
     this.history.turnStarting();
     const ok = await startTurn(this.actions, req);
-    if (ok && req.attachmentIds) this.attachments.clear(req.attachmentIds);
+    if (!ok || !req.attachmentIds) return ok;
+    const sent = this.attachments.clear(req.attachmentIds);
+    if (sent.length && this.deps.recordBase)
+      void recordSentBases(sent, this.deps.recordBase, this.deps.logger);
     return ok;
   }
 
