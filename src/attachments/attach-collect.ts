@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { checkInside, nodeRealPath } from '../core/files/real-path';
 import { FOLDER_LIMITS, folderVerdict, overLimit, sizeLimitMessage } from './attach-limits';
 import { walkFolder, type WalkFs } from './folder-walk';
 import { excludeMatcher } from './glob';
@@ -36,11 +37,14 @@ function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
 /** A folder read through `vscode.workspace.fs` (remote and virtual folders too). */
 function folderFs(root: vscode.Uri): WalkFs {
   const at = (path: string): vscode.Uri => (path ? vscode.Uri.joinPath(root, ...path.split('/')) : root);
+  // A local link is followed only if it stays inside (`linksLeavingTheWorkspace`); elsewhere Den
+  // cannot see where a link leads, so it is left out.
+  const local = root.scheme === 'file';
   return {
     list: async (path) =>
       (await vscode.workspace.fs.readDirectory(at(path))).map(([name, type]) => [
         name,
-        type & vscode.FileType.SymbolicLink && type & vscode.FileType.Directory
+        type & vscode.FileType.SymbolicLink && (type & vscode.FileType.Directory || !local)
           ? 'other'
           : type & vscode.FileType.Directory
             ? 'dir'
@@ -148,10 +152,40 @@ export async function collectSources(
     }
     out.push(...files);
   }
-  const tooBig = overLimit(out, opts.maxFileBytes);
+  const leaving = await linksLeavingTheWorkspace(out);
+  if (leaving.length) {
+    const more = leaving.length > 3 ? ` and ${leaving.length - 3} more` : '';
+    notes.push(
+      `Den did not attach ${leaving.slice(0, 3).join(', ')}${more}: a link that leads outside its workspace folder.`,
+    );
+  }
+  const tooBig = overLimit(
+    out.filter((f) => !leaving.includes(f.label)),
+    opts.maxFileBytes,
+  );
   if (tooBig.length) {
     const named = tooBig.map((f) => ({ name: f.label, size: f.size }));
     notes.push(sizeLimitMessage(named, opts.maxFileBytes));
   }
-  return said(out.filter((f) => !tooBig.includes(f)));
+  return said(out.filter((f) => !tooBig.includes(f) && !leaving.includes(f.label)));
+}
+
+/**
+ * The labels of local files inside a workspace folder that are symbolic links (or lie under one)
+ * leading out of that folder: attaching them would send a file from elsewhere on the disk.
+ * Editors' unsaved text goes as shown; files outside any folder were chosen as they are.
+ */
+async function linksLeavingTheWorkspace(sources: readonly SizedSource[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const { src, label } of sources) {
+    const folder = src.text === undefined ? vscode.workspace.getWorkspaceFolder(src.uri) : undefined;
+    if (!folder || src.uri.scheme !== 'file' || folder.uri.scheme !== 'file') continue;
+    const relative = src.uri.path.slice(folder.uri.path.replace(/\/+$/, '').length + 1);
+    if (!relative) continue;
+    const inside = await checkInside(folder.uri.fsPath, relative, nodeRealPath, {
+      caseInsensitive: process.platform === 'win32' || process.platform === 'darwin',
+    });
+    if (!inside.ok && !out.includes(label)) out.push(label);
+  }
+  return out;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { AttachCommandResult } from '../../src/commands/attach-commands';
@@ -257,6 +258,40 @@ describe('Attach to Den', () => {
       assert.equal(uploads(), 1);
     } finally {
       await setDenSetting(den.api, 'attachments.maxFileSizeMB', undefined);
+    }
+  });
+
+  it('refuses files that are links leading outside the workspace folder, alone or in a folder', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'den-outside-'));
+    try {
+      fs.writeFileSync(path.join(outside, 'secret.txt'), 'not for the agent\n');
+      const kept = write(dir, 'linked/kept.txt', 'inside\n');
+      fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'linked', 'secret.txt'));
+      fs.symlinkSync(path.join(dir, 'linked', 'kept.txt'), path.join(dir, 'linked', 'alias.txt'));
+      fs.symlinkSync(outside, path.join(dir, 'outside-dir'));
+      const lone = vscode.Uri.file(path.join(dir, 'linked', 'secret.txt'));
+      const underLink = vscode.Uri.file(path.join(dir, 'outside-dir', 'secret.txt'));
+      const panel = await seededPanel();
+
+      const result = await attach({
+        uris: [vscode.Uri.file(path.join(dir, 'linked')), lone, underLink],
+        session: panel.sessionId,
+      });
+
+      // The link inside the folder is followed; it has kept.txt's content, so one chip for both.
+      assert.deepEqual(chips(panel), [['alias.txt', 'ready']]);
+      assert.equal(result?.counts.uploaded, 1);
+      const rel = (p: string): string => vscode.workspace.asRelativePath(vscode.Uri.file(p), false);
+      assert.equal(
+        panel.host.view.notice?.message,
+        `Den did not attach ${rel(lone.fsPath)}, ${rel(underLink.fsPath)}: a link that leads outside its workspace folder.`,
+      );
+      assert.equal(uploads(), 1);
+      await send(panel, 'Read the alias');
+      assert.equal(await media(`${panel.sessionId}/alias.txt`), 'inside\n');
+      assert.ok(kept);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
     }
   });
 
