@@ -21,14 +21,18 @@ const SUITE = 'ext';
 /** Must match OUTPUT_MARK in test/ext/index.ts: marks the extension host's test output in the workbench log. */
 const OUTPUT_MARK = '[den-ext] ';
 
-/** Builds the workbench URL that makes the extension host load Den from source and run the tests. */
-function testUrl(url: string, port: number, root: string, workspaceDir: string): string {
+/**
+ * Builds the workbench URL that makes the extension host load Den from source and run the tests.
+ * The window opens a `.code-workspace` holding the one folder: tests can then add a second folder
+ * (multi-root) without the extension host restarting, as it would for a folder window.
+ */
+function testUrl(url: string, port: number, root: string, workspaceFile: string): string {
   const remote = (p: string): string => `vscode-remote://127.0.0.1:${port}${p}`;
   const payload = [
     ['extensionDevelopmentPath', remote(root)],
     ['extensionTestsPath', remote(path.join(root, 'dist', 'test', 'ext', 'index'))],
   ];
-  return `${url}/?folder=${encodeURIComponent(workspaceDir)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  return `${url}/?workspace=${encodeURIComponent(workspaceFile)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
 async function main(): Promise<number> {
@@ -41,6 +45,8 @@ async function main(): Promise<number> {
   const workspaceDir = path.join(tmp, 'workspace');
   const reporterFile = path.join(tmp, 'results.jsonl');
   fs.mkdirSync(workspaceDir);
+  const workspaceFile = path.join(tmp, 'den-tests.code-workspace');
+  fs.writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: 'workspace' }] }));
   fs.writeFileSync(reporterFile, '');
 
   let server: CodeServer | undefined;
@@ -66,7 +72,7 @@ async function main(): Promise<number> {
       else if (verbose) console.log(`[workbench ${type}] ${text}`);
     });
     page.on('pageerror', (err) => verbose && console.log(`[page error] ${err.message}`));
-    await page.goto(testUrl(server.url, server.port, root, workspaceDir));
+    await page.goto(testUrl(server.url, server.port, root, workspaceFile));
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>(
       (resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)),
