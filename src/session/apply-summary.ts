@@ -27,7 +27,10 @@ export function summaryText(plan: ApplyPlan): string {
   ].filter(Boolean);
   if (parts.length > 0) lines.push(`${parts.join(', ')} (+${s.added} −${s.removed} lines).`);
   else lines.push(plan.entries.length > 0 || plan.leftOut > 0 ? 'Nothing to apply.' : 'No files to apply.');
-  if (s.conflicts) lines.push(`${plural(s.conflicts, 'conflict')} in ${listed(s.conflictFiles, 'file')}.`);
+  if (s.conflicts) {
+    const where = s.conflictFiles.map((f) => withLines(f, plan));
+    lines.push(`${plural(s.conflicts, 'conflict')} in ${listed(where, 'file')}.`);
+  }
   if (s.identical) {
     lines.push(`${plural(s.identical, 'file')} ${s.identical === 1 ? 'needs' : 'need'} no change.`);
   }
@@ -51,6 +54,20 @@ export function summaryText(plan: ApplyPlan): string {
     lines.push(...capped(s.needsConfirmation));
   }
   return lines.join('\n');
+}
+
+/**
+ * A conflicting file with the workspace lines in conflict, 1-based as editors count:
+ * `src/a.ts (lines 3–5 and 12)`; an insertion stands at the line before which it goes.
+ */
+function withLines(relPath: string, plan: ApplyPlan): string {
+  const entry = plan.entries.find((e) => e.relPath === relPath && e.conflicts?.length);
+  if (!entry?.conflicts) return relPath;
+  const ranges = entry.conflicts.map(({ oursRange: r }) =>
+    r.end - r.start > 1 ? `${r.start + 1}–${r.end}` : `${r.start + 1}`,
+  );
+  const many = ranges.length > 1 || ranges[0].includes('–');
+  return `${relPath} (${many ? 'lines' : 'line'} ${ranges.length > 1 ? `${ranges.slice(0, -1).join(', ')} and ${ranges.at(-1)}` : ranges[0]})`;
 }
 
 /** `a, b and c`, or the first few and "N more files". */

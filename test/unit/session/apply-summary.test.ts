@@ -68,7 +68,7 @@ describe('apply summary', () => {
       summaryText(plan),
       [
         '2 new, 4 changed, 1 deletion (+12 −3 lines).',
-        '1 conflict in src/conflict.ts.',
+        '1 conflict in src/conflict.ts (line 1).',
         '1 file needs no change.',
         '2 files have unsaved changes: the edit goes into the editor, unsaved.',
         'Not applied: 1 refused.',
@@ -80,6 +80,18 @@ describe('apply summary', () => {
       ].join('\n'),
     );
     assert.equal(needsConfirmation.length, 3);
+  });
+
+  it('names the workspace lines of each conflict, as editors count them', async () => {
+    const base = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', ''].join('\n');
+    const mine = ['a', 'B1', 'B2', 'c', 'd', 'e', 'f', 'G', 'h', ''].join('\n');
+    const agent = ['a', 'b-agent', 'c', 'd', 'e', 'f', 'g-agent', 'h', ''].join('\n');
+    const plan = await planApply({
+      files: [agentFile('src/m.ts', agent).file],
+      folder: fakeFolder({ files: { 'src/m.ts': mine } }),
+      base: basesOf({ 'src/m.ts': base }),
+    });
+    assert.equal(summaryText(plan).split('\n')[1], '2 conflicts in src/m.ts (lines 2–3 and 8).');
   });
 
   it('says when there is nothing to do', async () => {
@@ -106,7 +118,7 @@ describe('apply summary', () => {
     });
     const lines = summaryText(plan).split('\n');
     assert.equal(lines[0], '7 changed (+42 −0 lines).');
-    assert.equal(lines[1], '7 conflicts in a, b, c, d and 3 more files.');
+    assert.equal(lines[1], '7 conflicts in a (line 1), b (line 1), c (line 1), d (line 1) and 3 more files.');
     assert.deepEqual(lines.slice(2, 8), [
       'Not applied: 7 refused.',
       'Refused the path "../a": it goes up out of the folder ("..").',
