@@ -10,7 +10,7 @@ import type { HostMessage } from '../../../src/protocol/messages';
 import { SessionHost, type SessionHostDeps } from '../../../src/session/session-host';
 import type { TranscriptCache } from '../../../src/session/transcript-cache';
 import { transcriptViews } from '../../../src/session/turn-view';
-import type { Emulator } from '../../emulator/index';
+import { startEmulator, type Emulator } from '../../emulator/index';
 import { ViewMirror } from './view-mirror';
 
 export interface HostRig {
@@ -128,4 +128,36 @@ export function lastTurn(rig: HostRig): Turn {
   const t = turns[turns.length - 1];
   if (!t) throw new Error('no turn');
   return t;
+}
+
+/**
+ * Inside a `describe`: a fresh emulator for each test (`emu()`), and `rig(...)` hosts against it;
+ * all are closed after each test.
+ */
+export function useHostRigs(options?: Parameters<typeof startEmulator>[0]): {
+  emu(): Emulator;
+  rig(opts?: Parameters<typeof hostRig>[1]): HostRig;
+} {
+  let emu: Emulator | undefined;
+  const rigs: HostRig[] = [];
+  beforeEach(async () => {
+    emu = await startEmulator(options);
+  });
+  afterEach(async () => {
+    for (const r of rigs.splice(0)) await r.close();
+    await emu?.close();
+    emu = undefined;
+  });
+  const current = (): Emulator => {
+    if (!emu) throw new Error('no emulator: call inside a test');
+    return emu;
+  };
+  return {
+    emu: current,
+    rig: (opts) => {
+      const r = hostRig(current(), opts);
+      rigs.push(r);
+      return r;
+    },
+  };
 }

@@ -4,9 +4,8 @@ import { turnFileFromUpload } from '../../../src/core/api/normalize-results';
 import { contentHash } from '../../../src/core/files/hash';
 import type { AttachmentSpec } from '../../../src/session/attachment-list';
 import { recordSentBases, type SentBase } from '../../../src/session/bases';
-import { startEmulator, type Emulator } from '../../emulator/index';
 import { waitFor } from '../../support/wait';
-import { hostRig, type HostRig } from './host-rig';
+import { useHostRigs, type HostRig } from './host-rig';
 
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 const base = (path: string, content: string | undefined, hash?: string): SentBase => ({
@@ -39,16 +38,8 @@ describe('bases of sent attachments', () => {
   });
 
   describe('through the session host', () => {
-    let emu: Emulator;
+    const rigs = useHostRigs();
     let r: HostRig | undefined;
-    beforeEach(async () => {
-      emu = await startEmulator();
-    });
-    afterEach(async () => {
-      await r?.close();
-      r = undefined;
-      await emu.close();
-    });
 
     const chip = (rig: HostRig, name: string, text: string): AttachmentSpec => ({
       name,
@@ -73,7 +64,7 @@ describe('bases of sent attachments', () => {
 
     it('records a base for each chip that goes with a turn, none for a chip removed before', async () => {
       const recorded: string[] = [];
-      r = hostRig(emu, {
+      r = rigs.rig({
         extra: {
           recordBase: async (path) => {
             recorded.push(path);

@@ -2,30 +2,18 @@ import assert from 'node:assert/strict';
 import { isTerminalStatus } from '../../../src/core/transcript/model';
 import type { FilesUpdate } from '../../../src/session/file-index';
 import { SessionFiles, type FileEvent } from '../../../src/session/session-files';
-import { startEmulator, type Emulator } from '../../emulator/index';
 import { waitFor } from '../../support/wait';
-import { hostRig, lastTurn, type HostRig } from './host-rig';
+import { lastTurn, useHostRigs } from './host-rig';
 
 describe('SessionFiles with a session host (against the emulator)', function () {
   this.timeout(15_000);
-  let emu: Emulator;
-  let rig: HostRig | undefined;
-
-  beforeEach(async () => {
-    emu = await startEmulator();
-  });
-
-  afterEach(async () => {
-    await rig?.close();
-    rig = undefined;
-    await emu.close();
-  });
+  const rigs = useHostRigs();
 
   it("publishes a live turn's sandbox.snapshot, then the stored snapshot; the files read as the service stores them", async () => {
     const updates: FilesUpdate[] = [];
-    const r = (rig = hostRig(emu, {
+    const r = rigs.rig({
       extra: { events: { onFilesChanged: (_h, u) => updates.push(u) } },
-    }));
+    });
     const files = new SessionFiles({
       fetch: (id) => r.client.getSession(id),
       download: async (f, ctx) => (await r.client.downloadFile(f, ctx)).content,
@@ -57,8 +45,8 @@ describe('SessionFiles with a session host (against the emulator)', function () 
     for (const u of updates) forward(u);
     assert.deepEqual(events, [], 'the stored files were reported as changed');
     for (const path of paths) {
-      const stored = await fetch(`${emu.url}/media/${sessionId}/${path}`, {
-        headers: { authorization: `Bearer ${emu.keys.primary}` },
+      const stored = await fetch(`${rigs.emu().url}/media/${sessionId}/${path}`, {
+        headers: { authorization: `Bearer ${rigs.emu().keys.primary}` },
       });
       assert.equal(Buffer.from(await files.read(sessionId, path)).toString('utf8'), await stored.text());
       assert.equal((await files.stat(sessionId, path)).type, 'file');

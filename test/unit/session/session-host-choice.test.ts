@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { isTerminalStatus } from '../../../src/core/transcript/model';
-import { startEmulator, type Emulator } from '../../emulator/index';
 import { waitFor } from '../../support/wait';
-import { hostRig, lastTurn, type HostRig } from './host-rig';
+import { useHostRigs, lastTurn, type HostRig } from './host-rig';
 
 /** The mode and fast/think of every composer post the mirror saw. */
 function composerPosts(r: HostRig): string[] {
@@ -18,18 +17,8 @@ function composerPosts(r: HostRig): string[] {
 
 describe('SessionHost composer choice (against the emulator)', function () {
   this.timeout(15_000);
-  let emu: Emulator;
+  const rigs = useHostRigs();
   let r: HostRig | undefined;
-
-  beforeEach(async () => {
-    emu = await startEmulator();
-  });
-
-  afterEach(async () => {
-    await r?.close();
-    r = undefined;
-    await emu.close();
-  });
 
   async function ended(rig: HostRig): Promise<void> {
     const turn = lastTurn(rig);
@@ -40,7 +29,7 @@ describe('SessionHost composer choice (against the emulator)', function () {
   }
 
   it('starts from the defaults, keeps what the webview chose without echoing it, and starts turns with it', async () => {
-    r = hostRig(emu, { extra: { composerDefaults: { mode: 'slides', effort: 'think' } } });
+    r = rigs.rig({ extra: { composerDefaults: { mode: 'slides', effort: 'think' } } });
     await r.host.handle({ type: 'ready', lastSeq: null });
     await waitFor('the init', () => r?.mirror.composer);
     assert.deepEqual(composerPosts(r), ['slides/think']);
@@ -60,7 +49,7 @@ describe('SessionHost composer choice (against the emulator)', function () {
   });
 
   it('a send carries the choice shown: it becomes the composer choice', async () => {
-    r = hostRig(emu);
+    r = rigs.rig();
     assert.deepEqual(r.host.choice.current, { mode: 'code', effort: 'fast' });
     await r.host.handle({ type: 'send', text: 'look this up', mode: 'deepsearch', effort: 'think' });
     const turn = lastTurn(r);
@@ -72,7 +61,7 @@ describe('SessionHost composer choice (against the emulator)', function () {
   });
 
   it('a turn that says its own mode keeps the composer choice as it is', async () => {
-    r = hostRig(emu);
+    r = rigs.rig();
     assert.equal(await r.host.startTurn({ task: 'add a helper', mode: 'auto', effort: 'think' }), true);
     const turn = lastTurn(r);
     assert.equal(turn.userMessage.mode, 'auto');
