@@ -111,9 +111,15 @@ export function parseFileVersionQuery(query: string): FileVersion | undefined {
   return Number.isFinite(ms) ? { key, updatedAt: ms } : undefined;
 }
 
-/** Whether a file is at that version (same key and `updatedAt`). */
+/**
+ * Whether a file is at that version: the same key and `updatedAt`. A version without `updatedAt`
+ * (a turn's result file the service gave no time for) cannot be told from later ones under its
+ * key: it is whatever the key holds.
+ */
 export function isFileVersion(file: FileVersion, version: FileVersion): boolean {
-  return file.key === version.key && file.updatedAt === version.updatedAt;
+  return (
+    file.key === version.key && (version.updatedAt === undefined || file.updatedAt === version.updatedAt)
+  );
 }
 
 /** A `sandbox.snapshot` payload's changes (`snapshot`: path → {key, name, updatedAt}; `deleted`). */

@@ -41,11 +41,13 @@ describe('den-session: file versions in the URI query', () => {
     assert.equal(sessionFileUriPath(SID, '/workspace/src/a.ts'), `/${SID}/workspace/src/a.ts`);
   });
 
-  it('compares versions by key and updatedAt', () => {
+  it('compares versions by key and updatedAt; a version without updatedAt is what its key holds', () => {
     assert.equal(isFileVersion({ key: 'k', updatedAt: 1 }, { key: 'k', updatedAt: 1 }), true);
     assert.equal(isFileVersion({ key: 'k', updatedAt: 1 }, { key: 'k', updatedAt: 2 }), false);
     assert.equal(isFileVersion({ key: 'k' }, { key: 'k2' }), false);
     assert.equal(isFileVersion({ key: 'k' }, { key: 'k' }), true);
+    assert.equal(isFileVersion({ key: 'k', updatedAt: 3 }, { key: 'k' }), true);
+    assert.equal(isFileVersion({ key: 'k' }, { key: 'k', updatedAt: 3 }), false);
   });
 });
 
