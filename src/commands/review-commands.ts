@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { agentVersionsOf, type AgentScope } from '../files/apply-sources';
+import { agentVersionsOf } from '../files/apply-sources';
 import {
   openReview,
   reviewEntries,
@@ -11,7 +11,7 @@ import {
 import { parseSessionFileUri, type SessionFileSystem } from '../files/session-fs';
 import type { Connection } from '../service/connection';
 import { FileLookupError } from '../session/session-files';
-import { fileOf, missing, rowCommand, sessionOf, turnOf, type RowArg } from './row-args';
+import { missing, registerScopeCommands } from './row-args';
 
 /**
  * The review commands (`docs/review-and-apply.md`): the workspace beside the agent's files, nothing
@@ -25,56 +25,35 @@ import { fileOf, missing, rowCommand, sessionOf, turnOf, type RowArg } from './r
  *   without arguments, the active editor's `den-session:` file.
  */
 export function registerReviewCommands(connection: Connection, fs: SessionFileSystem): vscode.Disposable[] {
-  const review = async (sessionId: string, scope: AgentScope, options?: ReviewOptions) => {
-    const source = await agentVersionsOf(connection.requireClient(), sessionId, scope);
-    const entries = reviewEntries(sessionId, source, scope.kind === 'turn');
-    return openReview(entries, { title: reviewTitle(source), what: source.what }, options);
-  };
-  const command = <A extends unknown[]>(
-    id: string,
-    doing: string,
-    fn: (...args: A) => Promise<ReviewResult | undefined>,
-  ) => rowCommand(connection, id, doing, fn);
-
-  return [
-    command(
-      'den.reviewSession',
-      'review the session’s changes',
-      async (arg?: RowArg, options?: ReviewOptions) => {
-        const sessionId = sessionOf(arg);
-        if (!sessionId) return missing('a session', 'Review Changes');
-        return review(sessionId, { kind: 'session' }, options);
+  return registerScopeCommands<ReviewOptions, ReviewResult>(
+    connection,
+    'Review Changes',
+    {
+      session: { id: 'den.reviewSession', doing: 'review the session’s changes' },
+      turn: { id: 'den.reviewTurn', doing: 'review the turn’s changes' },
+      file: {
+        id: 'den.compareWithWorkspace',
+        doing: 'compare the file with the workspace',
+        action: 'Compare with Workspace',
       },
-    ),
-    command(
-      'den.reviewTurn',
-      'review the turn’s changes',
-      async (arg?: RowArg, turnId?: string, options?: ReviewOptions) => {
-        const sessionId = sessionOf(arg);
-        const turn = turnOf(arg, turnId);
-        if (!sessionId || !turn) return missing('a turn', 'Review Changes');
-        return review(sessionId, { kind: 'turn', turnId: turn }, options);
-      },
-    ),
-    command(
-      'den.compareWithWorkspace',
-      'compare the file with the workspace',
-      async (arg?: RowArg | vscode.Uri, path?: string, options?: ReviewOptions) => {
-        const uri =
-          arg instanceof vscode.Uri ? arg : arg ? undefined : vscode.window.activeTextEditor?.document.uri;
-        if (uri) {
-          const entry = await openedFile(fs, uri);
-          if (!entry) return missing('a file', 'Compare with Workspace');
-          return openReview([entry], { title: entry.path, what: entry.path }, options);
-        }
-        const row = arg instanceof vscode.Uri ? undefined : arg;
-        const sessionId = sessionOf(row);
-        const file = fileOf(row, path);
-        if (!sessionId || !file) return missing('a file', 'Compare with Workspace');
-        return review(sessionId, { kind: 'file', path: file }, options);
-      },
-    ),
-  ];
+    },
+    async (sessionId, scope, options) => {
+      const source = await agentVersionsOf(connection.requireClient(), sessionId, scope);
+      const entries = reviewEntries(sessionId, source, scope.kind === 'turn');
+      return openReview(entries, { title: reviewTitle(source), what: source.what }, options);
+    },
+    (arg, options) => {
+      // The editor title action passes the agent file's URI; the palette, nothing (the active editor's).
+      const uri =
+        arg instanceof vscode.Uri ? arg : arg ? undefined : vscode.window.activeTextEditor?.document.uri;
+      if (!uri) return undefined;
+      return (async () => {
+        const entry = await openedFile(fs, uri);
+        if (!entry) return missing('a file', 'Compare with Workspace');
+        return openReview([entry], { title: entry.path, what: entry.path }, options);
+      })();
+    },
+  );
 }
 
 /**
