@@ -5,6 +5,7 @@ import { registerApplyCommands } from './commands/apply-commands';
 import { registerAuthCommands } from './commands/auth-commands';
 import { registerFileCommands } from './commands/file-commands';
 import { registerPanelCommands } from './commands/panel-commands';
+import { registerReviewCommands } from './commands/review-commands';
 import { registerSessionCommands } from './commands/session-commands';
 import { registerTurnCommands } from './commands/turn-commands';
 import { parseSettings } from './config/settings';
@@ -158,6 +159,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
       previews,
       bases: (sessionId) => async (relPath) => bases.get(sessionId, relPath),
     }),
+    ...registerReviewCommands(connection, files),
   );
   const activationMs = performance.now() - started;
   logger.info(`Den activated in ${activationMs.toFixed(1)} ms.`);

@@ -8,17 +8,32 @@ import { nodeRealPath } from '../core/files/real-path';
 import type { PlanFolder } from '../session/apply-plan';
 import * as vscode from 'vscode';
 
+/** What `chooseFolder` says, for Apply (the default) or Review. */
+export interface FolderWords {
+  /** Why a folder is needed, after "Den: open a folder first." */
+  none: string;
+  title: string;
+  placeHolder: string;
+}
+
+const APPLY_WORDS: FolderWords = {
+  none: 'Apply writes the agent’s files into a workspace folder, and this window has none.',
+  title: 'Den: Apply to Which Folder?',
+  placeHolder: 'The workspace folder to write the agent’s files into',
+};
+
 /**
- * The folder to apply into: the only one, or the one the person picks when there are several;
- * undefined (after saying why) when there is none or the pick was dismissed. `preferred` (a folder
- * URI string) skips the question when it names an open folder.
+ * The folder to apply into (or compare with): the only one, or the one the person picks when there
+ * are several; undefined (after saying why) when there is none or the pick was dismissed.
+ * `preferred` (a folder URI string) skips the question when it names an open folder.
  */
-export async function chooseFolder(preferred?: string): Promise<vscode.WorkspaceFolder | undefined> {
+export async function chooseFolder(
+  preferred?: string,
+  words: FolderWords = APPLY_WORDS,
+): Promise<vscode.WorkspaceFolder | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length === 0) {
-    void vscode.window.showWarningMessage(
-      'Den: open a folder first. Apply writes the agent’s files into a workspace folder, and this window has none.',
-    );
+    void vscode.window.showWarningMessage(`Den: open a folder first. ${words.none}`);
     return undefined;
   }
   const named = preferred && folders.find((f) => f.uri.toString() === preferred);
@@ -26,10 +41,7 @@ export async function chooseFolder(preferred?: string): Promise<vscode.Workspace
   if (folders.length === 1) return folders[0];
   const picked = await vscode.window.showQuickPick(
     folders.map((folder) => ({ label: folder.name, description: folder.uri.fsPath, folder })),
-    {
-      title: 'Den: Apply to Which Folder?',
-      placeHolder: 'The workspace folder to write the agent’s files into',
-    },
+    { title: words.title, placeHolder: words.placeHolder },
   );
   return picked?.folder;
 }

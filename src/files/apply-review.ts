@@ -10,6 +10,9 @@ import { fileUri } from './apply-folder';
 
 export const APPLY_SCHEME = 'den-apply';
 
+/** An empty read-only document: the missing side of a one-file diff (a new or a deleted file). */
+export const EMPTY_URI = vscode.Uri.from({ scheme: APPLY_SCHEME, path: '/empty' });
+
 export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private contents = new Map<string, string>();
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
@@ -17,6 +20,7 @@ export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode
   private readonly registration = vscode.workspace.registerTextDocumentContentProvider(APPLY_SCHEME, this);
 
   provideTextDocumentContent(uri: vscode.Uri): string {
+    if (uri.toString() === EMPTY_URI.toString()) return '';
     return this.contents.get(uri.toString()) ?? 'Den no longer holds this preview: run Apply again.';
   }
 
@@ -41,9 +45,8 @@ export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode
     for (const key of next.keys()) this.changed.fire(vscode.Uri.parse(key));
     if (pairs.length === 1) {
       const [target, original, preview] = pairs[0];
-      const left = original ?? vscode.Uri.from({ scheme: APPLY_SCHEME, path: '/empty' });
-      const right = preview ?? vscode.Uri.from({ scheme: APPLY_SCHEME, path: '/empty' });
-      this.contents.set(vscode.Uri.from({ scheme: APPLY_SCHEME, path: '/empty' }).toString(), '');
+      const left = original ?? EMPTY_URI;
+      const right = preview ?? EMPTY_URI;
       const name = vscode.workspace.asRelativePath(target);
       await vscode.commands.executeCommand('vscode.diff', left, right, `${name} ↔ Den: what Apply writes`, {
         preview: true,

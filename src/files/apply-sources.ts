@@ -8,7 +8,7 @@
 import type { ApiClient } from '../core/api/client';
 import type { FileInfo, SessionDetail } from '../core/api/types';
 import { transcriptFromDetail } from '../core/transcript/from-history';
-import type { Turn } from '../core/transcript/model';
+import type { FileChange, Turn } from '../core/transcript/model';
 import type { AgentFile } from '../session/apply-plan';
 
 export interface AgentFiles {
@@ -18,40 +18,64 @@ export interface AgentFiles {
   title: string;
 }
 
+/** Which of a session's files: all of them now, a turn's, or one. */
+export type AgentScope =
+  { kind: 'session' } | { kind: 'turn'; turnId: string } | { kind: 'file'; path: string };
+
+/** A path's state in a scope: the version to fetch (`info`: key, `updatedAt`), or deleted. */
+export type AgentVersion = { deleted: true } | { deleted: false; info: FileInfo };
+
+/** The agent's files of a scope by path (as the sandbox names them), without their bytes. */
+export interface AgentVersions {
+  files: Map<string, AgentVersion>;
+  what: string;
+  title: string;
+  /** The turn's number (1-based) for a turn's files. */
+  turn?: number;
+  /** The bytes of one version, through the download chain (with the session's events). */
+  read(info: FileInfo): Promise<Uint8Array>;
+}
+
 /** Loads the session and answers its files for `scope`; throws a plain Error with a message when absent. */
 export async function agentFilesOf(
   client: ApiClient,
   sessionId: string,
-  scope: { kind: 'session' } | { kind: 'turn'; turnId: string } | { kind: 'file'; path: string },
+  scope: AgentScope,
 ): Promise<AgentFiles> {
+  const { files, what, title, read } = await agentVersionsOf(client, sessionId, scope);
+  return { files: toAgentFiles(files, (info) => () => read(info)), what, title };
+}
+
+/** The paths and versions of `scope` (what Apply writes and Review shows); throws a plain Error when absent. */
+export async function agentVersionsOf(
+  client: ApiClient,
+  sessionId: string,
+  scope: AgentScope,
+): Promise<AgentVersions> {
   const detail = await client.getSession(sessionId);
   const events = detail.messages.flatMap((m) => (m.type === 'agent' ? m.events : []));
-  const read = (info: FileInfo) => async (): Promise<Uint8Array> =>
+  const read = async (info: FileInfo): Promise<Uint8Array> =>
     new Uint8Array((await client.downloadFile(info, { sessionEvents: events })).content);
   const title = detail.session.title || 'Untitled session';
   const latest = sessionFiles(detail);
-  if (scope.kind === 'session') {
-    return { files: toAgentFiles(latest, read), what: 'the session’s files', title };
-  }
+  if (scope.kind === 'session') return { files: latest, what: 'the session’s files', title, read };
   if (scope.kind === 'file') {
     const found = latest.get(scope.path) ?? findByName(latest, scope.path);
     if (!found) throw new Error(`The session has no file ${scope.path} now.`);
-    return { files: toAgentFiles(new Map([[scope.path, found]]), read), what: scope.path, title };
+    return { files: new Map([[scope.path, found]]), what: scope.path, title, read };
   }
   const turns = transcriptFromDetail(detail).turns;
   const index = turns.findIndex(
     (t) => t.agentMessageId === scope.turnId || t.userMessage?.id === scope.turnId,
   );
   if (index < 0) throw new Error('The session has no such turn (it may have been deleted).');
-  return { files: toAgentFiles(turnFiles(turns[index]), read), what: `turn ${index + 1}’s files`, title };
+  const files = turnFiles(turns[index]);
+  return { files, what: `turn ${index + 1}’s files`, title, turn: index + 1, read };
 }
 
-/** A path's latest state: the file to fetch, or deleted. */
-type Latest = { deleted: true } | { deleted: false; info: FileInfo };
-
 /** The session's files now: the snapshot's, plus what its turns deleted and the snapshot lacks. */
-function sessionFiles(detail: SessionDetail): Map<string, Latest> {
-  const out = new Map<string, Latest>();
+function sessionFiles(detail: SessionDetail): Map<string, AgentVersion> {
+  const out = new Map<string, AgentVersion>();
   for (const [key, info] of Object.entries(detail.session.fileSnapshot)) {
     out.set(info.name || key, { deleted: false, info });
   }
@@ -64,15 +88,10 @@ function sessionFiles(detail: SessionDetail): Map<string, Latest> {
 }
 
 /** A turn's files: its snapshot changes, then results not among them. */
-function turnFiles(turn: Turn): Map<string, Latest> {
-  const out = new Map<string, Latest>();
+function turnFiles(turn: Turn): Map<string, AgentVersion> {
+  const out = new Map<string, AgentVersion>();
   for (const f of turn.files) {
-    out.set(
-      f.path,
-      f.change === 'deleted'
-        ? { deleted: true }
-        : { deleted: false, info: { key: f.key, name: f.name, size: 0, updatedAt: f.updatedAt } },
-    );
+    out.set(f.path, f.change === 'deleted' ? { deleted: true } : { deleted: false, info: changeInfo(f) });
   }
   for (const info of turn.outputFiles ?? []) {
     const path = info.name || info.key;
@@ -81,14 +100,21 @@ function turnFiles(turn: Turn): Map<string, Latest> {
   return out;
 }
 
-function findByName(files: Map<string, Latest>, path: string): Latest | undefined {
+/** A turn's change as the version it names (no `updatedAt` key when the snapshot gave none). */
+function changeInfo(f: FileChange): FileInfo {
+  const info: FileInfo = { key: f.key, name: f.name, size: 0 };
+  if (f.updatedAt !== undefined) info.updatedAt = f.updatedAt;
+  return info;
+}
+
+function findByName(files: Map<string, AgentVersion>, path: string): AgentVersion | undefined {
   const bare = path.replace(/^\/+/, '');
   for (const [p, f] of files) if (p.replace(/^\/+/, '') === bare) return f;
   return undefined;
 }
 
 function toAgentFiles(
-  files: Map<string, Latest>,
+  files: Map<string, AgentVersion>,
   read: (info: FileInfo) => () => Promise<Uint8Array>,
 ): AgentFile[] {
   return [...files].map(([path, f]): AgentFile =>

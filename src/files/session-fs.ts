@@ -2,20 +2,46 @@ import * as vscode from 'vscode';
 import { DenError } from '../core/api/errors';
 import type { Logger } from '../core/log';
 import { presentError } from '../session/error-text';
-import { parseSessionFileUriPath, sessionFileUriPath } from '../session/file-index';
+import {
+  fileVersionQuery,
+  parseFileVersionQuery,
+  parseSessionFileUriPath,
+  sessionFileUriPath,
+  type FileVersion,
+} from '../session/file-index';
 import { FileLookupError, type FileEvent, type SessionFiles } from '../session/session-files';
 
 /** Scheme of the read-only file system of sessions' generated files: `den-session:/<sessionId>/<path>`. */
 export const SESSION_FS_SCHEME = 'den-session';
 
-/** The `den-session:` URI of a session's file (`path` as the session names it; `''`: its root). */
-export function sessionFileUri(sessionId: string, path: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: SESSION_FS_SCHEME, path: sessionFileUriPath(sessionId, path) });
+/**
+ * The `den-session:` URI of a session's file (`path` as the session names it; `''`: its root): its
+ * current version, or with `version`, exactly that one (`?key=…&updatedAt=…`: a turn's version).
+ */
+export function sessionFileUri(sessionId: string, path: string, version?: FileVersion): vscode.Uri {
+  return vscode.Uri.from({
+    scheme: SESSION_FS_SCHEME,
+    path: sessionFileUriPath(sessionId, path),
+    query: version ? fileVersionQuery(version) : '',
+  });
 }
 
-/** The session and path a `den-session:` URI names; undefined for another scheme or the root `/`. */
-export function parseSessionFileUri(uri: vscode.Uri): { sessionId: string; path: string } | undefined {
-  return uri.scheme === SESSION_FS_SCHEME ? parseSessionFileUriPath(uri.path) : undefined;
+/** A file a `den-session:` URI names: session, path, and the version when it names one. */
+export interface SessionFileTarget {
+  sessionId: string;
+  path: string;
+  version?: FileVersion;
+}
+
+/** The session, path and version a `den-session:` URI names; undefined for another scheme or the root `/`. */
+export function parseSessionFileUri(uri: vscode.Uri): SessionFileTarget | undefined {
+  return uri.scheme === SESSION_FS_SCHEME ? targetOf(uri) : undefined;
+}
+
+function targetOf(uri: vscode.Uri): SessionFileTarget | undefined {
+  const at = parseSessionFileUriPath(uri.path);
+  const version = parseFileVersionQuery(uri.query);
+  return at && version && at.path ? { ...at, version } : at;
 }
 
 const KIND: Record<FileEvent['kind'], vscode.FileChangeType> = {
@@ -64,8 +90,9 @@ export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disp
     const readonly = vscode.FilePermission.Readonly;
     if (!target)
       return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: readonly };
-    const st = await this.run(uri, `find ${shown(target.path)}`, () =>
-      this.files.stat(target.sessionId, target.path),
+    const { sessionId, path, version } = target;
+    const st = await this.run(uri, `find ${shown(path)}`, async () =>
+      version ? this.files.statVersion(sessionId, path, version) : this.files.stat(sessionId, path),
     );
     return st.type === 'file'
       ? { type: vscode.FileType.File, ctime: st.mtime, mtime: st.mtime, size: st.size, permissions: readonly }
@@ -87,7 +114,10 @@ export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disp
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const target = this.target(uri);
     if (!target) throw vscode.FileSystemError.FileIsADirectory(uri);
-    return this.run(uri, `read ${shown(target.path)}`, () => this.files.read(target.sessionId, target.path));
+    const { sessionId, path, version } = target;
+    return this.run(uri, `read ${shown(path)}`, () =>
+      version ? this.files.readVersion(sessionId, path, version) : this.files.read(sessionId, path),
+    );
   }
 
   createDirectory(uri: vscode.Uri): never {
@@ -111,8 +141,8 @@ export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disp
     this.emitter.dispose();
   }
 
-  private target(uri: vscode.Uri): { sessionId: string; path: string } | undefined {
-    return parseSessionFileUriPath(uri.path);
+  private target(uri: vscode.Uri): SessionFileTarget | undefined {
+    return targetOf(uri);
   }
 
   private refused(uri: vscode.Uri): vscode.FileSystemError {

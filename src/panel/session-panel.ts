@@ -243,7 +243,10 @@ export class SessionPanel implements vscode.Disposable {
     try {
       // A file the transcript shows is there, whatever the stored snapshot says.
       if (!deletedLater) await this.deps.sessionFs.files.ensure(this.sessionId, file, info);
-      const outcome = await openGeneratedFile(this.deps.sessionFs, this.sessionId, file, { beside: true });
+      const outcome = await openGeneratedFile(this.deps.sessionFs, this.sessionId, file, {
+        beside: true,
+        version: info,
+      });
       if (outcome === 'missing') {
         this.notice(
           'info',

@@ -9,7 +9,7 @@
  * unsaved changes, the editor's text, so the merge takes that as "ours" and `dirty` tells the glue
  * to make the edit through the document.
  * 1. Beyond `maxFiles`: not planned, not read (`leftOut` counts them).
- * 2. A path `safeRelativePath` refuses, or one that names the same workspace file as another entry
+ * 2. A path `workspacePaths` refuses (`safeRelativePath`), or one that names the same workspace file as another entry
  *    (equal but for case or Unicode normal form, which collide on Windows and macOS; both are
  *    refused: Den cannot tell which is meant), or that leads outside the folder through a link
  *    (`folder.realPath`): `refused`, with a message naming the path. Nothing is read.
@@ -41,10 +41,10 @@
  */
 import { DenError } from '../core/api/errors';
 import { contentHash } from '../core/files/hash';
-import { safeRelativePath, show } from '../core/files/path-safety';
 import { checkInside } from '../core/files/real-path';
 import { formatBytes } from '../protocol/format';
 import { decide, failed, planDeletion, refused } from './apply-decide';
+import { workspacePaths } from './workspace-paths';
 import type {
   AgentFile,
   ApplyPlan,
@@ -74,21 +74,20 @@ export async function planApply(input: PlanInput): Promise<ApplyPlan> {
   const maxFileBytes = input.maxFileBytes ?? 5 * MB;
   const maxTotalBytes = input.maxTotalBytes ?? 64 * MB;
   const files = input.files.slice(0, maxFiles);
-  const safe = files.map((f) => safeRelativePath(f.path, input.rules));
-  const clashes = clashesOf(files, safe);
+  const mapped = workspacePaths(
+    files.map((f) => f.path),
+    input.rules,
+  );
   const { folder } = input;
   const entries: PlanEntry[] = [];
   let total = 0;
   for (const [k, file] of files.entries()) {
     if (input.signal?.aborted) throw new DenError({ code: 'aborted', message: 'Planning was cancelled.' });
-    const s = safe[k];
-    const clash = clashes.get(k);
-    if (!s.ok) entries.push(refused(file.path, s.message));
-    else if (clash !== undefined)
-      entries.push(refused(file.path, `Refused the path ${show(file.path)}: ${clash}.`, s.path));
+    const m = mapped[k];
+    if (!m.ok) entries.push(refused(file.path, m.message, m.relPath));
     else {
       const budget = { maxFileBytes, left: maxTotalBytes - total };
-      const entry = await planFile(file, s.path, folder, input.base, budget);
+      const entry = await planFile(file, m.relPath, folder, input.base, budget);
       total += entry.newContent?.byteLength ?? 0;
       entries.push(entry);
     }
@@ -114,31 +113,6 @@ export function writesOf(plan: ApplyPlan, confirmed: boolean): PlanEntry[] {
 export function stillAsPlanned(entry: PlanEntry, current: Uint8Array | undefined): boolean {
   if (entry.expected === undefined) return false;
   return entry.expected === (current === undefined ? null : contentHash(current));
-}
-
-/**
- * Entries that name one workspace file, by index, with why: the same relative path once case and
- * Unicode normal form are set aside (two names Windows and macOS would take for one file).
- */
-function clashesOf(
-  files: readonly AgentFile[],
-  safe: readonly ReturnType<typeof safeRelativePath>[],
-): Map<number, string> {
-  const byKey = new Map<string, number[]>();
-  safe.forEach((s, k) => {
-    if (!s.ok) return;
-    const key = s.path.normalize('NFC').toLowerCase();
-    byKey.set(key, [...(byKey.get(key) ?? []), k]);
-  });
-  const out = new Map<number, string>();
-  for (const group of byKey.values()) {
-    if (group.length < 2) continue;
-    for (const k of group) {
-      const other = files[group.find((j) => j !== k)!].path;
-      out.set(k, `it names the same workspace file as ${show(other)}`);
-    }
-  }
-  return out;
 }
 
 async function planFile(

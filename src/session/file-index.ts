@@ -78,6 +78,50 @@ export function parseSessionFileUriPath(uriPath: string): { sessionId: string; p
   return slash < 0 ? { sessionId: p, path: '' } : { sessionId: p.slice(0, slash), path: p.slice(slash + 1) };
 }
 
+/**
+ * One version of a session's file: the `key` and `updatedAt` its snapshot gave it. A `den-session:`
+ * URI names one in its query (`?key=<key>&updatedAt=<ISO time>`); without a query it names the
+ * path's current version.
+ */
+export interface FileVersion {
+  key: string;
+  /** Unix ms; absent when the service gave none. */
+  updatedAt?: number;
+}
+
+/** The URI query naming a version (`key=…&updatedAt=…`, URL-encoded). */
+export function fileVersionQuery(version: FileVersion): string {
+  const q = new URLSearchParams({ key: version.key });
+  const at = version.updatedAt;
+  if (at !== undefined && Number.isFinite(at) && Math.abs(at) <= 8.64e15) {
+    q.set('updatedAt', new Date(at).toISOString());
+  }
+  return q.toString();
+}
+
+/** The version a URI query names; undefined for no query, no `key`, or a time that is not one. */
+export function parseFileVersionQuery(query: string): FileVersion | undefined {
+  if (!query) return undefined;
+  const q = new URLSearchParams(query);
+  const key = q.get('key');
+  if (!key) return undefined;
+  const at = q.get('updatedAt');
+  if (at === null) return { key };
+  const ms = Date.parse(at);
+  return Number.isFinite(ms) ? { key, updatedAt: ms } : undefined;
+}
+
+/**
+ * Whether a file is at that version: the same key and `updatedAt`. A version without `updatedAt`
+ * (a turn's result file the service gave no time for) cannot be told from later ones under its
+ * key: it is whatever the key holds.
+ */
+export function isFileVersion(file: FileVersion, version: FileVersion): boolean {
+  return (
+    file.key === version.key && (version.updatedAt === undefined || file.updatedAt === version.updatedAt)
+  );
+}
+
 /** A `sandbox.snapshot` payload's changes (`snapshot`: path → {key, name, updatedAt}; `deleted`). */
 export function snapshotChanges(payload: Record<string, unknown>): SnapshotChanges | undefined {
   const updated: Record<string, FileInfo> = {};

@@ -8,10 +8,20 @@
 import type { DownloadContext } from '../core/api/download';
 import { DenError } from '../core/api/errors';
 import type { AgentEvent, FileInfo, SessionDetail } from '../core/api/types';
+import { recoverFromEvents } from '../core/api/file-recovery';
 import { Emitter, type Listen } from '../core/emitter';
 import { ByteCache } from './byte-cache';
 import { systemClock, type Clock } from './clock';
-import { FileTree, filesByPath, normalizeFilePath, type EntryType, type FilesUpdate } from './file-index';
+import {
+  FileTree,
+  filesByPath,
+  isFileVersion,
+  normalizeFilePath,
+  snapshotChanges,
+  type EntryType,
+  type FileVersion,
+  type FilesUpdate,
+} from './file-index';
 
 export type { FilesUpdate } from './file-index';
 
@@ -133,6 +143,58 @@ export class SessionFiles {
       if (!now.size) now.size = bytes.length;
     }
     return bytes;
+  }
+
+  /**
+   * One version of a file (`key`, `updatedAt`), whatever the session holds at `path` now: a turn's
+   * version after later turns changed or deleted the file. Its size is known once it was read.
+   */
+  statVersion(sessionId: string, path: string, version: FileVersion): FileStat {
+    const p = normalizeFilePath(path);
+    const kept = this.cache.get(versionKey(sessionId, p, version), versionOf(version));
+    const file: FileInfo = { key: version.key, name: p, size: kept?.length ?? 0 };
+    if (version.updatedAt !== undefined) file.updatedAt = version.updatedAt;
+    return { type: 'file', file, mtime: version.updatedAt ?? 0, size: file.size };
+  }
+
+  /**
+   * The bytes of one version of a file. The current version is read as `read` reads it. Another
+   * version under its own key comes through the fetch chain; under the key the current version
+   * has (the service serves only a path's latest content there), from the file-writing tools of the
+   * session's events up to the turn that recorded that version. Versions never change: kept by
+   * key and `updatedAt`.
+   */
+  async readVersion(sessionId: string, path: string, version: FileVersion): Promise<Uint8Array> {
+    const p = normalizeFilePath(path);
+    const current = await this.stat(sessionId, p).catch((err: unknown) => {
+      if (err instanceof FileLookupError) return undefined;
+      throw err;
+    });
+    const now = current?.type === 'file' ? current.file : undefined;
+    if (now && isFileVersion(now, version)) return this.read(sessionId, p);
+    const key = versionKey(sessionId, p, version);
+    const kept = this.cache.get(key, versionOf(version));
+    if (kept) return kept;
+    let pending = this.reads.get(key);
+    if (!pending) {
+      const file: FileInfo = { key: version.key, name: p, size: 0 };
+      if (version.updatedAt !== undefined) file.updatedAt = version.updatedAt;
+      const fetched =
+        now?.key === version.key
+          ? this.recoverVersion(sessionId, file)
+          : this.deps.download(file, {}).catch((err: unknown) => {
+              if (!(err instanceof DenError) || err.code !== 'unsupported') throw err;
+              return this.recoverVersion(sessionId, file);
+            });
+      pending = fetched
+        .then((bytes) => {
+          this.cache.set(key, versionOf(version), bytes);
+          return bytes;
+        })
+        .finally(() => this.reads.delete(key));
+      this.reads.set(key, pending);
+    }
+    return pending;
   }
 
   /** Applies what a session host learned; publishes what changed. */
@@ -318,6 +380,19 @@ export class SessionFiles {
     }
   }
 
+  /** An earlier version from the writes of the session's events through the turn that recorded it. */
+  private async recoverVersion(sessionId: string, file: FileInfo): Promise<Uint8Array> {
+    const detail = await this.deps.fetch(sessionId);
+    const found = recoverFromEvents(file, eventsThrough(detail, file));
+    if (!found) {
+      throw new DenError({
+        code: 'unsupported',
+        message: `The service serves only the latest version of ${file.name}, and the session's events do not hold the earlier one.`,
+      });
+    }
+    return new TextEncoder().encode(found.content);
+  }
+
   private publish(events: FileEvent[]): void {
     if (events.length) this.changed.fire(events);
   }
@@ -327,8 +402,40 @@ function cacheKey(sessionId: string, path: string): string {
   return `${sessionId}\n${path}`;
 }
 
+/** Where the bytes of one version of a file are kept (apart from the path's current bytes). */
+function versionKey(sessionId: string, path: string, version: FileVersion): string {
+  return `${cacheKey(sessionId, path)}\n@${versionOf(version)}`;
+}
+
+/**
+ * The events of the session's agent messages up to and including the one whose `sandbox.snapshot`
+ * (or, for a file without `updatedAt`, whose `task.completed` files) named this version; none when
+ * no message did.
+ */
+function eventsThrough(detail: SessionDetail, file: FileInfo): AgentEvent[] {
+  const out: AgentEvent[] = [];
+  for (const m of detail.messages) {
+    if (m.type !== 'agent') continue;
+    out.push(...m.events);
+    if (m.events.some((e) => namesVersion(e, file))) return out;
+  }
+  return [];
+}
+
+function namesVersion(e: AgentEvent, file: FileInfo): boolean {
+  if (e.kind === 'sandbox.snapshot') {
+    const changes = snapshotChanges(e.payload);
+    return Object.values(changes?.updated ?? {}).some((f) => isFileVersion(f, file));
+  }
+  if (e.kind !== 'task.completed' || file.updatedAt !== undefined || !Array.isArray(e.payload.files))
+    return false;
+  return e.payload.files.some(
+    (f: unknown) => typeof f === 'object' && f !== null && (f as FileInfo).key === file.key,
+  );
+}
+
 /** What the bytes kept for a file are checked against. */
-function versionOf(file: FileInfo): string {
+function versionOf(file: FileVersion): string {
   return `${file.key}\n${file.updatedAt ?? ''}`;
 }
 

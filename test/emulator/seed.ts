@@ -13,6 +13,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 export interface SeedTurn {
+  /** Ending in ", deleting <path>", the turn also deletes that path (written by an earlier turn). */
   task: string;
   mode: Mode;
   /** Stop after this many scripted steps and record an abort. */
@@ -143,6 +144,16 @@ export function addSeedTurn(
       now: at,
     }),
   ];
+  // "…, deleting src/a.ts": the turn also deletes that file of an earlier turn (before it completes).
+  const deleting = /, deleting (\S+)$/.exec(turn.task)?.[1];
+  if (deleting) {
+    const sandbox_id = `sbx_${s.sessionId.slice(0, 8)}`;
+    steps.splice(-1, 0, {
+      kind: 'sandbox.snapshot',
+      payload: { sandbox_id, snapshot: {}, deleted: [deleting] },
+    });
+    delete s.fileSnapshot[`${s.sessionId}/${deleting}`];
+  }
   if (turn.abortAfter !== undefined) {
     steps = [
       ...steps.slice(0, turn.abortAfter),
