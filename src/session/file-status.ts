@@ -14,23 +14,17 @@
  * refused, saying so.
  */
 import { Emitter, type Listen } from '../core/emitter';
+import type { Logger } from '../core/log';
+import type { FileState, FileStatusView } from '../protocol/view';
 import { planApply } from './apply-plan';
 import type { AgentFile, BaseLookup, PlanEntry, PlanFolder } from './apply-types';
 import { ByteCache } from './byte-cache';
 
-/** What applying a file would do to the workspace, in the words the views show. */
-export type FileState = 'new' | 'modified' | 'deleted' | 'identical' | 'conflicts' | 'refused' | 'failed';
-
-export interface FileStatus {
-  state: FileState;
-  /** Lines applying would add and remove (0 for binary files and when nothing changes). */
-  added: number;
-  removed: number;
-  /** Conflict hunks (`conflicts` only). */
-  conflicts?: number;
-  /** Why, in words: for `refused` and `failed`, and what the planner says of merges and skips. */
-  reason?: string;
-}
+/**
+ * A file's state and the lines applying would add and remove (0 for binary files and when nothing
+ * changes); `reason`: for `refused` and `failed`, and what the planner says of merges and skips.
+ */
+export type FileStatus = Omit<FileStatusView, 'path'>;
 
 /** A session's statuses by the agent's path of each file (as `AgentFile.path` names it). */
 export type FileStatuses = ReadonlyMap<string, FileStatus>;
@@ -209,4 +203,42 @@ export class FileStatusModel {
 function signatureOf(input: StatusInput): string {
   const files = input.files.map((f) => `${f.path}\u0000${f.deleted ? 'deleted' : f.version}`);
   return [input.folder.root, ...files].join('\n');
+}
+
+/** Where a session's host gets its files' states (the glue's `FileStatusModel`). */
+export interface FileStatusSource {
+  statuses(sessionId: string): Promise<FileStatuses>;
+  readonly onDidChange: Listen<string>;
+}
+
+/**
+ * Keeps one session's file states shown: `refresh` asks for them, and they are asked for again
+ * whenever they go stale; each answer goes to `show` as the protocol's list. A failure is logged
+ * and shows nothing new.
+ */
+export function followFileStatus(
+  source: FileStatusSource,
+  sessionId: string,
+  show: (files: FileStatusView[]) => void,
+  logger: Logger,
+): { refresh(): Promise<void>; dispose(): void } {
+  let disposed = false;
+  const refresh = async (): Promise<void> => {
+    try {
+      const statuses = await source.statuses(sessionId);
+      if (!disposed) show([...statuses].map(([path, s]) => ({ path, ...s })));
+    } catch (err) {
+      logger.warn(`Session ${sessionId}: could not compare its files with the workspace: ${String(err)}`);
+    }
+  };
+  const subscription = source.onDidChange((id) => {
+    if (id === sessionId) void refresh();
+  });
+  return {
+    refresh,
+    dispose: () => {
+      disposed = true;
+      subscription.dispose();
+    },
+  };
 }
