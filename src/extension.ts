@@ -95,8 +95,8 @@ export function activate(context: vscode.ExtensionContext): DenApi {
   const baseLookup = (sessionId: string) => async (relPath: string) => bases.get(sessionId, relPath);
   // Each file's state against the workspace, for the Sessions tree's Files groups and the panels.
   const fileStatus = new WorkspaceFileStatus({
-    detail: (id) => sessions.detail(id),
     client: () => connection.requireClient(),
+    listedUpdatedAt: (id) => sessions.get(id)?.updatedAt,
     bases: baseLookup,
     onDidChangeSessionFiles: (listener) => sessionFiles.onDidChange(listener),
     logger,
@@ -130,12 +130,12 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     sessions.model.onDidChange((c) => {
       if (c.kind === 'removed') {
         sessionFiles.forget(c.sessionId);
-        fileStatus.model.forget(c.sessionId);
+        fileStatus.forget(c.sessionId);
       }
     }),
     keys.onDidChange(() => {
       sessionFiles.forget();
-      fileStatus.model.forget();
+      fileStatus.forget();
       connection.keyChanged();
       void sessions.refresh({ forgetProblem: true });
     }),
@@ -147,7 +147,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
       ) {
         connection.updateSettings(readSettings());
         sessionFiles.forget();
-        fileStatus.model.forget();
+        fileStatus.forget();
         void sessions.refresh({ forgetProblem: true });
       }
     }),

@@ -20,9 +20,9 @@ import { currentFilesOf } from './apply-sources';
 import * as vscode from 'vscode';
 
 export interface WorkspaceFileStatusDeps {
-  /** The session as loaded (the Sessions tree's cached detail). */
-  detail(sessionId: string): Promise<SessionDetail>;
   client(): ApiClient;
+  /** When the Sessions list last saw the session change (undefined: not listed). */
+  listedUpdatedAt(sessionId: string): number | undefined;
   /** What the agent saw of a session's files, as Apply looks it up. */
   bases(sessionId: string): BaseLookup;
   /** The session files' changes (`SessionFiles.onDidChange`). */
@@ -44,13 +44,16 @@ export class WorkspaceFileStatus implements vscode.Disposable {
   private pending = new Set<string>();
   private pendingAll = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Each session as last fetched; fetched again when its files changed or the list has it newer. */
+  private readonly details = new Map<string, SessionDetail>();
+  private readonly refetch = new Set<string>();
 
   constructor(private readonly deps: WorkspaceFileStatusDeps) {
     this.model = new FileStatusModel({
       load: async (sessionId) => {
         const folder = statusFolder();
         if (!folder) return undefined;
-        const detail = await deps.detail(sessionId);
+        const detail = await this.detail(sessionId);
         return {
           files: currentFilesOf(deps.client(), detail),
           folder: planFolder(folder),
@@ -71,16 +74,38 @@ export class WorkspaceFileStatus implements vscode.Disposable {
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.changed(undefined)),
       {
         dispose: deps.onDidChangeSessionFiles((events) => {
-          for (const id of new Set(events.map((e) => e.sessionId))) this.model.sessionChanged(id);
+          for (const id of new Set(events.map((e) => e.sessionId))) {
+            this.refetch.add(id);
+            this.model.sessionChanged(id);
+          }
         }).dispose,
       },
     );
+  }
+
+  /** Forgets what is kept of a session (deleted), or of every session (another key or service). */
+  forget(sessionId?: string): void {
+    if (sessionId === undefined) this.details.clear();
+    else this.details.delete(sessionId);
+    this.model.forget(sessionId);
   }
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     for (const s of this.subscriptions) s.dispose();
     this.model.dispose();
+  }
+
+  private async detail(sessionId: string): Promise<SessionDetail> {
+    const kept = this.details.get(sessionId);
+    const listed = this.deps.listedUpdatedAt(sessionId);
+    const fresh =
+      kept && !this.refetch.has(sessionId) && (listed === undefined || listed <= kept.session.updatedAt);
+    if (fresh) return kept;
+    this.refetch.delete(sessionId);
+    const detail = await this.deps.client().getSession(sessionId);
+    this.details.set(sessionId, detail);
+    return detail;
   }
 
   /** Gathers a change (undefined: anything) and reports the batch once changes settle. */
