@@ -54,6 +54,8 @@ interface Known {
   /** The workspace paths planned, lower-cased, to tell which workspace changes matter. */
   relPaths: Set<string>;
   stale: boolean;
+  /** The session's generation when the computation started. */
+  generation: number;
 }
 
 const NONE: FileStatuses = new Map();
@@ -88,6 +90,8 @@ export class FileStatusModel {
   /** Bumped per session when its statuses go stale: a computation started before lands stale. */
   private readonly generations = new Map<string, number>();
   private readonly bytes: ByteCache;
+  /** Sessions asked for (with a folder or not): told when the folders change. */
+  private readonly asked = new Set<string>();
   private readonly changed = new Emitter<string>();
   /** A session's statuses went stale (ask `statuses` again to get fresh ones). */
   readonly onDidChange: Listen<string> = this.changed.event;
@@ -103,6 +107,7 @@ export class FileStatusModel {
 
   /** The session's statuses: kept ones when still valid, else computed (one computation at a time). */
   async statuses(sessionId: string): Promise<FileStatuses> {
+    this.asked.add(sessionId);
     const input = await this.deps.load(sessionId);
     if (!input) {
       this.known.delete(sessionId);
@@ -127,7 +132,7 @@ export class FileStatusModel {
   workspaceChanged(relPaths?: readonly string[]): void {
     const changed = relPaths && new Set(relPaths.map((p) => p.toLowerCase()));
     const hit = (k: Known): boolean => !changed || [...changed].some((p) => k.relPaths.has(p));
-    const sessions = new Set(this.running.keys());
+    const sessions = new Set([...this.running.keys(), ...(changed ? [] : this.asked)]);
     for (const [id, k] of this.known) if (hit(k)) sessions.add(id);
     for (const id of sessions) this.invalidate(id);
   }
@@ -141,9 +146,11 @@ export class FileStatusModel {
   forget(sessionId?: string): void {
     if (sessionId === undefined) {
       this.known.clear();
+      this.asked.clear();
       this.bytes.clear();
     } else {
       this.known.delete(sessionId);
+      this.asked.delete(sessionId);
       this.bytes.deleteWhere((k) => k.startsWith(`${sessionId}\n`));
     }
   }
@@ -178,7 +185,10 @@ export class FileStatusModel {
       statuses.set(e.path, statusOf(e));
     }
     const stale = generation !== (this.generations.get(sessionId) ?? 0);
-    this.known.set(sessionId, { signature, statuses, relPaths, stale });
+    // A computation started later may have finished first: keep its result.
+    if ((this.known.get(sessionId)?.generation ?? -1) <= generation) {
+      this.known.set(sessionId, { signature, statuses, relPaths, stale, generation });
+    }
     return statuses;
   }
 

@@ -144,6 +144,14 @@ describe('FileStatusModel', () => {
     const { model, state } = rig([statusFile('a.ts', 'a\n'), statusFile('b.ts', 'b\n')], fakeFolder());
     state.folder = undefined;
     assert.equal((await model.statuses('s1')).size, 0);
+    const stale: string[] = [];
+    model.onDidChange((id) => stale.push(id));
+    model.workspaceChanged(['a.ts']);
+    assert.deepEqual(stale, [], 'nothing planned, nothing stale');
+    state.folder = fakeFolder();
+    model.workspaceChanged();
+    assert.deepEqual(stale, ['s1'], 'a folder opened: asked again');
+    assert.equal((await model.statuses('s1')).get('a.ts')?.state, 'new');
     const limited = new FileStatusModel({
       maxFiles: 1,
       load: async () => ({ files: state.files, folder: fakeFolder(), base: basesOf({}) }),
