@@ -3,7 +3,7 @@ import type { DenError } from '../core/api/errors';
 import type { Session, SessionDetail } from '../core/api/types';
 import type { Logger } from '../core/log';
 import type { Connection } from '../service/connection';
-import type { FileStatusModel } from '../session/file-status';
+import type { FileStatusModel, FileStatuses } from '../session/file-status';
 import { presentError } from '../session/error-text';
 import { isRunning, SessionsModel, type SessionsChange } from '../session/list/sessions-model';
 import { listProblemMessage, welcomeKeys } from '../session/list/welcome-state';
@@ -218,7 +218,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   /** Computes a session's file states; redraws the rows whose state changed. Never throws. */
   private async loadStatuses(sessionId: string): Promise<void> {
     if (!this.fileStatus) return;
-    let statuses;
+    let statuses: FileStatuses;
     try {
       statuses = await this.fileStatus.statuses(sessionId);
     } catch (err) {
