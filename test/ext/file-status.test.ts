@@ -5,8 +5,9 @@ import * as vscode from 'vscode';
 import { waitFor } from '../support/wait';
 import { root, turnPaths, useApply } from './apply-helpers';
 import { labelOf, rows, type Row } from './helpers';
+import { openPanel } from './panel-helpers';
 
-describe('File states in the Sessions tree', function () {
+describe('File states against the workspace', function () {
   this.timeout(60_000);
   const fx = useApply();
 
@@ -80,5 +81,23 @@ describe('File states in the Sessions tree', function () {
     assert.equal(after[`${slug}.ts`], 'modified · \u22121 · src');
     assert.equal(after[`${slug}.test.ts`], seen[`${slug}.test.ts`]);
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('gives the Session panel the same states, and new ones after a workspace change', async () => {
+    const slug = 'add-panel-status';
+    const { sessionId, bytes } = await fx.seeded('Add panel status', slug);
+    const [src, test] = turnPaths(slug);
+    fs.mkdirSync(path.dirname(path.join(root(), src)), { recursive: true });
+    fs.writeFileSync(path.join(root(), src), await bytes(src));
+    const panel = await openPanel(fx.den.api, sessionId);
+    const shown = () => new Map((panel.host.view.initBody().fileStatus ?? []).map((f) => [f.path, f.state]));
+    const first = await waitFor('the panel’s states', () => {
+      const m = shown();
+      return m.size === 2 && m;
+    });
+    assert.deepEqual(Object.fromEntries(first), { [src]: 'identical', [test]: 'new' });
+    fs.mkdirSync(path.dirname(path.join(root(), test)), { recursive: true });
+    fs.writeFileSync(path.join(root(), test), await bytes(test));
+    await waitFor('the panel’s new state', () => shown().get(test) === 'identical', 20_000);
   });
 });
