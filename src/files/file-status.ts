@@ -102,8 +102,8 @@ export class WorkspaceFileStatus implements vscode.Disposable {
     const fresh =
       kept && !this.refetch.has(sessionId) && (listed === undefined || listed <= kept.session.updatedAt);
     if (fresh) return kept;
-    this.refetch.delete(sessionId);
     const detail = await this.deps.client().getSession(sessionId);
+    this.refetch.delete(sessionId);
     this.details.set(sessionId, detail);
     return detail;
   }
