@@ -12,6 +12,7 @@ import { parseSettings } from './config/settings';
 import { redactingLogger, type Logger } from './core/log';
 import { SessionFileSystem } from './files/session-fs';
 import { ApplyPreviews } from './files/apply-review';
+import { WorkspaceFileStatus } from './files/file-status';
 import { BaseStore } from './session/bases';
 import { Connection } from './service/connection';
 import { PanelManager } from './panel/panel-manager';
@@ -32,6 +33,8 @@ export interface DenApi {
   readonly sessionDrop: SessionDropController;
   /** The `den-session:` file system of sessions' generated files. */
   readonly files: SessionFileSystem;
+  /** Each session file's state against the workspace (the tree and the panels show it). */
+  readonly fileStatus: WorkspaceFileStatus;
   /** How long `activate` took, in ms (reported by the integration tests). */
   readonly activationMs: number;
 }
@@ -90,6 +93,16 @@ export function activate(context: vscode.ExtensionContext): DenApi {
   // What the agent saw of attached files, recorded at send and read by Apply (the folder is created
   // on first record).
   const bases = new BaseStore({ dir: vscode.Uri.joinPath(context.globalStorageUri, 'bases').fsPath, logger });
+  const baseLookup = (sessionId: string) => async (relPath: string) => bases.get(sessionId, relPath);
+  // Each file's state against the workspace, for the Sessions tree's Files groups and the panels.
+  const fileStatus = new WorkspaceFileStatus({
+    client: () => connection.requireClient(),
+    listedUpdatedAt: (id) => sessions.get(id)?.updatedAt,
+    bases: baseLookup,
+    onDidChangeSessionFiles: (listener) => sessionFiles.onDidChange(listener),
+    logger,
+  });
+  sessions.setFileStatus(fileStatus.model);
   const panels = new PanelManager({
     context,
     connection,
@@ -98,6 +111,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     apiKey: () => keys.key,
     sessionFs: files,
     recordBase: (sessionId, path, content) => bases.record(sessionId, path, content),
+    fileStatus: fileStatus.model,
   });
 
   const previews = new ApplyPreviews();
@@ -113,11 +127,16 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     files,
     files.register(),
     sessionFiles,
+    fileStatus,
     sessions.model.onDidChange((c) => {
-      if (c.kind === 'removed') sessionFiles.forget(c.sessionId);
+      if (c.kind === 'removed') {
+        sessionFiles.forget(c.sessionId);
+        fileStatus.forget(c.sessionId);
+      }
     }),
     keys.onDidChange(() => {
       sessionFiles.forget();
+      fileStatus.forget();
       connection.keyChanged();
       void sessions.refresh({ forgetProblem: true });
     }),
@@ -129,6 +148,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
       ) {
         connection.updateSettings(readSettings());
         sessionFiles.forget();
+        fileStatus.forget();
         void sessions.refresh({ forgetProblem: true });
       }
     }),
@@ -157,13 +177,13 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     previews,
     ...registerApplyCommands(connection, {
       previews,
-      bases: (sessionId) => async (relPath) => bases.get(sessionId, relPath),
+      bases: baseLookup,
     }),
     ...registerReviewCommands(connection, files),
   );
   const activationMs = performance.now() - started;
   logger.info(`Den activated in ${activationMs.toFixed(1)} ms.`);
-  return { connection, keys, sessions, status, panels, sessionDrop: drop, files, activationMs };
+  return { connection, keys, sessions, status, panels, sessionDrop: drop, files, fileStatus, activationMs };
 }
 
 export function deactivate(): void {}

@@ -10,6 +10,7 @@ import type { FileInfo, SessionDetail } from '../core/api/types';
 import { transcriptFromDetail } from '../core/transcript/from-history';
 import type { FileChange, Turn } from '../core/transcript/model';
 import type { AgentFile } from '../session/apply-plan';
+import type { StatusFile } from '../session/file-status';
 
 export interface AgentFiles {
   files: AgentFile[];
@@ -53,9 +54,8 @@ export async function agentVersionsOf(
   scope: AgentScope,
 ): Promise<AgentVersions> {
   const detail = await client.getSession(sessionId);
-  const events = detail.messages.flatMap((m) => (m.type === 'agent' ? m.events : []));
-  const read = async (info: FileInfo): Promise<Uint8Array> =>
-    new Uint8Array((await client.downloadFile(info, { sessionEvents: events })).content);
+  const reader = readerOf(client, detail);
+  const read = (info: FileInfo): Promise<Uint8Array> => reader(info)();
   const title = detail.session.title || 'Untitled session';
   const latest = sessionFiles(detail);
   if (scope.kind === 'session') return { files: latest, what: 'the session’s files', title, read };
@@ -71,6 +71,21 @@ export async function agentVersionsOf(
   if (index < 0) throw new Error('The session has no such turn (it may have been deleted).');
   const files = turnFiles(turns[index]);
   return { files, what: `turn ${index + 1}’s files`, title, turn: index + 1, read };
+}
+
+/**
+ * The session's current files (as Apply Session's Files takes them) from an already-loaded
+ * detail, each with its version (key and `updatedAt`) for those that keep results by it.
+ */
+export function currentFilesOf(client: ApiClient, detail: SessionDetail): StatusFile[] {
+  return toAgentFiles(sessionFiles(detail), readerOf(client, detail));
+}
+
+/** Fetches a file's bytes through the client's chain, with the session's events for tool-held files. */
+function readerOf(client: ApiClient, detail: SessionDetail): (info: FileInfo) => () => Promise<Uint8Array> {
+  const events = detail.messages.flatMap((m) => (m.type === 'agent' ? m.events : []));
+  return (info) => async () =>
+    new Uint8Array((await client.downloadFile(info, { sessionEvents: events })).content);
 }
 
 /** The session's files now: the snapshot's, plus what its turns deleted and the snapshot lacks. */
@@ -116,10 +131,15 @@ function findByName(files: Map<string, AgentVersion>, path: string): AgentVersio
 function toAgentFiles(
   files: Map<string, AgentVersion>,
   read: (info: FileInfo) => () => Promise<Uint8Array>,
-): AgentFile[] {
-  return [...files].map(([path, f]): AgentFile =>
+): StatusFile[] {
+  return [...files].map(([path, f]): StatusFile =>
     f.deleted
-      ? { path, deleted: true }
-      : { path, size: f.info.size > 0 ? f.info.size : undefined, read: read(f.info) },
+      ? { path, deleted: true, version: 'deleted' }
+      : {
+          path,
+          size: f.info.size > 0 ? f.info.size : undefined,
+          read: read(f.info),
+          version: `${f.info.key}@${f.info.updatedAt ?? ''}`,
+        },
   );
 }

@@ -9,6 +9,7 @@ import type { Connection } from '../service/connection';
 import { firstLine } from '../protocol/format';
 import type { WebviewPersistedState } from '../protocol/messages';
 import type { RunningTurn, RunningTurnsChange } from '../session/running-turn';
+import type { FileStatusSource } from '../session/file-status';
 import { SessionHost, type HostSettings, type TurnRequest } from '../session/session-host';
 import { TranscriptCache } from '../session/transcript-cache';
 import { UploadIndex } from '../session/upload-index';
@@ -28,6 +29,8 @@ export interface PanelDeps {
   sessionFs: SessionFileSystem;
   /** Keeps what the agent saw of a workspace file sent with a turn (`session/bases.ts`). */
   recordBase?: (sessionId: string, path: string, content: Uint8Array) => Promise<unknown>;
+  /** The session files' states against the workspace (`files/file-status.ts`), for the file lists. */
+  fileStatus?: FileStatusSource;
 }
 
 /** A turn to start from a command (New Session, Ask About Selection, Send File). */
@@ -174,6 +177,7 @@ export class PanelManager implements vscode.Disposable {
       cache: this.cache,
       uploads: this.uploadsOf(sessionId),
       ...(this.deps.recordBase ? { recordBase: this.recordBaseFor(sessionId) } : {}),
+      fileStatus: this.deps.fileStatus,
       events: {
         onRunningChanged: () => this.updateRunning(),
         onTurnEnded: (h, turn) => this.turnEnded(h, turn),

@@ -1,3 +1,5 @@
+import type { FileStatusView } from './view';
+
 /** Human-readable "5 min ago" for a Unix-ms time. */
 export function relativeTime(ms: number, now: number = Date.now()): string {
   const s = Math.round((now - ms) / 1000);
@@ -39,4 +41,22 @@ export function validateTitle(title: string): string | undefined {
   if (t.length > 200) return `Keep titles to 200 characters (this one has ${t.length}).`;
   if (/[\u0000-\u001f]/.test(t)) return 'A title cannot contain control characters.';
   return undefined;
+}
+
+/** A file's state with its counts, short: `modified · +3 −1`, `new · +12`, `conflicts · 2 hunks`. */
+export function fileStatusText(s: Omit<FileStatusView, 'path'>): string {
+  if (s.state === 'conflicts' && s.conflicts) {
+    return `conflicts · ${s.conflicts} ${s.conflicts === 1 ? 'hunk' : 'hunks'}`;
+  }
+  const counts = [s.added > 0 ? `+${s.added}` : '', s.removed > 0 ? `\u2212${s.removed}` : ''];
+  return [s.state, counts.filter(Boolean).join(' ')].filter(Boolean).join(' · ');
+}
+
+/** The same in words, for screen readers: `modified, 3 lines added, 1 line removed`. */
+export function fileStatusWords(s: Omit<FileStatusView, 'path'>): string {
+  const lines = (n: number, what: string): string =>
+    n > 0 ? `${n} ${n === 1 ? 'line' : 'lines'} ${what}` : '';
+  const hunks = s.conflicts ? `${s.conflicts} ${s.conflicts === 1 ? 'conflict' : 'conflicts'}` : '';
+  const state = s.state === 'conflicts' ? 'has conflicts' : s.state;
+  return [state, hunks, lines(s.added, 'added'), lines(s.removed, 'removed')].filter(Boolean).join(', ');
 }

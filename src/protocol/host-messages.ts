@@ -20,7 +20,15 @@ import {
   variant,
   type Infer,
 } from '../core/schema';
-import type { ComposerState, ConnectionView, Notice, SessionHeader, TurnHeader, TurnView } from './view';
+import type {
+  ComposerState,
+  ConnectionView,
+  FileStatusView,
+  Notice,
+  SessionHeader,
+  TurnHeader,
+  TurnView,
+} from './view';
 
 const isArray = arrayOf(isUnknown);
 
@@ -41,6 +49,19 @@ const isTurnView = custom<TurnView>(object({ ...headerShape, blocks: arrayOf(isB
 
 const isComposer = custom<ComposerState>(
   object({ mode: isString, effort: isString, attachments: isArray, queued: (v) => typeof v === 'number' }),
+);
+
+const FILE_STATES = ['new', 'modified', 'deleted', 'identical', 'conflicts', 'refused', 'failed'] as const;
+
+const isFileStatus = custom<FileStatusView>(
+  object({
+    path: isString,
+    state: oneOf(FILE_STATES),
+    added: isNonNegativeInteger,
+    removed: isNonNegativeInteger,
+    conflicts: optional(isNonNegativeInteger),
+    reason: optional(isString),
+  }),
 );
 
 /** Whether one delta (one change to the view) is well-formed. */
@@ -67,6 +88,11 @@ export const isDelta = variant('type', {
   connection: { connection: custom<ConnectionView>(object({ state: isString })) },
   notice: { notice: nullable(custom<Notice>(object({ message: isString, actions: isArray }))) },
   title: { title: isString },
+  /**
+   * The state of the session's files against the workspace folder, by path: all of them (a path
+   * not listed has no state). See `session/file-status.ts`.
+   */
+  fileStatus: { files: arrayOf(isFileStatus) },
 });
 
 /** One change to the view. */
@@ -85,6 +111,8 @@ export const isHostMessage = variant('type', {
     composer: isComposer,
     connection: custom<ConnectionView>(isRecord),
     notice: nullable(custom<Notice>(isRecord)),
+    /** The files' states, as the last `fileStatus` delta gave them. */
+    fileStatus: optional(arrayOf(isFileStatus)),
   },
   batch: { seq, deltas: arrayOf(isDelta) },
   /**

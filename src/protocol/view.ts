@@ -108,3 +108,19 @@ export interface WebviewPersistedState {
   effort?: Effort;
   scrollTop?: number;
 }
+
+/** What applying one of the agent's files would do to the workspace (see `session/file-status.ts`). */
+export type FileState = 'new' | 'modified' | 'deleted' | 'identical' | 'conflicts' | 'refused' | 'failed';
+
+/** A file's state against the workspace and the lines applying would add and remove. */
+export interface FileStatusView {
+  /** The agent's path of the file (as the session's files and the turns' changes name it). */
+  path: string;
+  state: FileState;
+  added: number;
+  removed: number;
+  /** Conflict hunks (`conflicts` only). */
+  conflicts?: number;
+  /** Why, in words (for `refused` and `failed` above all). */
+  reason?: string;
+}

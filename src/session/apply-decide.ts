@@ -2,9 +2,8 @@
  * The decision for one agent file whose path is safe and whose versions are read: rules 3 and 5 to
  * 11 of `apply-plan.ts`, and the entries' wording. Pure; no `vscode`.
  */
-import { same } from '../core/files/file-state';
 import { contentHash } from '../core/files/hash';
-import { lineStats, merge3, type LineStats } from '../core/files/merge';
+import { lineStats, merge3, same, type LineStats } from '../core/files/merge';
 import { decodeText } from '../core/files/text';
 import type { PlanAction, PlanBase, PlanEntry } from './apply-types';
 

@@ -3,9 +3,10 @@
  * file by file, before anything is written: the VS Code glue reads files, asks the person what the
  * plan says needs asking, and makes one WorkspaceEdit of the writes. No `vscode` import.
  *
- * Each file is decided in this order (as in `core/files/file-state.ts`; "same" is equal bytes, or
- * text with the same lines and trailing newline: line endings and a byte order mark are the
- * workspace's style). The workspace file is what `folder.readFile` gives: for a file open with
+ * Each file is decided in this order ("same" is `merge.ts`'s `same`: equal bytes, or text with the
+ * same lines and trailing newline: line endings and a byte order mark are the workspace's style).
+ * These rules are the only ones: the file states the Sessions tree and the panel show are read
+ * from a plan's entries (`file-status.ts`). The workspace file is what `folder.readFile` gives: for a file open with
  * unsaved changes, the editor's text, so the merge takes that as "ours" and `dirty` tells the glue
  * to make the edit through the document.
  * 1. Beyond `maxFiles`: not planned, not read (`leftOut` counts them).

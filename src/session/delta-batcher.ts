@@ -17,7 +17,10 @@ type Unsequenced<M> = M extends unknown ? Omit<M, 'seq'> : never;
 /** A post other than `init` and `batch` (probe, fullLog, focusComposer), before it gets its seq. */
 export type DirectMessage = Unsequenced<Exclude<HostMessage, { type: 'init' } | { type: 'batch' }>>;
 /** Deltas about the panel rather than the transcript; of each type only the latest is sent. */
-export type ViewDelta = Extract<Delta, { type: 'composer' | 'connection' | 'notice' | 'title' }>;
+export type ViewDelta = Extract<
+  Delta,
+  { type: 'composer' | 'connection' | 'notice' | 'title' | 'fileStatus' }
+>;
 
 export interface DeltaBatcherOptions {
   /** The live transcript: content is read from it when a batch is built. */

@@ -6,7 +6,13 @@ import type { Transcript } from '../core/transcript/model';
 import type { Choice } from './composer-choice';
 import { presentError } from './error-text';
 import type { DeltaBatcher, InitBody } from './delta-batcher';
-import type { AttachmentView, ComposerState, ConnectionView, Notice } from '../protocol/messages';
+import type {
+  AttachmentView,
+  ComposerState,
+  ConnectionView,
+  FileStatusView,
+  Notice,
+} from '../protocol/messages';
 import { openTurns, transcriptViews } from './turn-view';
 
 /** What the host reads from the extension's settings, each time it needs it. */
@@ -45,6 +51,8 @@ export class HostView {
   /** Why loading or following failed, shown while no stream is open. */
   failure?: ConnectionView;
   private noticeValue: Notice | null = null;
+  private fileStatusValue: FileStatusView[] = [];
+  private lastFileStatus = '[]';
   private lastComposer = '';
   private lastConnection = '';
   private lastTitle: string;
@@ -72,7 +80,17 @@ export class HostView {
       composer: this.composer(),
       connection: this.connection(),
       notice: this.noticeValue,
+      fileStatus: this.fileStatusValue,
     };
+  }
+
+  /** Posts the files' states against the workspace when they changed. */
+  setFileStatus(files: FileStatusView[]): void {
+    const key = JSON.stringify(files);
+    if (key === this.lastFileStatus) return;
+    this.lastFileStatus = key;
+    this.fileStatusValue = files;
+    this.batcher.pushView({ type: 'fileStatus', files });
   }
 
   composer(): ComposerState {

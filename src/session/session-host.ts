@@ -17,6 +17,7 @@ import { recordSentBases } from './bases';
 import { systemClock, type Clock } from './clock';
 import { ComposerChoice, type Choice } from './composer-choice';
 import { DeltaBatcher, type BatcherStats } from './delta-batcher';
+import { followFileStatus, type FileStatusSource } from './file-status';
 import { snapshotChanges, type FilesUpdate } from './file-index';
 import { HistoryLoader } from './history-loader';
 import { HostView, type HostSettings } from './host-view';
@@ -68,6 +69,8 @@ export interface SessionHostDeps {
   uploads?: UploadIndex;
   /** Keeps what the agent saw of an attached workspace file (`bases.ts`), by workspace path. */
   recordBase?: (path: string, content: Uint8Array) => Promise<unknown>;
+  /** The session files' states against the workspace, shown in the panel's file lists. */
+  fileStatus?: FileStatusSource;
   /** Tell the connection state about outcomes of requests. */
   reportSuccess?: () => void;
   reportFailure?: (err: unknown) => void;
@@ -93,6 +96,7 @@ export class SessionHost {
   private readonly wait: RateLimitWait;
   private readonly history: HistoryLoader;
   private disposed = false;
+  private readonly fileStatus?: ReturnType<typeof followFileStatus>;
 
   constructor(deps: SessionHostDeps) {
     this.deps = deps;
@@ -183,6 +187,15 @@ export class SessionHost {
       reportSuccess: deps.reportSuccess,
       reportFailure: deps.reportFailure,
     };
+    if (deps.fileStatus) {
+      const view = this.view;
+      this.fileStatus = followFileStatus(
+        deps.fileStatus,
+        deps.sessionId,
+        (f) => view.setFileStatus(f),
+        deps.logger,
+      );
+    }
     this.handlers = sessionHandlers({
       link: this.link,
       view: this.view,
@@ -253,6 +266,7 @@ export class SessionHost {
 
   /** Paints from the cache, follows what is open, then loads the history (see `HistoryLoader`). */
   open(): Promise<void> {
+    void this.fileStatus?.refresh();
     return this.history.open();
   }
 
@@ -408,6 +422,7 @@ export class SessionHost {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.fileStatus?.dispose();
     this.wait.dispose();
     this.followers.closeAll();
     this.reconciler.dispose();

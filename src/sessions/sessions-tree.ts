@@ -3,6 +3,7 @@ import type { DenError } from '../core/api/errors';
 import type { Session, SessionDetail } from '../core/api/types';
 import type { Logger } from '../core/log';
 import type { Connection } from '../service/connection';
+import type { FileStatusModel, FileStatuses } from '../session/file-status';
 import { presentError } from '../session/error-text';
 import { isRunning, SessionsModel, type SessionsChange } from '../session/list/sessions-model';
 import { listProblemMessage, welcomeKeys } from '../session/list/welcome-state';
@@ -14,8 +15,13 @@ import {
   noteItem,
   sessionItem,
   turnItem,
+  statusKey,
   type SessionNode,
 } from './tree-nodes';
+
+function rowId(n: Extract<SessionNode, { kind: 'file' }>): string {
+  return `${n.sessionId}\u0000${n.path}`;
+}
 
 /**
  * The Sessions view: renders a `SessionsModel` (sessions page by page, each with its turns, fetched
@@ -24,7 +30,7 @@ import {
  * failures retry by themselves (the model's schedule).
  */
 export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<SessionNode | undefined>();
+  private readonly changed = new vscode.EventEmitter<SessionNode | SessionNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   readonly model: SessionsModel;
   private readonly nodes = new NodeCache();
@@ -34,10 +40,32 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   private keysApplied: Promise<void> = Promise.resolve();
   private readonly subscription: { dispose(): void };
   private view?: vscode.TreeView<SessionNode>;
+  /** The files' states against the workspace, when wired (`setFileStatus`). */
+  private fileStatus?: FileStatusModel;
+  /** The file rows each expanded Files group last listed (the objects VS Code knows), by session. */
+  private readonly fileRows = new Map<string, SessionNode[]>();
+  /** The state each file row was last drawn with, by row id (absent: none). */
+  private readonly drawnStatus = new Map<string, string | undefined>();
+  private statusSubscription?: { dispose(): void };
 
-  constructor(connection: Connection, logger: Logger) {
+  constructor(
+    connection: Connection,
+    private readonly logger: Logger,
+  ) {
     this.model = new SessionsModel(connection, logger);
     this.subscription = this.model.onDidChange((c) => this.render(c));
+  }
+
+  /**
+   * Shows each file's state against the workspace in the Files groups: computed when a group is
+   * listed, its rows redrawn when the states arrive or go stale and come back different.
+   */
+  setFileStatus(model: FileStatusModel): void {
+    this.statusSubscription?.dispose();
+    this.fileStatus = model;
+    this.statusSubscription = model.onDidChange((sessionId) => {
+      if (this.fileRows.has(sessionId)) void this.loadStatuses(sessionId);
+    });
   }
 
   attach(view: vscode.TreeView<SessionNode>): void {
@@ -139,8 +167,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
       }
       case 'turn':
         return turnItem(n, isRunning(n.agent), now);
-      case 'file':
-        return fileItem(n);
+      case 'file': {
+        const status = this.fileStatus?.peek(n.sessionId)?.get(n.file.name || n.path);
+        this.drawnStatus.set(rowId(n), statusKey(status));
+        return fileItem(n, status);
+      }
       case 'more':
         return moreItem(this.model.sessions.length, this.model.totalCount);
       case 'note':
@@ -173,12 +204,36 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
       const s = this.model.get(n.sessionId);
       const entries = Object.entries(s?.fileSnapshot ?? {}).sort(([a], [b]) => a.localeCompare(b));
       if (!entries.length) return [this.note(`nofiles:${n.sessionId}`, 'No files yet', 'info')];
-      return entries.map(([path, file]) =>
+      const rows = entries.map(([path, file]) =>
         this.nodes.node({ kind: 'file', sessionId: n.sessionId, path, file }),
       );
+      this.fileRows.set(n.sessionId, rows);
+      void this.loadStatuses(n.sessionId);
+      return rows;
     }
     if (n.kind === 'group' && n.group === 'turns') return this.turnChildren(n.sessionId);
     return [];
+  }
+
+  /** Computes a session's file states; redraws the rows whose state changed. Never throws. */
+  private async loadStatuses(sessionId: string): Promise<void> {
+    if (!this.fileStatus) return;
+    let statuses: FileStatuses;
+    try {
+      statuses = await this.fileStatus.statuses(sessionId);
+    } catch (err) {
+      this.logger.warn(
+        `Sessions view: could not compare the files of ${sessionId} with the workspace: ${String(err)}`,
+      );
+      return;
+    }
+    const stale = (this.fileRows.get(sessionId) ?? []).filter(
+      (r) =>
+        r.kind === 'file' &&
+        this.drawnStatus.has(rowId(r)) &&
+        this.drawnStatus.get(rowId(r)) !== statusKey(statuses.get(r.file.name || r.path)),
+    );
+    if (stale.length) this.changed.fire(stale);
   }
 
   private async turnChildren(sessionId: string): Promise<SessionNode[]> {
@@ -297,6 +352,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   }
 
   dispose(): void {
+    this.statusSubscription?.dispose();
     this.subscription.dispose();
     this.model.dispose();
     this.changed.dispose();

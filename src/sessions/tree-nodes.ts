@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { FileInfo, Message, Session } from '../core/api/types';
 import { sessionFileUri } from '../files/session-fs';
-import { firstLine, formatBytes, relativeTime } from '../protocol/format';
+import { fileStatusText, fileStatusWords, firstLine, formatBytes, relativeTime } from '../protocol/format';
+import type { FileStatus } from '../session/file-status';
 import { sessionFilePath } from '../session/file-index';
 
 /** The elements of the Sessions tree. Ids are stable so VS Code keeps expansion and selection. */
@@ -111,26 +112,55 @@ export function turnItem(
   return item;
 }
 
-export function fileItem(n: Extract<SessionNode, { kind: 'file' }>): vscode.TreeItem {
+/** The icon and theme color of each state (the Source Control view's colors). */
+const STATE_ICON: Record<FileStatus['state'], [icon: string, color: string]> = {
+  new: ['diff-added', 'gitDecoration.addedResourceForeground'],
+  modified: ['diff-modified', 'gitDecoration.modifiedResourceForeground'],
+  deleted: ['diff-removed', 'gitDecoration.deletedResourceForeground'],
+  conflicts: ['warning', 'gitDecoration.conflictingResourceForeground'],
+  identical: ['check', 'gitDecoration.ignoredResourceForeground'],
+  refused: ['circle-slash', 'errorForeground'],
+  failed: ['error', 'errorForeground'],
+};
+
+/** The key a row's drawn state is compared by (undefined: drawn without one). */
+export function statusKey(status: FileStatus | undefined): string | undefined {
+  return status && JSON.stringify(status);
+}
+
+/**
+ * A file row. With `status` (its state against the workspace folder, see `files/file-status.ts`),
+ * the description, icon, tooltip and accessible label say it; without, the directory and size.
+ */
+export function fileItem(n: Extract<SessionNode, { kind: 'file' }>, status?: FileStatus): vscode.TreeItem {
   // The snapshot's map key may be a storage key (`<session>/<path>`); the file's name is its path.
   const shown = n.file.name || n.path;
   const name = shown.split('/').filter(Boolean).pop() ?? shown;
   const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
   item.id = `file:${n.sessionId}:${n.path}`;
   const dir = shown.includes('/') ? shown.slice(0, shown.lastIndexOf('/')) : '';
-  item.description = [dir, formatBytes(n.file.size)].filter(Boolean).join(' · ');
+  const state = status && fileStatusText(status);
+  item.description = [state ?? '', dir, state ? '' : formatBytes(n.file.size)].filter(Boolean).join(' · ');
   const path = sessionFilePath(n.sessionId, n.path, n.file);
   item.resourceUri = sessionFileUri(n.sessionId, path);
-  item.iconPath = vscode.ThemeIcon.File;
+  const look = status && STATE_ICON[status.state];
+  item.iconPath = look
+    ? new vscode.ThemeIcon(look[0], new vscode.ThemeColor(look[1]))
+    : vscode.ThemeIcon.File;
   item.command = {
     command: 'den.openGeneratedFile',
     title: 'Open Generated File',
     arguments: [n.sessionId, path],
   };
-  item.tooltip = `${shown}\n${formatBytes(n.file.size)}\nkey: ${n.file.key}`;
+  const against = status && [`Against the workspace: ${fileStatusWords(status)}`, status.reason ?? ''];
+  item.tooltip = [shown, formatBytes(n.file.size), `key: ${n.file.key}`, ...(against ?? [])]
+    .filter(Boolean)
+    .join('\n');
   item.contextValue = 'file';
   item.accessibilityInformation = {
-    label: [name, dir && `in ${dir}`, formatBytes(n.file.size)].filter(Boolean).join(', '),
+    label: [name, dir && `in ${dir}`, formatBytes(n.file.size), status && fileStatusWords(status)]
+      .filter(Boolean)
+      .join(', '),
   };
   return item;
 }

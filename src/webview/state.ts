@@ -10,6 +10,7 @@ import type {
   ComposerState,
   ConnectionView,
   Delta,
+  FileStatusView,
   HostMessage,
   Notice,
   SessionHeader,
@@ -104,6 +105,8 @@ export class Store {
   composer: ComposerState | undefined;
   connection: ConnectionView = { state: 'loading' };
   notice: Notice | null = null;
+  /** The session files' states against the workspace, by path (see `fileStatusOf`). */
+  fileStatus: ReadonlyMap<string, FileStatusView> = new Map();
   /** Whole logs the host sent after "Show all" (and what its cap had dropped before), by block key. */
   readonly fullLogs = new Map<string, FullLog>();
   private byId = new Map<string, TurnState>();
@@ -189,6 +192,7 @@ export class Store {
     this.composer = msg.composer;
     this.connection = msg.connection;
     this.notice = msg.notice;
+    this.fileStatus = statusMap(msg.fileStatus ?? []);
     this.turns = [];
     this.byId.clear();
     this.fullLogs.clear();
@@ -266,7 +270,16 @@ export class Store {
       if (this.session) this.session = { ...this.session, title: d.title };
       this.changes.title = true;
     },
+    fileStatus: (d) => {
+      this.fileStatus = statusMap(d.files);
+      for (const t of this.turns) if (t.files.length) this.changes.files.add(t.header.id);
+    },
   };
+
+  /** A file's state against the workspace, by its path as a turn names it (a leading `/` aside). */
+  fileStatusOf(path: string): FileStatusView | undefined {
+    return this.fileStatus.get(path) ?? this.fileStatus.get(path.replace(/^\/+/, ''));
+  }
 
   private applyTurn(h: TurnHeader): void {
     const c = this.changes;
@@ -345,4 +358,8 @@ export function blockText(b: Block): string {
     default:
       return '';
   }
+}
+
+function statusMap(files: readonly FileStatusView[]): Map<string, FileStatusView> {
+  return new Map(files.map((f) => [f.path, f]));
 }

@@ -107,6 +107,24 @@ export function lineStats(a: Content, b: Content): LineStats | undefined {
   return stats;
 }
 
+/** Equal bytes, or texts equal but for line endings and a byte order mark. */
+export function same(a: Content, b: Content): boolean {
+  if (typeof a === 'string' && typeof b === 'string' && a === b) return true;
+  if (typeof a !== 'string' && typeof b !== 'string' && equalBytes(a, b)) return true;
+  const x = asLines(a);
+  const y = asLines(b);
+  if (!x || !y) return false;
+  if (x.lines.length !== y.lines.length) return false;
+  if (endsWithNewline(x.lines) !== endsWithNewline(y.lines)) return false;
+  return x.lines.every((l, k) => l.text === y.lines[k].text);
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
 /** The lines of a content, or undefined when it is binary. */
 export function asLines(content: Content): Lines | undefined {
   const text = decodeText(content);

@@ -3,6 +3,8 @@
  * checklist (updated in place), the changed files (each opens the file) and the status line.
  */
 import type { Todo } from '../../core/transcript/model';
+import { fileStatusText, fileStatusWords } from '../../protocol/format';
+import type { FileStatusView } from '../../protocol/messages';
 import { clear, h } from '../dom';
 import { EFFORT_LABELS, MODE_LABELS, formatBytes, turnStatusText } from '../format';
 import type { RowView, ViewContext } from './context';
@@ -122,6 +124,11 @@ const CHANGE: Record<string, { badge: string; words: string }> = {
   deleted: { badge: 'D', words: 'deleted' },
 };
 
+/**
+ * A turn's changed files: each opens the file, says its state against the workspace when the host
+ * sent one (`fileStatus`) and can be compared with the workspace file; the turn's changes can be
+ * reviewed or applied. The buttons run Den's commands (`runCommand`).
+ */
 export class FilesView implements RowView {
   readonly el: HTMLElement;
 
@@ -134,37 +141,85 @@ export class FilesView implements RowView {
   }
 
   update(): void {
-    const files = this.ctx.store.turn(this.turnId)?.files ?? [];
+    const store = this.ctx.store;
+    const turn = store.turn(this.turnId);
+    const files = turn?.files ?? [];
+    const sessionId = store.session?.sessionId;
+    // `den.applyTurn` takes the agent message's id, or the request's while there is none.
+    const turnRef = this.turnId || turn?.header.userMessage.id;
     clear(this.el);
-    this.el.appendChild(h('h3', { class: 'files-title', text: `Files changed (${files.length})` }));
-    const list = h('ul', { class: 'file-list' });
-    for (const f of files) {
-      const c = CHANGE[f.change] ?? CHANGE.updated;
-      list.appendChild(
-        h('li', {}, [
-          h(
-            'button',
-            {
-              class: 'file-change',
-              attrs: {
-                type: 'button',
-                'data-change': f.change,
-                'data-path': f.path,
-                title: `Open ${f.path}`,
-              },
-              on: { click: () => this.ctx.post({ type: 'openFile', turnId: this.turnId, path: f.path }) },
-            },
-            [
-              h('span', { class: 'file-badge', text: c.badge, attrs: { 'aria-hidden': 'true' } }),
-              h('span', { class: 'file-path', text: f.path }),
-              h('span', { class: 'visually-hidden', text: ` (${c.words})` }),
-            ],
-          ),
+    const head = h('div', { class: 'files-head' }, [
+      h('h3', { class: 'files-title', text: `Files changed (${files.length})` }),
+    ]);
+    if (sessionId && turnRef) {
+      head.append(
+        this.action('Review Changes', 'Review this turn’s changes against the workspace', 'den.reviewTurn', [
+          sessionId,
+          turnRef,
+        ]),
+        this.action('Apply', 'Apply this turn’s files to the workspace', 'den.applyTurn', [
+          sessionId,
+          turnRef,
         ]),
       );
     }
+    this.el.appendChild(head);
+    const list = h('ul', { class: 'file-list' });
+    for (const f of files) {
+      const c = CHANGE[f.change] ?? CHANGE.updated;
+      const item = h('li', { class: 'file-item' }, [
+        h(
+          'button',
+          {
+            class: 'file-change',
+            attrs: {
+              type: 'button',
+              'data-change': f.change,
+              'data-path': f.path,
+              title: `Open ${f.path}`,
+            },
+            on: { click: () => this.ctx.post({ type: 'openFile', turnId: this.turnId, path: f.path }) },
+          },
+          [
+            h('span', { class: 'file-badge', text: c.badge, attrs: { 'aria-hidden': 'true' } }),
+            h('span', { class: 'file-path', text: f.path }),
+            h('span', { class: 'visually-hidden', text: ` (${c.words})` }),
+          ],
+        ),
+      ]);
+      const st = store.fileStatusOf(f.path);
+      if (st) item.appendChild(stateBadge(st));
+      if (sessionId) {
+        item.appendChild(
+          this.action('Compare', `Compare ${f.path} with the workspace file`, 'den.compareWithWorkspace', [
+            sessionId,
+            f.path,
+          ]),
+        );
+      }
+      list.appendChild(item);
+    }
     this.el.appendChild(list);
   }
+
+  private action(text: string, label: string, command: string, args: string[]): HTMLElement {
+    return h('button', {
+      class: 'secondary small file-action',
+      text,
+      attrs: { type: 'button', 'aria-label': label, title: label, 'data-command': command },
+      on: { click: () => this.ctx.post({ type: 'runCommand', command, args }) },
+    });
+  }
+}
+
+/** A file's state against the workspace: short text shown, words for screen readers, why as a tooltip. */
+function stateBadge(st: FileStatusView): HTMLElement {
+  const attrs: Record<string, string> = { 'data-state': st.state };
+  if (st.reason) attrs.title = st.reason;
+  return h('span', { class: 'file-state', attrs }, [
+    h('span', { text: fileStatusText(st), attrs: { 'aria-hidden': 'true' } }),
+    h('span', { class: 'visually-hidden', text: `, against the workspace: ${fileStatusWords(st)}` }),
+  ]);
 }
 
 const STATUS_ICON: Record<string, string> = {

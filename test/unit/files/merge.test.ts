@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
-import { CONFLICT_MARKERS as M, lineStats, merge3, type Merge3Result } from '../../../src/core/files/merge';
+import {
+  CONFLICT_MARKERS as M,
+  lineStats,
+  merge3,
+  same,
+  type Merge3Result,
+} from '../../../src/core/files/merge';
 import { seeded } from './helpers';
 
 /** Lines joined with `\n`, each terminated (a file with a trailing newline). */
@@ -323,4 +329,22 @@ describe('lineStats', () => {
   it('is undefined for binary content', () => {
     assert.equal(lineStats('a', Uint8Array.of(0xff)), undefined);
   });
+});
+
+describe('same', () => {
+  const bin = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x00, 0x01);
+  const bin2 = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x00, 0x02);
+  const cases: [string, string | Uint8Array, string | Uint8Array, boolean][] = [
+    ['equal strings', 'a', 'a', true],
+    ['text and its bytes', 'é\n', bytes('é\n'), true],
+    ['CRLF and LF', 'a\r\nb', 'a\nb', true],
+    ['a byte order mark and CRLF', '\uFEFFa\r\nb\r\n', 'a\nb\n', true],
+    ['a trailing newline', 'a', 'a\n', false],
+    ['different lines', 'a\n', 'b\n', false],
+    ['equal binaries', bin, Uint8Array.from(bin), true],
+    ['different binaries', bin, bin2, false],
+    ['binary and text', bin, 'PNG', false],
+    ['empty', '', new Uint8Array(), true],
+  ];
+  for (const [name, a, b, expected] of cases) it(name, () => assert.equal(same(a, b), expected));
 });

@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { fileStatusText, fileStatusWords } from '../../../src/protocol/format';
+import type { FileStatusView } from '../../../src/protocol/view';
+
+type FileStatus = Omit<FileStatusView, 'path'>;
 import { isDelta, isHostMessage } from '../../../src/protocol/host-messages';
 import { liveTranscript } from '../transcript/helpers';
 import { initMessage } from '../webview/helpers';
@@ -57,5 +61,36 @@ describe('webview message checks', () => {
     assert.ok(isDelta({ type: 'plan', turnId: 't', plan: { todos: [] } }));
     assert.ok(!isDelta({ type: 'plan', turnId: 't', plan: {} }));
     assert.ok(!isDelta({ type: 'composer', composer: { mode: 'code' } }));
+    const status = { path: 'a.ts', state: 'conflicts', added: 1, removed: 0, conflicts: 2, reason: 'why' };
+    assert.ok(
+      isDelta({ type: 'fileStatus', files: [status, { path: 'b', state: 'new', added: 3, removed: 0 }] }),
+    );
+    assert.ok(!isDelta({ type: 'fileStatus', files: [{ ...status, state: 'gone' }] }));
+    assert.ok(!isDelta({ type: 'fileStatus', files: [{ ...status, added: -1 }] }));
   });
+});
+
+describe('file state wording', () => {
+  const cases: [FileStatus, string, string][] = [
+    [
+      { state: 'modified', added: 3, removed: 1 },
+      'modified · +3 \u22121',
+      'modified, 3 lines added, 1 line removed',
+    ],
+    [{ state: 'new', added: 12, removed: 0 }, 'new · +12', 'new, 12 lines added'],
+    [{ state: 'identical', added: 0, removed: 0 }, 'identical', 'identical'],
+    [{ state: 'deleted', added: 0, removed: 40 }, 'deleted · \u221240', 'deleted, 40 lines removed'],
+    [
+      { state: 'conflicts', added: 5, removed: 2, conflicts: 2 },
+      'conflicts · 2 hunks',
+      'has conflicts, 2 conflicts, 5 lines added, 2 lines removed',
+    ],
+    [{ state: 'refused', added: 0, removed: 0, reason: 'no' }, 'refused', 'refused'],
+  ];
+  for (const [status, text, words] of cases) {
+    it(`says ${text}`, () => {
+      assert.equal(fileStatusText(status), text);
+      assert.equal(fileStatusWords(status), words);
+    });
+  }
 });

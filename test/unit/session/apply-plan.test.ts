@@ -43,6 +43,22 @@ const scenarios: Scenario[] = [
   { name: 'identical but for CRLF', agent: 'a\nb\n', workspace: 'a\r\nb\r\n', action: 'skipIdentical' },
   { name: 'identical binary', agent: bin, workspace: bin, action: 'skipIdentical', binary: true },
   {
+    name: 'identical but for a byte order mark and CRLF, without base',
+    agent: 'a\nb\n',
+    workspace: '\uFEFFa\r\nb\r\n',
+    action: 'skipIdentical',
+  },
+  {
+    name: 'a trailing newline is a change',
+    agent: 'a\n',
+    workspace: 'a',
+    action: 'askOverwrite',
+    writes: 'a\n',
+    // Lines are counted by content: a newline added at the end changes none.
+    stats: [0, 0],
+    confirm: /^Replace src\/a\.ts with the agent's version/,
+  },
+  {
     name: 'the agent left it as it saw it',
     agent: 'a\n',
     base: 'a\n',
@@ -203,6 +219,16 @@ const scenarios: Scenario[] = [
     confirm: /kept only the hash/,
   },
   {
+    name: 'both changed, the agent made a text file binary',
+    agent: bin,
+    base: 'a\n',
+    workspace: 'b\n',
+    action: 'askOverwrite',
+    writes: bin,
+    binary: true,
+    confirm: /not text/,
+  },
+  {
     name: 'both changed a binary file',
     agent: bin3,
     base: bin,
@@ -229,6 +255,15 @@ const scenarios: Scenario[] = [
     workspace: 'a\nmine\n',
     action: 'delete',
     confirm: /^Delete src\/a\.ts \(it changed in the workspace after the agent saw it\)\.$/,
+  },
+  {
+    name: 'a deletion of a file unchanged but for CRLF',
+    agent: null,
+    base: 'a\n',
+    workspace: 'a\r\n',
+    action: 'delete',
+    stats: [0, 1],
+    confirm: /^Delete src\/a\.ts\.$/,
   },
   {
     name: 'a deletion without base',
@@ -300,7 +335,8 @@ describe('planApply: one file', () => {
   }
 
   it('counts lines of every write', async () => {
-    for (const s of scenarios.filter((x) => !['skipIdentical'].includes(x.action) && !x.binary)) {
+    const counted = (x: Scenario): boolean => !x.stats || x.stats[0] + x.stats[1] > 0;
+    for (const s of scenarios.filter((x) => x.action !== 'skipIdentical' && !x.binary && counted(x))) {
       const plan = await planApply({
         files: [agentFile(A, s.agent).file],
         folder: fakeFolder({ files: s.workspace === undefined ? {} : { [A]: s.workspace } }),

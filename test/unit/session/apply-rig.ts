@@ -18,6 +18,8 @@ export const ROOT = '/ws';
 export interface FakeFolder extends PlanFolder {
   /** Every relative path read, in order. */
   reads: string[];
+  /** The workspace files by relative path (a test may change them). */
+  files: Map<string, Uint8Array>;
 }
 
 export interface FolderSetup {
@@ -36,6 +38,7 @@ export function fakeFolder(setup: FolderSetup = {}): FakeFolder {
     name: 'app',
     root: ROOT,
     reads,
+    files,
     readFile: async (rel) => {
       reads.push(rel);
       if (setup.unreadable?.includes(rel)) throw new Error('EACCES: permission denied');

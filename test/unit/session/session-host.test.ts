@@ -7,6 +7,8 @@ import { turnFileFromUpload } from '../../../src/core/api/normalize-results';
 import { transcriptFromDetail } from '../../../src/core/transcript/from-history';
 import { isTerminalStatus } from '../../../src/core/transcript/model';
 import type { AttachmentSpec, UploadFn } from '../../../src/session/attachment-list';
+import { Emitter } from '../../../src/core/emitter';
+import type { FileStatus, FileStatusSource } from '../../../src/session/file-status';
 import { TranscriptCache } from '../../../src/session/transcript-cache';
 import { startEmulator, type Emulator } from '../../emulator/index';
 import { waitFor } from '../../support/wait';
@@ -61,6 +63,33 @@ describe('SessionHost (against the emulator)', function () {
     assert.equal(r.mirror.turns.length, 2);
     assert.equal(r.mirror.title, 'Refactor auth middleware');
     assert.equal(r.host.runningTurns().length, 0);
+  });
+
+  it('shows the files’ states its source gives, again when they go stale, and in a later init', async () => {
+    const changed = new Emitter<string>();
+    let statuses = new Map<string, FileStatus>([['src/a.ts', { state: 'new', added: 2, removed: 0 }]]);
+    const asked: string[] = [];
+    const source: FileStatusSource = {
+      statuses: async (id) => {
+        asked.push(id);
+        return statuses;
+      },
+      onDidChange: changed.event,
+    };
+    const r = rig(emu, { sessionId: 's-status', extra: { fileStatus: source } });
+    await ready(r);
+    void r.host.open().catch(() => undefined);
+    await waitFor('the states shown', () => r.mirror.fileStatus.length === 1);
+    assert.deepEqual(r.mirror.fileStatus, [{ path: 'src/a.ts', state: 'new', added: 2, removed: 0 }]);
+    statuses = new Map([['src/a.ts', { state: 'identical', added: 0, removed: 0 }]]);
+    changed.fire('another session');
+    changed.fire('s-status');
+    await waitFor('the new state', () => r.mirror.fileStatus[0]?.state === 'identical');
+    assert.deepEqual(asked, ['s-status', 's-status']);
+    r.reloadView();
+    await ready(r);
+    await waitFor('the init', () => r.mirror.lastSeq !== null);
+    assert.equal(r.mirror.fileStatus[0]?.state, 'identical');
   });
 
   it('streams a coding turn started from the composer to its end; the view equals the fold of the stored events', async () => {

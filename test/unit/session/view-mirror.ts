@@ -8,6 +8,7 @@ import type {
   ComposerState,
   ConnectionView,
   Delta,
+  FileStatusView,
   HostMessage,
   Notice,
   TurnView,
@@ -21,6 +22,7 @@ export class ViewMirror {
   connection?: ConnectionView;
   notice: Notice | null = null;
   title = '';
+  fileStatus: FileStatusView[] = [];
   readonly messages: HostMessage[] = [];
 
   /** Applies one post, as `postMessage` delivers it (a JSON copy). Throws on a seq gap. */
@@ -37,6 +39,7 @@ export class ViewMirror {
       this.connection = m.connection;
       this.notice = m.notice;
       this.title = m.session.title;
+      this.fileStatus = m.fileStatus ?? [];
     } else if (m.type === 'batch') {
       for (const d of m.deltas) this.delta(d);
     }
@@ -113,6 +116,9 @@ export class ViewMirror {
         return;
       case 'title':
         this.title = d.title;
+        return;
+      case 'fileStatus':
+        this.fileStatus = d.files;
         return;
     }
   }

@@ -237,4 +237,20 @@ describe('webview store', () => {
     store.receive(batch(3, [{ type: 'composer', composer: composer({ queued: 2 }) }]));
     assert.equal(store.composer?.queued, 2);
   });
+
+  it('keeps the files’ states from init and replaces them with a fileStatus delta, redrawing the turns with files', () => {
+    const { store } = makeStore();
+    const s = scenario(loadFixture('coding-turn.jsonl'), 50);
+    const path = s.transcript.turns[0].files[0].path;
+    const modified = { path, state: 'modified' as const, added: 2, removed: 1 };
+    store.receive({ ...s.init, fileStatus: [modified] });
+    for (const b of s.batches) store.receive(b);
+    assert.deepEqual(store.fileStatusOf(path), modified);
+    assert.deepEqual(store.fileStatusOf(`/${path}`), modified, 'a leading slash aside');
+    store.takeChanges();
+    const seq = s.batches[s.batches.length - 1].seq + 1;
+    store.receive(batch(seq, [{ type: 'fileStatus', files: [] }]));
+    assert.equal(store.fileStatusOf(path), undefined);
+    assert.equal(store.takeChanges().files.has(AGENT), true);
+  });
 });

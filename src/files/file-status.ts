@@ -1,0 +1,143 @@
+/**
+ * The VS Code side of the files' states (`session/file-status.ts`): which folder they are shown
+ * against, that folder as the planner reads it (`planFolder`: an editor with unsaved changes counts
+ * with its text), the session's current files (`currentFilesOf`) and the bases Apply uses; and the
+ * workspace changes that make states stale (a file watcher, edits in editors, folders added or
+ * removed), reported to the model in batches.
+ *
+ * The folder: the only workspace folder; with several, the first (the bases Den records name a
+ * path inside a folder, not the folder, so there is no better guess; Apply still asks); with none,
+ * no states at all.
+ */
+import type { ApiClient } from '../core/api/client';
+import type { SessionDetail } from '../core/api/types';
+import type { Logger } from '../core/log';
+import type { BaseLookup } from '../session/apply-plan';
+import { FileStatusModel } from '../session/file-status';
+import type { FileEvent } from '../session/session-files';
+import { planFolder } from './apply-folder';
+import { currentFilesOf } from './apply-sources';
+import * as vscode from 'vscode';
+
+export interface WorkspaceFileStatusDeps {
+  client(): ApiClient;
+  /** When the Sessions list last saw the session change (undefined: not listed). */
+  listedUpdatedAt(sessionId: string): number | undefined;
+  /** What the agent saw of a session's files, as Apply looks it up. */
+  bases(sessionId: string): BaseLookup;
+  /** The session files' changes (`SessionFiles.onDidChange`). */
+  onDidChangeSessionFiles(listener: (events: FileEvent[]) => void): { dispose(): void };
+  logger: Logger;
+  /** How long workspace changes are gathered before the states go stale (default 300 ms). */
+  settleMs?: number;
+}
+
+/** The folder the states are shown against (see above); undefined when there is none. */
+export function statusFolder(): vscode.WorkspaceFolder | undefined {
+  return vscode.workspace.workspaceFolders?.[0];
+}
+
+export class WorkspaceFileStatus implements vscode.Disposable {
+  readonly model: FileStatusModel;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  /** Changed folder-relative paths not yet reported; `all`: anything may have changed. */
+  private pending = new Set<string>();
+  private pendingAll = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Each session as last fetched; fetched again when its files changed or the list has it newer. */
+  private readonly details = new Map<string, SessionDetail>();
+  private readonly refetch = new Set<string>();
+
+  constructor(private readonly deps: WorkspaceFileStatusDeps) {
+    this.model = new FileStatusModel({
+      load: async (sessionId) => {
+        const folder = statusFolder();
+        if (!folder) return undefined;
+        const detail = await this.detail(sessionId);
+        return {
+          files: currentFilesOf(deps.client(), detail),
+          folder: planFolder(folder),
+          base: deps.bases(sessionId),
+        };
+      },
+    });
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    const changed = (uri: vscode.Uri): void => this.changed(uri);
+    this.subscriptions.push(
+      watcher,
+      watcher.onDidCreate(changed),
+      watcher.onDidChange(changed),
+      watcher.onDidDelete(changed),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.contentChanges.length) this.changed(e.document.uri);
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.changed(undefined)),
+      {
+        dispose: deps.onDidChangeSessionFiles((events) => {
+          for (const id of new Set(events.map((e) => e.sessionId))) {
+            this.refetch.add(id);
+            this.model.sessionChanged(id);
+          }
+        }).dispose,
+      },
+    );
+  }
+
+  /** Forgets what is kept of a session (deleted), or of every session (another key or service). */
+  forget(sessionId?: string): void {
+    if (sessionId === undefined) this.details.clear();
+    else this.details.delete(sessionId);
+    this.model.forget(sessionId);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const s of this.subscriptions) s.dispose();
+    this.model.dispose();
+  }
+
+  private async detail(sessionId: string): Promise<SessionDetail> {
+    const kept = this.details.get(sessionId);
+    const listed = this.deps.listedUpdatedAt(sessionId);
+    const fresh =
+      kept && !this.refetch.has(sessionId) && (listed === undefined || listed <= kept.session.updatedAt);
+    if (fresh) return kept;
+    const detail = await this.deps.client().getSession(sessionId);
+    this.refetch.delete(sessionId);
+    this.details.set(sessionId, detail);
+    return detail;
+  }
+
+  /** Gathers a change (undefined: anything) and reports the batch once changes settle. */
+  private changed(uri: vscode.Uri | undefined): void {
+    if (uri === undefined) this.pendingAll = true;
+    else {
+      const rel = relativeTo(statusFolder(), uri);
+      if (rel === undefined) return;
+      this.pending.add(rel);
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), this.deps.settleMs ?? 300);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const paths = this.pendingAll ? undefined : [...this.pending];
+    this.pending = new Set();
+    this.pendingAll = false;
+    try {
+      this.model.workspaceChanged(paths);
+    } catch (err) {
+      this.deps.logger.warn(`File states: a listener failed: ${String(err)}`);
+    }
+  }
+}
+
+/** The `/`-separated path of `uri` inside `folder`; undefined outside it (or without a folder). */
+function relativeTo(folder: vscode.WorkspaceFolder | undefined, uri: vscode.Uri): string | undefined {
+  if (!folder) return undefined;
+  const root = folder.uri;
+  if (uri.scheme !== root.scheme || uri.authority !== root.authority) return undefined;
+  const prefix = root.path.endsWith('/') ? root.path : `${root.path}/`;
+  return uri.path.startsWith(prefix) ? uri.path.slice(prefix.length) : undefined;
+}
