@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { startEmulator, type Emulator } from '../emulator';
+import { ROUND_TRIP_SAMPLE } from '../emulator/write-back';
 import {
   clickActivityBar,
   contextMenuAction,
@@ -28,18 +29,8 @@ import { UI_WAIT, sessionTitles, shot } from './sessions-view';
 const SESSION = 'Refactor auth middleware';
 const TASK = 'Implement the total';
 
-const MINE = [
-  'export function total(items: number[]): number {',
-  '  let sum = 0;',
-  '  // TODO: add up the items',
-  '  return sum;',
-  '}',
-  '',
-  'export function label(name: string): string {',
-  '  return `Total for ${name}`;',
-  '}',
-  '',
-].join('\n');
+/** The person's file, with a TODO on line 3. */
+const MINE = ROUND_TRIP_SAMPLE.content;
 
 /** The person's own version of the TODO line, typed while the agent works. */
 const MY_LINE = '  for (const item of items) sum += item;';
@@ -106,6 +97,42 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
   const disk = (what: string, until: (t: string) => boolean): Promise<string> =>
     waitFor(what, () => fs.readFileSync(file, 'utf8'), { ...UI_WAIT, until });
 
+  /** Opens the seeded session's panel from the Sessions tree's context menu. */
+  async function openSession(): Promise<void> {
+    await clickActivityBar(page, 'Den');
+    await waitFor('the seeded sessions', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.includes(SESSION),
+    });
+    await contextMenuAction(page, SESSION, 'Open Session');
+    await frame.locator('#session-title', { hasText: SESSION }).waitFor();
+    await frame.locator('#composer-input').waitFor({ state: 'visible' });
+  }
+
+  it('attaches a file dragged from the Explorer and dropped on the Session panel with Shift held', async () => {
+    await openSession();
+    await clickActivityBar(page, 'Explorer');
+    await treeItem(page, 'src').click();
+    const row = treeItem(page, 'total.ts');
+    await row.waitFor();
+    const from = await row.boundingBox();
+    const to = await page.locator('iframe.webview').last().boundingBox();
+    assert.ok(from && to, 'the Explorer row or the panel is not shown');
+
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2 + 40, from.y + from.height / 2, { steps: 4 });
+    await page.keyboard.down('Shift');
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 12 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+
+    await frame.locator('li.attachment-chip[data-status="ready"]', { hasText: 'total.ts' }).waitFor();
+    // with Shift the panel takes the drop; without it the editor group would open the file
+    assert.equal(await page.locator('.part.editor .tab', { hasText: 'total.ts' }).count(), 0);
+    await panelShot(wb, frame, 'round-trip-drop-attached');
+  });
+
   it('attach from the Explorer, a code turn, an edit meanwhile, Apply with conflict markers, resolve, undo', async () => {
     // 1. The file with its TODO, opened from the Explorer.
     await clickActivityBar(page, 'Explorer');
@@ -115,14 +142,7 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
     await shot(wb, 'round-trip-1-file-with-todo');
 
     // 2. The seeded session's panel, opened from the Sessions tree.
-    await clickActivityBar(page, 'Den');
-    await waitFor('the seeded sessions', () => sessionTitles(page), {
-      ...UI_WAIT,
-      until: (t) => t.includes(SESSION),
-    });
-    await contextMenuAction(page, SESSION, 'Open Session');
-    await frame.locator('#session-title', { hasText: SESSION }).waitFor();
-    await frame.locator('#composer-input').waitFor({ state: 'visible' });
+    await openSession();
     await shot(wb, 'round-trip-2-session-open');
 
     // 3. Attach to Den… from the file's Explorer context menu: a chip in the panel's composer.

@@ -105,3 +105,23 @@ export function notesFor(file: AttachedText, done: number[]): AttachedText {
   ].join('\n');
   return { path, content };
 }
+
+/**
+ * A workspace file for trying the round trip (the demo's sample, the round-trip tests' file): its
+ * line 3 is a `TODO` the agent implements, line 8 a place to edit that merges cleanly.
+ */
+export const ROUND_TRIP_SAMPLE: AttachedText = {
+  path: 'src/total.ts',
+  content: [
+    'export function total(items: number[]): number {',
+    '  let sum = 0;',
+    '  // TODO: add up the items',
+    '  return sum;',
+    '}',
+    '',
+    'export function label(name: string): string {',
+    '  return `Total for ${name}`;',
+    '}',
+    '',
+  ].join('\n'),
+};

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { AttachCommandResult } from '../../src/commands/attach-commands';
 import type { ApplyResult } from '../../src/files/apply-command';
 import type { PanelDeps } from '../../src/panel/panel-manager';
+import { ROUND_TRIP_SAMPLE } from '../emulator/write-back';
 import { waitFor } from '../support/wait';
 import { root, turnPaths, useApply, type Asked } from './apply-helpers';
 import { lastTurn, openPanel, seededSession, turnEnded } from './panel-helpers';
@@ -18,18 +19,8 @@ import { lastTurn, openPanel, seededSession, turnEnded } from './panel-helpers';
 const TASK = 'Implement the total';
 const SLUG = 'implement-total';
 
-const MINE = [
-  'export function total(items: number[]): number {',
-  '  let sum = 0;',
-  '  // TODO: add up the items',
-  '  return sum;',
-  '}',
-  '',
-  'export function label(name: string): string {',
-  '  return `Total for ${name}`;',
-  '}',
-  '',
-].join('\n');
+/** The person's file, with a TODO on line 3. */
+const MINE = ROUND_TRIP_SAMPLE.content;
 
 /** What the agent makes of MINE (the emulator's write-back: a header, the TODO line done). */
 const AGENTS = ['// Reviewed by the agent', ...MINE.split('\n')]

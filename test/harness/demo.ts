@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startEmulator, type Emulator } from '../emulator';
+import { ROUND_TRIP_SAMPLE } from '../emulator/write-back';
 import { startCodeServer, type CodeServer } from './code-server';
 import { repoRoot } from './paths';
 
@@ -21,14 +22,7 @@ async function main(): Promise<void> {
   const samples: Record<string, string> = {
     'greet.ts': 'export function greet(name: string): string {\n  return `Hello, ${name}`;\n}\n',
     // The round trip (README): attach it, send a code turn, edit its TODO line, apply the turn.
-    'total.ts': [
-      'export function total(items: number[]): number {',
-      '  let sum = 0;',
-      '  // TODO: add up the items',
-      '  return sum;',
-      '}',
-      '',
-    ].join('\n'),
+    'total.ts': ROUND_TRIP_SAMPLE.content,
   };
   for (const [name, text] of Object.entries(samples)) {
     const sample = path.join(workspaceDir, 'src', name);
