@@ -70,8 +70,12 @@ export async function applyEntries(
   const done = await vscode.workspace.applyEdit(edit);
   if (!done) return { ok: false, message: 'VS Code did not apply the edit; nothing was written.' };
   for (const uri of toSave) {
-    const doc = openDocument(uri);
-    if (doc?.isDirty) await doc.save();
+    // Saved whatever `isDirty` says: the extension host may not have heard yet that the edit made
+    // the document dirty, or may have closed a document no editor shows (the edited text then
+    // stayed unsaved and the disk unchanged: seen in test/ext/round-trip.test.ts). Saving a
+    // document without changes writes nothing.
+    const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
+    await doc.save();
   }
   return { ok: true, written: [...entries] };
 }

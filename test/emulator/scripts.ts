@@ -3,6 +3,7 @@
  * contract). Payload fields follow the event-kind table of service-behaviour.md.
  */
 import type { FileInfo, Mode } from '../../src/core/api/types';
+import { notesFor, rewrite, type AttachedText } from './write-back';
 
 /** One scripted event; `writes` are applied to the session's files when the event is emitted. */
 export interface ScriptStep {
@@ -23,6 +24,8 @@ export interface ScriptContext {
   snapshotKey(path: string): string;
   /** Unix ms used in snapshot payloads. */
   now: number;
+  /** The turn's attached workspace text files: a coding turn rewrites each (`write-back.ts`). */
+  attachments?: AttachedText[];
 }
 
 const TERMINAL_KINDS = new Set(['task.completed', 'task.error', 'task.aborted']);
@@ -173,10 +176,27 @@ function codingTurn(ctx: ScriptContext): ScriptStep[] {
     { path: src, content: srcContent },
     { path: test, content: testContent },
   ];
+  const reviewed = (ctx.attachments ?? []).flatMap((a) => {
+    const { content, done } = rewrite(a);
+    return [
+      { path: a.path, content, done },
+      { ...notesFor(a, done), done: [] as number[] },
+    ];
+  });
+  files.push(...reviewed.map(({ path, content }) => ({ path, content })));
+  const reviewLines = reviewed
+    .filter((_, i) => i % 2 === 0)
+    .map(
+      (r) =>
+        `- \`${r.path}\`: reviewed; ${r.done.length} TODO${r.done.length === 1 ? '' : 's'} implemented (notes in \`${r.path}.notes.md\`).\n`,
+    )
+    .join('');
   const answer =
     `I implemented **${ctx.task}**.\n\n` +
     `- \`${src}\`: the new \`${fn}\` function with an options object.\n` +
-    `- \`${test}\`: a unit test covering the enabled path.\n\n` +
+    `- \`${test}\`: a unit test covering the enabled path.\n` +
+    reviewLines +
+    '\n' +
     'The test suite passes (`npm test`: 2 passing). One deprecation warning remains from the test runner; it is harmless.\n';
   return [
     { kind: 'task.phase', payload: { phase: 'running', eta_seconds: 42 } },
@@ -191,6 +211,7 @@ function codingTurn(ctx: ScriptContext): ScriptStep[] {
     { kind: 'focus', payload: { title: 'Writing code', detail: src } },
     ...writeFile(src, srcContent, 1),
     ...writeFile(test, testContent, 2),
+    ...reviewed.flatMap((r, i) => writeFile(r.path, r.content, 3 + i)),
     {
       kind: 'thought',
       block_id: 'thought:2',

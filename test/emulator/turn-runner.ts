@@ -6,6 +6,7 @@ import type { AgentEvent, FileInfo, Mode } from '../../src/core/api/types';
 import { isTerminalKind, scriptFor, type ScriptStep } from './scripts';
 import type { Store, StoredMessage, StoredSession } from './store';
 import type { TimerSet } from './timers';
+import { attachedTexts } from './write-back';
 
 /** Receives each event of one agent message as it is stored. */
 export type EventListener = (event: AgentEvent, terminal: boolean) => void;
@@ -88,6 +89,11 @@ export class TurnRunner {
         mode: input.mode,
         snapshotKey: (p) => this.opts.snapshotKey(session.sessionId, p),
         now: Date.now(),
+        attachments: attachedTexts(
+          input.files,
+          input.references ?? [],
+          (key) => this.store.media.get(key)?.content,
+        ),
       }),
       next: 0,
       ended: false,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startEmulator, type Emulator } from '../emulator';
+import { ROUND_TRIP_SAMPLE } from '../emulator/write-back';
 import { startCodeServer, type CodeServer } from './code-server';
 import { repoRoot } from './paths';
 
@@ -18,12 +19,14 @@ async function main(): Promise<void> {
 
   const workspaceDir = path.join(root, '.den-demo', 'workspace');
   fs.mkdirSync(path.join(workspaceDir, 'src'), { recursive: true });
-  const sample = path.join(workspaceDir, 'src', 'greet.ts');
-  if (!fs.existsSync(sample)) {
-    fs.writeFileSync(
-      sample,
-      'export function greet(name: string): string {\n  return `Hello, ${name}`;\n}\n',
-    );
+  const samples: Record<string, string> = {
+    'greet.ts': 'export function greet(name: string): string {\n  return `Hello, ${name}`;\n}\n',
+    // The round trip (README): attach it, send a code turn, edit its TODO line, apply the turn.
+    'total.ts': ROUND_TRIP_SAMPLE.content,
+  };
+  for (const [name, text] of Object.entries(samples)) {
+    const sample = path.join(workspaceDir, 'src', name);
+    if (!fs.existsSync(sample)) fs.writeFileSync(sample, text);
   }
 
   // Ctrl+C reaches this process twice: from the terminal (the whole process group) and forwarded by

@@ -1,0 +1,254 @@
+/**
+ * The round trip, as a person does it in the browser: a workspace file with a TODO attached from the
+ * Explorer, a code turn sent from the Session panel, the file edited meanwhile on the same line the
+ * agent rewrote, Apply from the turn's row in the Sessions tree (summary, Review…, conflict
+ * markers), the conflict resolved by keyboard, and one undo. A screenshot at every step.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { startEmulator, type Emulator } from '../emulator';
+import { ROUND_TRIP_SAMPLE } from '../emulator/write-back';
+import {
+  clickActivityBar,
+  contextMenuAction,
+  dialog,
+  notifications,
+  openWorkbench,
+  runCommand,
+  treeItem,
+  webviewFrame,
+  type Workbench,
+} from '../harness/workbench';
+import { waitFor } from '../support/wait';
+import { panelShot, sendTask, TURN_TIMEOUT_MS } from './panel-view';
+import { UI_WAIT, sessionTitles, shot } from './sessions-view';
+
+const SESSION = 'Refactor auth middleware';
+const TASK = 'Implement the total';
+
+/** The person's file, with a TODO on line 3. */
+const MINE = ROUND_TRIP_SAMPLE.content;
+
+/** The person's own version of the TODO line, typed while the agent works. */
+const MY_LINE = '  for (const item of items) sum += item;';
+/** What the person keeps when resolving the conflict (pasted: one edit, so one undo step). */
+const RESOLVED = '  for (const item of items) sum += item; // resolved by hand';
+
+describe('A person attaches a file, lets the agent rewrite it and applies it back with a merge', function () {
+  this.timeout(180_000);
+  let emu: Emulator;
+  let wb: Workbench;
+  let page: Page;
+  let frame: FrameLocator;
+  let workspace: string;
+  let file: string;
+
+  beforeEach(async () => {
+    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'den-roundtrip-ws-'));
+    file = path.join(workspace, 'src', 'total.ts');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, MINE);
+    emu = await startEmulator({ eventDelayMs: 25 });
+    wb = await openWorkbench({
+      workspaceDir: workspace,
+      settings: { 'den.baseUrl': emu.url },
+      env: { DEN_API_KEY: emu.keys.primary },
+    });
+    page = wb.page;
+    frame = webviewFrame(page);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      await wb?.screenshot('round-trip-failure').catch(() => undefined);
+      const toasts = await notifications(page).catch(() => []);
+      if (toasts.length) console.log(`notifications shown: ${JSON.stringify(toasts)}`);
+    }
+    await wb?.close();
+    await emu?.close();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  });
+
+  /** The text of the editor showing `name` (Monaco's view lines, top to bottom; the file is short). */
+  async function editorText(name: string): Promise<string> {
+    await page.locator('.part.editor .tab.active', { hasText: name }).waitFor();
+    const lines = page.locator('.part.editor .editor-instance .monaco-editor .view-lines').first();
+    return lines.evaluate((el) =>
+      [...el.querySelectorAll<HTMLElement>('.view-line')]
+        .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
+        .map((l) => (l.textContent ?? '').replace(/\u00a0/g, ' '))
+        .join('\n'),
+    );
+  }
+
+  /** The editor tab of `name` (no other open tab's label contains it in this test). */
+  const fileTab = (name: string) => page.locator('.part.editor .tab', { hasText: name });
+
+  /** Moves the cursor to the start of `line` (1-based) in the focused editor, by keyboard. */
+  async function goToLine(line: number): Promise<void> {
+    await page.keyboard.press('Control+Home');
+    for (let i = 1; i < line; i++) await page.keyboard.press('ArrowDown');
+  }
+
+  /** The file on disk, once it reads as `until` wants. */
+  const disk = (what: string, until: (t: string) => boolean): Promise<string> =>
+    waitFor(what, () => fs.readFileSync(file, 'utf8'), { ...UI_WAIT, until });
+
+  /** Opens the seeded session's panel from the Sessions tree's context menu. */
+  async function openSession(): Promise<void> {
+    await clickActivityBar(page, 'Den');
+    await waitFor('the seeded sessions', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.includes(SESSION),
+    });
+    await contextMenuAction(page, SESSION, 'Open Session');
+    await frame.locator('#session-title', { hasText: SESSION }).waitFor();
+    await frame.locator('#composer-input').waitFor({ state: 'visible' });
+  }
+
+  it('attaches a file dragged from the Explorer and dropped on the Session panel with Shift held', async () => {
+    await openSession();
+    await clickActivityBar(page, 'Explorer');
+    await treeItem(page, 'src').click();
+    const row = treeItem(page, 'total.ts');
+    await row.waitFor();
+    const from = await row.boundingBox();
+    const to = await page.locator('iframe.webview').last().boundingBox();
+    assert.ok(from && to, 'the Explorer row or the panel is not shown');
+
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2 + 40, from.y + from.height / 2, { steps: 4 });
+    await page.keyboard.down('Shift');
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 12 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+
+    await frame.locator('li.attachment-chip[data-status="ready"]', { hasText: 'total.ts' }).waitFor();
+    // with Shift the panel takes the drop; without it the editor group would open the file
+    assert.equal(await page.locator('.part.editor .tab', { hasText: 'total.ts' }).count(), 0);
+    await panelShot(wb, frame, 'round-trip-drop-attached');
+  });
+
+  it('attach from the Explorer, a code turn, an edit meanwhile, Apply with conflict markers, resolve, undo', async () => {
+    // 1. The file with its TODO, opened from the Explorer.
+    await clickActivityBar(page, 'Explorer');
+    await treeItem(page, 'src').click();
+    await treeItem(page, 'total.ts').click();
+    assert.match(await editorText('total.ts'), /\/\/ TODO: add up the items/);
+    await shot(wb, 'round-trip-1-file-with-todo');
+
+    // 2. The seeded session's panel, opened from the Sessions tree.
+    await openSession();
+    await shot(wb, 'round-trip-2-session-open');
+
+    // 3. Attach to Den… from the file's Explorer context menu: a chip in the panel's composer.
+    await clickActivityBar(page, 'Explorer');
+    await contextMenuAction(page, 'total.ts', 'Attach to Den…');
+    await frame.locator('li.attachment-chip[data-status="ready"]', { hasText: 'total.ts' }).waitFor();
+    await panelShot(wb, frame, 'round-trip-3-attached');
+
+    // 4. A code turn from the composer, carrying the file; it completes with the agent's rewrite.
+    await sendTask(frame, TASK, 'code');
+    // (the turn is taller than the view: its request row is windowed out once it ends)
+    const answer = frame.locator('.rows > .row', { hasText: `I implemented ${TASK}` }).first();
+    await answer.waitFor({ timeout: TURN_TIMEOUT_MS });
+    await frame.locator('.rows > .row', { hasText: 'src/total.ts.notes.md' }).first().waitFor();
+    const status = frame.locator('.rows > .turn-status').last();
+    await waitFor('the turn to complete', () => status.getAttribute('data-status'), {
+      ...UI_WAIT,
+      timeoutMs: TURN_TIMEOUT_MS,
+      until: (s) => s === 'completed',
+    });
+    assert.equal((await status.locator('.status-text').innerText()).trim(), 'Completed');
+    await panelShot(wb, frame, 'round-trip-4-turn-completed');
+
+    // 5. Meanwhile the person implements the TODO line their own way, and saves.
+    await fileTab('total.ts').click();
+    await page.locator('.part.editor .monaco-editor .view-lines').first().click();
+    await goToLine(3);
+    await page.keyboard.press('Shift+End');
+    await page.keyboard.insertText(MY_LINE);
+    await page.keyboard.press('Control+S');
+    await disk('the edit to be saved', (t) => t === MINE.replace('  // TODO: add up the items', MY_LINE));
+    assert.match(await editorText('total.ts'), /for \(const item of items\) sum \+= item;/);
+    await shot(wb, 'round-trip-5-edited-meanwhile');
+
+    // 6. Apply Turn's Files… from the turn's row in the Sessions tree: the summary, modal.
+    await clickActivityBar(page, 'Den');
+    await runCommand(page, 'Den: Refresh Sessions');
+    await treeItem(page, SESSION).click();
+    await treeItem(page, 'Turns').click();
+    await treeItem(page, TASK).waitFor();
+    await contextMenuAction(page, TASK, "Apply Turn's Files…");
+    const modal = dialog(page);
+    await modal.waitFor({ state: 'visible' });
+    const summary = await modal.innerText();
+    assert.match(summary, /Apply turn 3’s files from “Refactor auth middleware/);
+    assert.match(summary, /conflict/i);
+    assert.match(summary, /total\.ts/);
+    await modal.getByRole('button', { name: 'Apply with Conflict Markers' }).waitFor();
+    await shot(wb, 'round-trip-6-summary');
+
+    // 7. Review…: the diffs of what Apply would write; the question comes back as a notification.
+    await modal.getByRole('button', { name: 'Review…' }).click();
+    await modal.waitFor({ state: 'hidden' });
+    await page.locator('.part.editor .tab', { hasText: 'Den: What Apply Writes' }).waitFor();
+    const again = page.locator('.notifications-toasts .notification-toast', { hasText: 'Apply turn 3' });
+    await again.waitFor({ state: 'visible' });
+    await shot(wb, 'round-trip-7-review');
+
+    // 8. Apply with Conflict Markers, from the notification.
+    await again.getByRole('button', { name: 'Apply with Conflict Markers' }).click();
+    const marked = await disk(
+      'the conflict markers',
+      (t) => t.includes('<<<<<<< Workspace') && t.endsWith('return `Total for ${name}`;\n}\n'),
+    );
+    assert.ok(marked.startsWith('// Reviewed by the agent\n'), marked);
+    assert.match(marked, /<<<<<<< Workspace\n {2}for \(const item of items\) sum \+= item;\n/);
+    assert.match(marked, /=======\n {2}\/\/ Done: add up the items\n>>>>>>> Agent\n/);
+    await page
+      .locator('.notifications-toasts .notification-list-item-message', { hasText: /conflict markers in/ })
+      .waitFor();
+    await fileTab('total.ts').click();
+    await waitFor('the editor to show the markers', () => editorText('total.ts'), {
+      ...UI_WAIT,
+      until: (t) => t.includes('<<<<<<< Workspace') && t.includes('>>>>>>> Agent'),
+    });
+    await shot(wb, 'round-trip-8-conflict-markers');
+
+    // 9. The person resolves the conflict by keyboard: the marker block becomes one chosen line.
+    const lines = marked.split('\n');
+    const start = lines.findIndex((l) => l.startsWith('<<<<<<< Workspace')) + 1;
+    const end = lines.findIndex((l) => l.startsWith('>>>>>>> Agent')) + 1;
+    await page.locator('.part.editor .monaco-editor .view-lines').first().click();
+    await goToLine(start);
+    for (let i = start; i < end; i++) await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+End');
+    // Typed text makes an undo stop at every word; a paste is one edit, as when a person pastes.
+    await wb.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: wb.codeServer.url });
+    await page.evaluate((text) => navigator.clipboard.writeText(text), RESOLVED);
+    await page.keyboard.press('Control+V');
+    await page.keyboard.press('Control+S');
+    // (the file is written in place: a read may catch it empty or half written, so wait for all of it)
+    const wanted = ['// Reviewed by the agent', ...MINE.split('\n')]
+      .join('\n')
+      .replace('  // TODO: add up the items', RESOLVED);
+    assert.equal(await disk('the resolution to be saved', (t) => t === wanted), wanted);
+    await shot(wb, 'round-trip-9-resolved');
+
+    // 10. One Ctrl+Z: the editor is back at what Apply wrote, markers and all (saved to read it on disk).
+    await page.keyboard.press('Control+Z');
+    await page.keyboard.press('Escape');
+    await waitFor('the undo to show', () => editorText('total.ts'), {
+      ...UI_WAIT,
+      until: (t) => t.includes('<<<<<<< Workspace'),
+    });
+    await shot(wb, 'round-trip-10-undone');
+    await page.keyboard.press('Control+S');
+    assert.equal(await disk('the undone text to be saved', (t) => t === marked), marked);
+  });
+});
