@@ -6,25 +6,13 @@ import { readLamStream } from '../../../src/core/api/lam-stream';
 import type { LamRunRequest, LamRunResponse } from '../../../src/core/api/types';
 import { startEmulator, type Emulator } from '../../emulator';
 import { waitFor } from '../../support/wait';
-import { clientFor, rejectsWith } from './helpers';
+import { clientFor, collect, lamRequest, rejectsWith } from './helpers';
 
 const UNICODE = 'Ünïcødé 👍🏽 שלום';
 
-function request(query: string, over: Partial<LamRunRequest> = {}): LamRunRequest {
-  return {
-    query,
-    appUrl: 'https://shop.example.com',
-    schema: { title: 'product title', price: 'price in USD' },
-    maxCount: 1,
-    ...over,
-  };
-}
-
-async function all(it: AsyncIterable<LamRunResponse>): Promise<LamRunResponse[]> {
-  const out: LamRunResponse[] = [];
-  for await (const r of it) out.push(r);
-  return out;
-}
+const request = (query: string, over: Partial<LamRunRequest> = {}): LamRunRequest =>
+  lamRequest(query, { schema: { title: 'product title', price: 'price in USD' }, maxCount: 1, ...over });
+const all = collect<LamRunResponse>;
 
 /** What a test compares of a state: the fields that do not change from run to run. */
 const facts = (s: LamRunResponse): [string, string, unknown] => [s.taskStatus, s.message, s.data];
@@ -42,6 +30,10 @@ describe('ApiClient task-run stream edges (/lam/run, stream: true)', () => {
     env = clientFor(emu);
   });
   afterEach(() => env.close());
+
+  /** The next task run is answered with this instead. */
+  const answerOnce = (status: number, body?: string, headers?: Record<string, string>): void =>
+    emu.failNext({ method: 'POST', path: '^/lam/run$', status, body, headers });
 
   for (const eol of ['lf', 'crlf']) {
     it(`reads the same states whatever byte the body is split at (${eol}, multi-byte text)`, async function () {
@@ -91,25 +83,17 @@ describe('ApiClient task-run stream edges (/lam/run, stream: true)', () => {
   });
 
   it('fails an event stream with no state at all', async () => {
-    emu.failNext({
-      method: 'POST',
-      path: '^/lam/run$',
-      status: 200,
-      body: ': nothing but a comment\n\n',
-      headers: { 'Content-Type': 'text/event-stream' },
-    });
+    answerOnce(200, ': nothing but a comment\n\n', { 'Content-Type': 'text/event-stream' });
     const err = await rejectsWith(all(env.client.lamRunStream(request('x'))), 'protocol');
     assert.match(err.message, /ended before the task finished \(no status at all\)/);
   });
 
   it('accepts an unknown last status as final (tolerant reader)', async () => {
-    emu.failNext({
-      method: 'POST',
-      path: '^/lam/run$',
-      status: 200,
-      body: 'data: {"task_status":"STARTING","message":"","data":[]}\n\ndata: {"task_status":"COMPLETED","message":"ok","data":[]}\n\n',
-      headers: { 'Content-Type': 'text/event-stream' },
-    });
+    answerOnce(
+      200,
+      'data: {"task_status":"STARTING","message":"","data":[]}\n\ndata: {"task_status":"COMPLETED","message":"ok","data":[]}\n\n',
+      { 'Content-Type': 'text/event-stream' },
+    );
     const states = await all(env.client.lamRunStream(request('x')));
     assert.deepEqual(
       states.map((s) => s.taskStatus),
@@ -154,25 +138,14 @@ describe('ApiClient task-run stream edges (/lam/run, stream: true)', () => {
   });
 
   it('maps 429 on a stream to rate_limited with the wait, and does not repeat the run', async () => {
-    emu.failNext({
-      method: 'POST',
-      path: '^/lam/run$',
-      status: 429,
-      headers: { 'X-Rate-Limit-Retry-After': '3' },
-    });
+    answerOnce(429, undefined, { 'X-Rate-Limit-Retry-After': '3' });
     const err = await rejectsWith(all(env.client.lamRunStream(request('x'))), 'rate_limited');
     assert.equal(err.retryAfter, 3);
     assert.equal(env.counter.count('POST', /^\/lam\/run$/), 1);
   });
 
   it('maps a non-JSON 500 on a stream to a server error quoting the body, once', async () => {
-    emu.failNext({
-      method: 'POST',
-      path: '^/lam/run$',
-      status: 500,
-      body: '<html><body>Bad Gateway upstream</body></html>',
-      headers: { 'Content-Type': 'text/html' },
-    });
+    answerOnce(500, '<html><body>Bad Gateway upstream</body></html>', { 'Content-Type': 'text/html' });
     const err = await rejectsWith(all(env.client.lamRunStream(request('x'))), 'server');
     assert.equal(err.status, 500);
     assert.match(err.serverMessage ?? err.message, /Bad Gateway upstream/);
