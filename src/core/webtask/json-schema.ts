@@ -85,7 +85,7 @@ class Converter {
       if (kind === 'array' && isRecord(node.items)) {
         this.otherKeywords(node, at);
         this.problem(at, 'a list of records: the service returns a list anyway, so its item is converted');
-        return this.root2(node.items, `${at}/items`);
+        return this.listItemRoot(node.items, `${at}/items`);
       }
       this.problem(at, 'the top of a schema must be an object with `properties`');
       return {};
@@ -94,7 +94,7 @@ class Converter {
     }
   }
 
-  private root2(node: Record<string, unknown>, at: string): ServiceSchema {
+  private listItemRoot(node: Record<string, unknown>, at: string): ServiceSchema {
     const r = this.resolve(node, at);
     try {
       if (r.node && this.kind(r.node, r.at) === 'object') return this.object(r.node, r.at, 1);
