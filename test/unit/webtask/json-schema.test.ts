@@ -119,6 +119,14 @@ const cases: Case[] = [
     messages: [/cycle through #\/\$defs\/Node/],
   },
   {
+    name: 'one definition used by two fields is no cycle',
+    input: {
+      ...obj({ from: { $ref: '#/$defs/Place' }, to: { $ref: '#/$defs/Place' } }),
+      $defs: { Place: obj({ city: { description: 'city' } }) },
+    },
+    schema: { from: { city: 'city' }, to: { city: 'city' } },
+  },
+  {
     name: 'a remote $ref is reported',
     input: obj({ x: { $ref: 'https://example.com/x.json', description: 'x' } }),
     schema: { x: 'x' },
