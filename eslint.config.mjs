@@ -10,11 +10,13 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 /**
  * What each part of src/ may import from src/ (docs/layers.md). A folder not listed is not
  * restricted; add new folders here. Imports of the folder itself are always allowed.
- * `core/transcript`, `core/api/types.ts` and `core/schema.ts` are the browser-safe part of the core: the webview
- * bundle reaches them (directly or through src/protocol), and src/webview/tsconfig.json holds
- * them to the same set.
+ * `core/transcript`, `core/webtask`, `core/api/types.ts` and `core/schema.ts` are the browser-safe part of
+ * the core: the webview bundle reaches them (directly or through src/protocol), and
+ * src/webview/tsconfig.json holds them to the same set. `core/webtask` may import only itself and
+ * the two files (not `core/transcript`).
  */
 const WEBVIEW_SAFE_CORE = ['core/transcript', 'core/api/types.ts', 'core/schema.ts'];
+const WEBTASK = ['core/webtask', 'core/api/types.ts', 'core/schema.ts'];
 const SESSION = ['core', 'protocol', 'session'];
 const GLUE_BASE = [...SESSION, 'config', 'auth', 'ui'];
 const GLUE_SERVICE = [...GLUE_BASE, 'service'];
@@ -23,6 +25,7 @@ const GLUE_VIEWS = [...GLUE_FILES, 'status', 'sessions'];
 const layers = [
   { dir: 'core', may: ['core'] },
   { dir: 'core/transcript', may: WEBVIEW_SAFE_CORE },
+  { dir: 'core/webtask', may: WEBTASK },
   { dir: 'core/api/types.ts', may: ['core/api/types.ts'] },
   { dir: 'core/schema.ts', may: ['core/schema.ts'] },
   { dir: 'protocol', may: ['protocol', ...WEBVIEW_SAFE_CORE] },
@@ -37,7 +40,7 @@ const layers = [
   { dir: 'attachments', may: [...GLUE_VIEWS, 'attachments'] },
   { dir: 'panel', may: [...GLUE_VIEWS, 'attachments', 'panel'] },
   { dir: 'commands', may: [...GLUE_VIEWS, 'attachments', 'panel', 'commands'] },
-  { dir: 'webview', may: ['webview', 'protocol', 'core/transcript'] },
+  { dir: 'webview', may: ['webview', 'protocol', 'core/transcript', 'core/webtask'] },
 ];
 const zones = [
   ...layers.map(({ dir, may }) => ({
@@ -128,6 +131,7 @@ export default tseslint.config(
       'src/webview/**/*.ts',
       'src/protocol/**/*.ts',
       'src/core/transcript/**/*.ts',
+      'src/core/webtask/**/*.ts',
       'src/core/api/types.ts',
       'src/core/schema.ts',
     ],

@@ -12,7 +12,6 @@
  * content another window evicted reads as hash only. Both degrade to what happens without a base.
  * No `vscode` import.
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { contentHash, isContentHash } from '../core/files/hash';
@@ -26,6 +25,7 @@ import {
   oneOf,
   type Infer,
 } from '../core/schema';
+import { writeFileAtomic } from './atomic-write';
 
 export interface BaseStoreOptions {
   /** The folder (created when missing). */
@@ -48,7 +48,6 @@ export interface Base {
 
 const INDEX = 'index.json';
 const BLOBS = 'blobs';
-const TMP_SUFFIX = '.tmp';
 const STALE_MS = 10 * 60_000;
 
 const isEntry = object({
@@ -205,13 +204,13 @@ export class BaseStore {
 
   private async save(index: Index): Promise<void> {
     const data = { version: 1, clock: index.clock, entries: [...index.entries.values()] };
-    await this.writeAtomic(path.join(this.dir, INDEX), JSON.stringify(data));
+    await writeFileAtomic(path.join(this.dir, INDEX), JSON.stringify(data));
   }
 
   /** Writes a content under its hash; false when it could not be written. */
   private async writeBlob(hash: string, content: Uint8Array): Promise<boolean> {
     try {
-      await this.writeAtomic(path.join(this.dir, BLOBS, hash), content);
+      await writeFileAtomic(path.join(this.dir, BLOBS, hash), content);
       return true;
     } catch (err) {
       this.log.warn(`Bases: could not store a content: ${err instanceof Error ? err.message : err}`);
@@ -234,22 +233,6 @@ export class BaseStore {
 
   private async removeBlob(hash: string): Promise<void> {
     await fs.rm(path.join(this.dir, BLOBS, hash), { force: true }).catch(() => undefined);
-  }
-
-  private async writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
-    const dir = path.dirname(file);
-    const tmp = path.join(
-      dir,
-      `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}${TMP_SUFFIX}`,
-    );
-    try {
-      await fs.mkdir(dir, { recursive: true });
-      await fs.writeFile(tmp, data);
-      await fs.rename(tmp, file);
-    } catch (err) {
-      await fs.rm(tmp, { force: true }).catch(() => undefined);
-      throw err;
-    }
   }
 
   /**

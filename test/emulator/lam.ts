@@ -86,16 +86,31 @@ export async function lamRun(ctx: EmulatorContext, req: IncomingMessage, res: Se
     { task_status: 'PROCESSING', message: 'Reading the page.', data: [], ...base },
     final,
   ];
+  // Stream switches (query text, case-insensitive): `no final` ends the body after the last
+  // PROCESSING state; `crlf` ends lines with CRLF; `split at <N>` writes the whole body in two
+  // writes, cut after byte N; `byte by byte` writes it one byte per write.
+  if (q.includes('no final')) states.pop();
+  const eol = q.includes('crlf') ? '\r\n' : '\n';
+  const frames = states.map((s) => Buffer.from(`data: ${JSON.stringify(s)}${eol}${eol}`, 'utf8'));
   res.writeHead(200, {
     ...commonHeaders(ctx),
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-cache',
     Connection: 'keep-alive',
   });
-  for (const s of states) {
+  const split = /split at (\d+)/.exec(q);
+  const whole = Buffer.concat(frames);
+  const pieces = split
+    ? [whole.subarray(0, Number(split[1])), whole.subarray(Number(split[1]))]
+    : q.includes('byte by byte')
+      ? Array.from(whole, (_b, i) => whole.subarray(i, i + 1))
+      : frames;
+  for (const piece of pieces) {
     if (res.destroyed) break;
-    res.write(`data: ${JSON.stringify(s)}\n\n`);
-    await ctx.timers.sleep(Math.max(5, ctx.opts.eventDelayMs * 5));
+    if (piece.length > 0) res.write(piece);
+    await ctx.timers.sleep(
+      split || pieces.length > frames.length ? 0 : Math.max(5, ctx.opts.eventDelayMs * 5),
+    );
   }
   res.end();
   return { sent: true };

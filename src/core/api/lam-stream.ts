@@ -24,10 +24,24 @@ function parse(data: string): LamRunResponse {
   return normalizeLamRunResponse(value);
 }
 
+/** States after which a task is still going: a stream that stops at one of these was cut off. */
+const UNFINISHED = new Set(['STARTING', 'PROCESSING']);
+
+function endedEarly(last: LamRunResponse | undefined): DenError {
+  const what = last ? `last status: ${last.taskStatus}` : 'no status at all';
+  return new DenError({
+    code: 'protocol',
+    message: `The task-run stream ended before the task finished (${what}): the connection closed early`,
+    details: { truncated: true },
+  });
+}
+
 /**
  * The states of a streamed `/lam/run`, one per server-sent event, until the body ends. A service
  * that ignores `stream: true` and answers plain JSON yields that one response; a `[DONE]`
- * sentinel (not documented, but common) ends the stream.
+ * sentinel (not documented, but common) ends the stream. A stream that ends with no state, or
+ * whose last state is `STARTING` or `PROCESSING`, was cut off: after the states it yields, it
+ * throws a `protocol` error marked `truncated` (any other last status counts as final).
  */
 export async function* readLamStream(res: StreamedResponse): AsyncGenerator<LamRunResponse> {
   try {
@@ -36,12 +50,15 @@ export async function* readLamStream(res: StreamedResponse): AsyncGenerator<LamR
       yield parse(await readText(res.chunks));
       return;
     }
+    let last: LamRunResponse | undefined;
     for await (const ev of parseSse(res.chunks)) {
       const data = ev.data.trim();
       if (data === '') continue;
-      if (data === '[DONE]') return;
-      yield parse(data);
+      if (data === '[DONE]') break;
+      last = parse(data);
+      yield last;
     }
+    if (!last || UNFINISHED.has(last.taskStatus)) throw endedEarly(last);
   } finally {
     res.cancel();
   }

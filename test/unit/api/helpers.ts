@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent, type Dispatcher } from 'undici';
 import { ApiClient, type ApiClientOptions } from '../../../src/core/api/client';
 import { DenError, type DenErrorCode } from '../../../src/core/api/errors';
+import type { LamRunRequest } from '../../../src/core/api/types';
 import type { Logger } from '../../../src/core/log';
 import type { Emulator } from '../../emulator';
 
@@ -88,4 +89,22 @@ export async function rejectsWith(promise: Promise<unknown>, code: DenErrorCode)
     return err;
   }
   assert.fail(`expected a DenError ${code}, but the call succeeded`);
+}
+
+/** A task-run request against a shop, with a nested schema; `over` replaces any field. */
+export function lamRequest(query: string, over: Partial<LamRunRequest> = {}): LamRunRequest {
+  return {
+    query,
+    appUrl: 'https://shop.example.com',
+    schema: { title: 'product title', price: 'price in USD', seller: { name: 'seller name' } },
+    maxCount: 2,
+    ...over,
+  };
+}
+
+/** Every item of an async iterable (a task-run stream's states), in order. */
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of items) out.push(x);
+  return out;
 }

@@ -1,23 +1,10 @@
 import assert from 'node:assert/strict';
-import type { LamRunRequest, LamRunResponse } from '../../../src/core/api/types';
+import type { LamRunResponse } from '../../../src/core/api/types';
 import { startEmulator, type Emulator } from '../../emulator';
-import { clientFor, rejectsWith } from './helpers';
+import { clientFor, collect, lamRequest, rejectsWith } from './helpers';
 
-function request(query: string, over: Partial<LamRunRequest> = {}): LamRunRequest {
-  return {
-    query,
-    appUrl: 'https://shop.example.com',
-    schema: { title: 'product title', price: 'price in USD', seller: { name: 'seller name' } },
-    maxCount: 2,
-    ...over,
-  };
-}
-
-async function all(it: AsyncIterable<LamRunResponse>): Promise<LamRunResponse[]> {
-  const out: LamRunResponse[] = [];
-  for await (const r of it) out.push(r);
-  return out;
-}
+const request = lamRequest;
+const all = collect<LamRunResponse>;
 
 describe('ApiClient task runs (/lam/run)', () => {
   let emu: Emulator;

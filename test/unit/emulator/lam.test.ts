@@ -76,6 +76,19 @@ describe('emulator: /lam/run', () => {
     assert.equal(states.at(-1)?.data.length, 2);
   });
 
+  it('stream switches: `no final` stops before the answer; `crlf` and `split at N` keep the bytes', async () => {
+    const cut = await (await run({ query: 'list laptops, no final', schema: SCHEMA, stream: true })).text();
+    assert.deepEqual(cut.match(/"task_status":"\w+"/g), [
+      '"task_status":"STARTING"',
+      '"task_status":"PROCESSING"',
+      '"task_status":"PROCESSING"',
+    ]);
+    const crlf = await (await run({ query: 'x crlf split at 00007', schema: SCHEMA, stream: true })).text();
+    assert.ok(crlf.startsWith('data: {"task_status":"STARTING"'), crlf.slice(0, 40));
+    assert.equal(crlf.split('\r\n\r\n').length, 5);
+    assert.ok(!/[^\r]\n/.test(crlf));
+  });
+
   it('answers 400 without a query and 403 for the read-only key', async () => {
     assert.equal((await run({ schema: SCHEMA })).status, 400);
     const ro = await fetch(`${emu.url}/lam/run`, {

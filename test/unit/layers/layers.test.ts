@@ -155,6 +155,12 @@ describe('layers: the lint and compiler rules catch violations', function () {
     ['session', 'panel', 'src/session may import only src/{core,protocol,session}'],
     ['protocol', 'core/api', 'src/protocol may import only'],
     ['core/transcript', 'core/stream', 'src/core/transcript may import only'],
+    [
+      'core/webtask',
+      'core/api',
+      'src/core/webtask may import only src/{core/webtask,core/api/types.ts,core/schema.ts}',
+    ],
+    ['core/webtask', 'core/transcript', 'src/core/webtask may import only'],
     ['service', 'sessions', 'src/service may import only'],
     ['status', 'sessions', 'src/status may import only'],
     ['panel', 'commands', 'src/panel may import only'],
@@ -199,7 +205,9 @@ describe('layers: the lint and compiler rules catch violations', function () {
     it(`src/webview importing src/${to}: import-x/no-restricted-paths`, async () => {
       const up = path.posix.relative('webview/render', to);
       const [p] = only(await importIn('webview/render', `${up}/TARGET`, to), 'import-x/no-restricted-paths');
-      assert.ok(p.message.includes('src/webview may import only src/{webview,protocol,core/transcript}'));
+      assert.ok(
+        p.message.includes('src/webview may import only src/{webview,protocol,core/transcript,core/webtask}'),
+      );
     });
   }
 
@@ -208,6 +216,29 @@ describe('layers: the lint and compiler rules catch violations', function () {
       only(await importIn('webview', spec), 'no-restricted-imports');
     });
   }
+
+  for (const spec of ['node:fs', 'path', 'undici']) {
+    it(`src/core/webtask importing '${spec}': no-restricted-imports`, async () => {
+      only(await importIn('core/webtask', spec), 'no-restricted-imports');
+    });
+  }
+
+  it('src/core/webtask importing src/core/api/client: import-x/no-restricted-paths', async () => {
+    const [p] = only(await importIn('core/webtask', '../api/client'), 'import-x/no-restricted-paths');
+    assert.ok(p.message.includes('src/core/webtask may import only'), p.message);
+  });
+
+  it('src/webview may import src/core/webtask (which reaches core/api/types.ts): no problem', async () => {
+    const files = write({
+      'webview/zz-webtask.ts':
+        "import { toCsv } from '../core/webtask/writers';\n" +
+        "import type { ServiceSchema } from '../core/webtask/service-schema';\n" +
+        'export const uses = (s: ServiceSchema) => toCsv([], { schema: s });\n',
+    });
+    assert.deepEqual(await lint(files), []);
+    const r = await tsc();
+    assert.equal(r.status, 0, r.out);
+  });
 
   it('the webview project refuses a file outside its set: TS6307', async () => {
     write({
