@@ -40,7 +40,13 @@ describe('Apply the agent’s files: review, merges, changes meanwhile', functio
     assert.equal(diff.original.fsPath, file);
     assert.equal(diff.modified.scheme, 'den-apply');
     const preview = await vscode.workspace.openTextDocument(diff.modified);
-    assert.match(preview.getText(), /Add kappa parser/);
+    const planned = result?.plan?.entries.map((e) => ({
+      path: e.relPath,
+      action: e.action,
+      text: e.newContent && new TextDecoder().decode(e.newContent).slice(0, 60),
+    }));
+    const docs = vscode.workspace.textDocuments.map((d) => `${d.uri.toString()} v${d.version} ${JSON.stringify(d.getText().slice(0, 30))}`);
+    assert.match(preview.getText(), /Add kappa parser/, JSON.stringify({ planned, docs, tab: diff.modified.toString() }, null, 1));
     assert.equal(answers.asked.filter((a) => !a.modal && a.buttons.includes('Apply')).length, 1);
     assert.equal(result?.written.length, 1, JSON.stringify(answers.asked));
     assert.match(fs.readFileSync(file, 'utf8'), /Add kappa parser/);
