@@ -245,7 +245,20 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
     });
     await reviewTab.waitFor();
     const review = page.locator('.part.editor .editor-instance .multiDiffEditor');
-    await review.locator('.multiDiffEntry', { hasText: 'total.ts' }).first().waitFor();
+    // the entry of src/total.ts (not implement-total.ts): the workspace's line beside the agent's
+    const totalEntry = review
+      .locator('.multiDiffEntry', {
+        has: page.locator('.header .file-path .label-name', { hasText: /^total\.ts$/ }),
+      })
+      .first();
+    await totalEntry
+      .locator('.view-line', { hasText: /Done:\s+add\s+up\s+the\s+items/ })
+      .first()
+      .waitFor();
+    await totalEntry
+      .locator('.view-line', { hasText: /for\s+\(const\s+item\s+of\s+items\)/ })
+      .first()
+      .waitFor();
     await shot(wb, 'round-trip-9-review-changes');
 
     // 10. Apply from the panel's file list: the summary, modal, names the conflict's line.
