@@ -1,9 +1,10 @@
 /**
  * The round trip, as a person does it in the browser: a workspace file with a TODO attached from the
  * Explorer, a code turn sent from the Session panel, the file edited meanwhile on the same line the
- * agent rewrote, Apply from the turn's row in the Sessions tree (summary, Review…, conflict
- * markers), the conflict resolved by keyboard, and one undo. A screenshot at every step.
- */
+ * agent rewrote; the Explorer menu's ways to hand a file to Den; the file states in the Sessions
+ * tree and the panel; Review Changes from the turn's row (the multi-file diff); Apply from the
+ * panel (summary naming the conflict's line, Review…, conflict markers); the conflict resolved with
+ * the Merge Conflict extension's Accept Both Changes, and one undo. A screenshot at every step. */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,7 +24,7 @@ import {
   type Workbench,
 } from '../harness/workbench';
 import { waitFor } from '../support/wait';
-import { panelShot, sendTask, TURN_TIMEOUT_MS } from './panel-view';
+import { panelShot, scrollRowToTop, sendTask, TURN_TIMEOUT_MS } from './panel-view';
 import { UI_WAIT, sessionTitles, shot } from './sessions-view';
 
 const SESSION = 'Refactor auth middleware';
@@ -34,11 +35,9 @@ const MINE = ROUND_TRIP_SAMPLE.content;
 
 /** The person's own version of the TODO line, typed while the agent works. */
 const MY_LINE = '  for (const item of items) sum += item;';
-/** What the person keeps when resolving the conflict (pasted: one edit, so one undo step). */
-const RESOLVED = '  for (const item of items) sum += item; // resolved by hand';
 
 describe('A person attaches a file, lets the agent rewrite it and applies it back with a merge', function () {
-  this.timeout(180_000);
+  this.timeout(300_000);
   let emu: Emulator;
   let wb: Workbench;
   let page: Page;
@@ -87,6 +86,10 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
   /** The editor tab of `name` (no other open tab's label contains it in this test). */
   const fileTab = (name: string) => page.locator('.part.editor .tab', { hasText: name });
 
+  /** The Session panel's tab (the review tabs also name the session). */
+  const sessionTab = () =>
+    page.locator('.part.editor .tab', { hasText: SESSION, hasNotText: 'Den: ' }).first();
+
   /** Moves the cursor to the start of `line` (1-based) in the focused editor, by keyboard. */
   async function goToLine(line: number): Promise<void> {
     await page.keyboard.press('Control+Home');
@@ -133,7 +136,7 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
     await panelShot(wb, frame, 'round-trip-drop-attached');
   });
 
-  it('attach from the Explorer, a code turn, an edit meanwhile, Apply with conflict markers, resolve, undo', async () => {
+  it('attach from the Explorer, a code turn, an edit meanwhile, file states, Review Changes, Apply with conflict markers, Accept Both Changes, undo', async () => {
     // 1. The file with its TODO, opened from the Explorer.
     await clickActivityBar(page, 'Explorer');
     await treeItem(page, 'src').click();
@@ -177,31 +180,107 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
     assert.match(await editorText('total.ts'), /for \(const item of items\) sum \+= item;/);
     await shot(wb, 'round-trip-5-edited-meanwhile');
 
-    // 6. Apply Turn's Files… from the turn's row in the Sessions tree: the summary, modal.
+    // 6. The file's Explorer context menu offers both ways to hand it to Den.
+    await clickActivityBar(page, 'Explorer');
+    await treeItem(page, 'total.ts').click({ button: 'right' });
+    const menu = page.locator('.context-view .monaco-menu');
+    await menu.locator('.action-label', { hasText: /^Attach to Den…$/ }).waitFor({ state: 'visible' });
+    const entries = (await menu.locator('.action-item .action-label').allInnerTexts()).map((t) => t.trim());
+    assert.ok(entries.includes('Attach to Den…'), `the Explorer menu shows ${JSON.stringify(entries)}`);
+    assert.ok(entries.includes('Send File to Agent…'), `the Explorer menu shows ${JSON.stringify(entries)}`);
+    await shot(wb, 'round-trip-6-explorer-menu');
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden' });
+
+    // 7. The Sessions tree: the session's Files group says what applying each file would do.
     await clickActivityBar(page, 'Den');
     await runCommand(page, 'Den: Refresh Sessions');
     await treeItem(page, SESSION).click();
     await treeItem(page, 'Turns').click();
     await treeItem(page, TASK).waitFor();
-    await contextMenuAction(page, TASK, "Apply Turn's Files…");
+    await treeItem(page, 'Files').click();
+    const totalRow = page.locator('.part.sidebar [role="treeitem"][aria-label^="total.ts,"]');
+    const notesRow = page.locator('.part.sidebar [role="treeitem"][aria-label^="total.ts.notes.md,"]');
+    const description = (row: typeof totalRow) => row.locator('.label-description').innerText();
+    await waitFor('the state of total.ts', () => description(totalRow), {
+      ...UI_WAIT,
+      until: (d) => d.startsWith('conflicts · 1 hunk'),
+    });
+    await waitFor('the state of the notes file', () => description(notesRow), {
+      ...UI_WAIT,
+      until: (d) => /^new · \+\d+/.test(d),
+    });
+    await shot(wb, 'round-trip-7-tree-file-states');
+
+    // 8. The Session panel's file list of the turn: the same states, Review Changes and Apply.
+    await sessionTab().click();
+    const files = frame.locator('.rows > .row.files', { hasText: 'total.ts.notes.md' }).last();
+    await files.waitFor();
+    /** A file of the list, by the end of its path. */
+    const fileItem = (end: string) =>
+      files.locator(`li.file-item:has(> button.file-change[data-path$="${end}"])`);
+    const totalState = fileItem('src/total.ts').locator('.file-state');
+    const notesState = fileItem('src/total.ts.notes.md').locator('.file-state');
+    await waitFor('the panel to show the states', () => totalState.getAttribute('data-state'), {
+      ...UI_WAIT,
+      until: (s) => s === 'conflicts',
+    });
+    assert.match(await totalState.innerText(), /^conflicts · 1 hunk/);
+    assert.equal(await notesState.getAttribute('data-state'), 'new');
+    assert.match(await notesState.innerText(), /^new · \+\d+/);
+    await files.getByRole('button', { name: 'Review this turn’s changes against the workspace' }).waitFor();
+    assert.equal(await files.locator('button[data-command="den.reviewTurn"]').innerText(), 'Review Changes');
+    assert.equal(await files.locator('button[data-command="den.applyTurn"]').innerText(), 'Apply');
+    assert.equal(
+      await fileItem('src/total.ts').locator('button[data-command="den.compareWithWorkspace"]').innerText(),
+      'Compare',
+    );
+    await scrollRowToTop(files);
+    await panelShot(wb, frame, 'round-trip-8-panel-file-states');
+
+    // 9. Review Changes from the turn's row: the multi-file diff of the workspace and the agent.
+    await contextMenuAction(page, TASK, 'Review Changes');
+    const reviewTab = page.locator('.part.editor .tab', {
+      hasText: `Den: Changes of turn 3 — ${SESSION}`,
+    });
+    await reviewTab.waitFor();
+    const review = page.locator('.part.editor .editor-instance .multiDiffEditor');
+    // the entry of src/total.ts (not implement-total.ts): the workspace's line beside the agent's
+    const totalEntry = review
+      .locator('.multiDiffEntry', {
+        has: page.locator('.header .file-path .label-name', { hasText: /^total\.ts$/ }),
+      })
+      .first();
+    await totalEntry
+      .locator('.view-line', { hasText: /Done:\s+add\s+up\s+the\s+items/ })
+      .first()
+      .waitFor();
+    await totalEntry
+      .locator('.view-line', { hasText: /for\s+\(const\s+item\s+of\s+items\)/ })
+      .first()
+      .waitFor();
+    await shot(wb, 'round-trip-9-review-changes');
+
+    // 10. Apply from the panel's file list: the summary, modal, names the conflict's line.
+    await sessionTab().click();
+    await files.locator('button[data-command="den.applyTurn"]').click();
     const modal = dialog(page);
     await modal.waitFor({ state: 'visible' });
     const summary = await modal.innerText();
     assert.match(summary, /Apply turn 3’s files from “Refactor auth middleware/);
-    assert.match(summary, /conflict/i);
-    assert.match(summary, /total\.ts/);
+    assert.match(summary, /1 conflict in src\/total\.ts \(line 3\)/);
     await modal.getByRole('button', { name: 'Apply with Conflict Markers' }).waitFor();
-    await shot(wb, 'round-trip-6-summary');
+    await shot(wb, 'round-trip-10-summary');
 
-    // 7. Review…: the diffs of what Apply would write; the question comes back as a notification.
+    // 11. Review…: the diffs of what Apply would write; the question comes back as a notification.
     await modal.getByRole('button', { name: 'Review…' }).click();
     await modal.waitFor({ state: 'hidden' });
     await page.locator('.part.editor .tab', { hasText: 'Den: What Apply Writes' }).waitFor();
     const again = page.locator('.notifications-toasts .notification-toast', { hasText: 'Apply turn 3' });
     await again.waitFor({ state: 'visible' });
-    await shot(wb, 'round-trip-7-review');
+    await shot(wb, 'round-trip-11-what-apply-writes');
 
-    // 8. Apply with Conflict Markers, from the notification.
+    // 12. Apply with Conflict Markers, from the notification.
     await again.getByRole('button', { name: 'Apply with Conflict Markers' }).click();
     const marked = await disk(
       'the conflict markers',
@@ -218,36 +297,45 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
       ...UI_WAIT,
       until: (t) => t.includes('<<<<<<< Workspace') && t.includes('>>>>>>> Agent'),
     });
-    await shot(wb, 'round-trip-8-conflict-markers');
+    // the built-in Merge Conflict extension offers its actions above the block
+    const acceptBoth = page
+      .locator('.part.editor .editor-instance .monaco-editor .codelens-decoration a', {
+        hasText: /^Accept Both Changes$/,
+      })
+      .first();
+    await acceptBoth.waitFor();
+    await shot(wb, 'round-trip-12-conflict-markers');
 
-    // 9. The person resolves the conflict by keyboard: the marker block becomes one chosen line.
-    const lines = marked.split('\n');
-    const start = lines.findIndex((l) => l.startsWith('<<<<<<< Workspace')) + 1;
-    const end = lines.findIndex((l) => l.startsWith('>>>>>>> Agent')) + 1;
+    // 13. The person keeps both lines: Accept Both Changes, then saves.
+    await acceptBoth.click();
+    const both = ['// Reviewed by the agent', ...MINE.split('\n')]
+      .join('\n')
+      .replace('  // TODO: add up the items', `${MY_LINE}\n  // Done: add up the items`);
+    await waitFor('the editor to show both lines', () => editorText('total.ts'), {
+      ...UI_WAIT,
+      until: (t) => !t.includes('<<<<<<<') && t.includes(`${MY_LINE}\n  // Done: add up the items`),
+    });
+    const shown = await editorText('total.ts');
+    assert.doesNotMatch(shown, /^(<{7}|\|{7}|={7}|>{7})/m);
     await page.locator('.part.editor .monaco-editor .view-lines').first().click();
-    await goToLine(start);
-    for (let i = start; i < end; i++) await page.keyboard.press('Shift+ArrowDown');
-    await page.keyboard.press('Shift+End');
-    // Typed text makes an undo stop at every word; a paste is one edit, as when a person pastes.
-    await wb.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: wb.codeServer.url });
-    await page.evaluate((text) => navigator.clipboard.writeText(text), RESOLVED);
-    await page.keyboard.press('Control+V');
     await page.keyboard.press('Control+S');
     // (the file is written in place: a read may catch it empty or half written, so wait for all of it)
-    const wanted = ['// Reviewed by the agent', ...MINE.split('\n')]
-      .join('\n')
-      .replace('  // TODO: add up the items', RESOLVED);
-    assert.equal(await disk('the resolution to be saved', (t) => t === wanted), wanted);
-    await shot(wb, 'round-trip-9-resolved');
+    assert.equal(await disk('the resolution to be saved', (t) => t === both), both);
+    // (the TypeScript service then drops the markers' errors: no stale squiggles in the screenshot)
+    await page
+      .locator('.part.editor .editor-instance .monaco-editor .squiggly-error')
+      .first()
+      .waitFor({ state: 'detached', timeout: 60_000 });
+    await shot(wb, 'round-trip-13-accepted-both');
 
-    // 10. One Ctrl+Z: the editor is back at what Apply wrote, markers and all (saved to read it on disk).
+    // 14. One Ctrl+Z: the editor is back at what Apply wrote, markers and all (saved to read it on disk).
     await page.keyboard.press('Control+Z');
     await page.keyboard.press('Escape');
     await waitFor('the undo to show', () => editorText('total.ts'), {
       ...UI_WAIT,
       until: (t) => t.includes('<<<<<<< Workspace'),
     });
-    await shot(wb, 'round-trip-10-undone');
+    await shot(wb, 'round-trip-14-undone');
     await page.keyboard.press('Control+S');
     assert.equal(await disk('the undone text to be saved', (t) => t === marked), marked);
   });
