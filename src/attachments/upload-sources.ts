@@ -74,7 +74,8 @@ export function withUploadProgress<T>(
           const pct = total > 0 ? Math.min(100, (sent / total) * 100) : 0;
           progress.report({
             increment: Math.max(0, pct - shown),
-            message: `${name}: ${formatBytes(sent)}${total ? ` of ${formatBytes(total)}` : ''}`,
+            // The title already names a single file: "Den: attaching a.ts", "0 B of 187 B".
+            message: `${name && !title.endsWith(` ${name}`) ? `${name}: ` : ''}${formatBytes(sent)}${total ? ` of ${formatBytes(total)}` : ''}`,
           });
           shown = Math.max(shown, pct);
         });
