@@ -30,7 +30,7 @@ export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode
     const pairs: [vscode.Uri, vscode.Uri | undefined, vscode.Uri | undefined][] = [];
     for (const e of entries) {
       const target = fileUri(folder, e.relPath!);
-      const preview = vscode.Uri.from({ scheme: APPLY_SCHEME, path: `/${folder.name}/${e.relPath}` });
+      const preview = vscode.Uri.from({ scheme: APPLY_SCHEME, path: target.path });
       const text =
         e.action === 'delete'
           ? ''

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { chooseFolder, fileUri, type FolderWords } from './apply-folder';
 import { EMPTY_URI } from './apply-review';
 import type { AgentVersions } from './apply-sources';
-import { sessionFileUri } from './session-fs';
+import { sessionFileShownAt, sessionFileUri } from './session-fs';
 
 /** One file to review: the agent's path (as the sandbox names it) and its version, or none when deleted. */
 export interface ReviewEntry {
@@ -85,11 +85,13 @@ export async function openReview(
     const original = (await exists(target)) ? target : undefined;
     // Deleted by the agent and absent here: nothing to compare.
     if (!original && !entry.agent) continue;
-    pairs.push([target, original, entry.agent]);
+    // The agent's side under the workspace file's path: the editor shows a change, not a rename.
+    const modified = entry.agent && (sessionFileShownAt(entry.agent, target) ?? entry.agent);
+    pairs.push([target, original, modified]);
     result.push({
       relPath: m.relPath,
       ...(original ? { original: original.toString() } : {}),
-      ...(entry.agent ? { modified: entry.agent.toString() } : {}),
+      ...(modified ? { modified: modified.toString() } : {}),
     });
   }
   if (refused.length > 0) {

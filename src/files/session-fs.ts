@@ -39,10 +39,30 @@ export function parseSessionFileUri(uri: vscode.Uri): SessionFileTarget | undefi
 }
 
 function targetOf(uri: vscode.Uri): SessionFileTarget | undefined {
-  const at = parseSessionFileUriPath(uri.path);
+  const shownAt = new URLSearchParams(uri.query);
+  const session = shownAt.get('session');
+  const file = shownAt.get('file');
+  const at = session && file ? { sessionId: session, path: file } : parseSessionFileUriPath(uri.path);
   const version = parseFileVersionQuery(uri.query);
   return at && version && at.path ? { ...at, version } : at;
 }
+
+/**
+ * The same file as `agent` (a `den-session:` URI of a file) under the path of `workspace`, its
+ * workspace counterpart: `den-session:<workspace path>?session=…&file=…[&key=…&updatedAt=…]`.
+ * Diff editors then show the workspace's folder for it and, seeing one path on both sides, a
+ * change rather than a rename. Undefined when `agent` names no file.
+ */
+export function sessionFileShownAt(agent: vscode.Uri, workspace: vscode.Uri): vscode.Uri | undefined {
+  const target = parseSessionFileUri(agent);
+  if (!target?.path) return undefined;
+  const q = new URLSearchParams({ session: target.sessionId, file: target.path });
+  if (target.version) for (const [k, v] of new URLSearchParams(fileVersionQuery(target.version))) q.set(k, v);
+  return vscode.Uri.from({ scheme: SESSION_FS_SCHEME, path: workspace.path, query: q.toString() });
+}
+
+/** How many files read in the shown-at form have their changes reported under it. */
+const MAX_SHOWN_AT = 500;
 
 const KIND: Record<FileEvent['kind'], vscode.FileChangeType> = {
   created: vscode.FileChangeType.Created,
@@ -67,7 +87,11 @@ export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disp
   ) {
     this.subscription = files.onDidChange((events) =>
       this.emitter.fire(
-        events.map((e) => ({ type: KIND[e.kind], uri: sessionFileUri(e.sessionId, e.path) })),
+        events.flatMap((e) =>
+          [sessionFileUri(e.sessionId, e.path), ...(this.shownAt.get(`${e.sessionId}\n${e.path}`) ?? [])].map(
+            (uri) => ({ type: KIND[e.kind], uri }),
+          ),
+        ),
       ),
     );
   }
@@ -142,7 +166,24 @@ export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disp
   }
 
   private target(uri: vscode.Uri): SessionFileTarget | undefined {
-    return targetOf(uri);
+    const target = targetOf(uri);
+    if (target?.path && !target.version && uri.query)
+      this.remember(`${target.sessionId}\n${target.path}`, uri);
+    return target;
+  }
+
+  /**
+   * Current versions read through the shown-at form (`sessionFileShownAt`), so their changes are
+   * reported under those URIs too; the most recent `MAX_SHOWN_AT` are kept.
+   */
+  private readonly shownAt = new Map<string, vscode.Uri[]>();
+
+  private remember(key: string, uri: vscode.Uri): void {
+    const known = this.shownAt.get(key) ?? [];
+    if (known.some((u) => u.toString() === uri.toString())) return;
+    this.shownAt.delete(key);
+    this.shownAt.set(key, [...known, uri].slice(-4));
+    while (this.shownAt.size > MAX_SHOWN_AT) this.shownAt.delete(this.shownAt.keys().next().value as string);
   }
 
   private refused(uri: vscode.Uri): vscode.FileSystemError {

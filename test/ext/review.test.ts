@@ -82,10 +82,15 @@ describe('Review Changes and Compare with Workspace', function () {
     const src = result?.pairs.find((p) => p.relPath === 'src/add-kappa-parser.ts');
     assert.ok(src?.modified, JSON.stringify(result));
     const uri = vscode.Uri.parse(src.modified);
-    assert.match(uri.query, /^key=.+&updatedAt=\d{4}-/);
+    // Shown under the workspace file's path, naming the session's file and the turn's version.
+    assert.equal(uri.path, vscode.Uri.file(path.join(root(), 'src/add-kappa-parser.ts')).path);
+    assert.match(
+      uri.query,
+      new RegExp(`^session=${sessionId}&file=src%2Fadd-kappa-parser\\.ts&key=.+&updatedAt=\\d{4}-`),
+    );
     const turnVersion = await text(src.modified);
     assert.match(turnVersion, /^\/\*\* Add kappa parser \*\//);
-    const current = await text(uri.with({ query: '' }).toString());
+    const current = await text(uri.with({ query: uri.query.replace(/&key=.*$/, '') }).toString());
     assert.match(current, /^\/\*\* Add kappa parser again \*\//);
   });
 
@@ -124,7 +129,9 @@ describe('Review Changes and Compare with Workspace', function () {
     );
     assert.equal(diff.original.fsPath, mine);
     assert.equal(diff.modified.scheme, 'den-session');
-    assert.equal(diff.modified.path, `/${sessionId}/src/add-omega-parser.ts`);
+    // The agent's side is shown under the workspace file's path: a change, not a rename.
+    assert.equal(diff.modified.path, vscode.Uri.file(mine).path);
+    assert.equal(new URLSearchParams(diff.modified.query).get('file'), 'src/add-omega-parser.ts');
     assert.equal(diff.modified.toString(), result.pairs[0].modified);
     assert.ok(tabs().some((t) => t.label.includes('(workspace) ↔ Den: agent')));
 
@@ -172,7 +179,7 @@ describe('Review Changes and Compare with Workspace', function () {
       'src/add-tau-parser.ts',
       'test/add-tau-parser.test.ts',
     ]);
-    assert.ok(result.pairs.every((p) => p.original === undefined && !p.modified?.includes('?')));
+    assert.ok(result.pairs.every((p) => p.original === undefined && !p.modified?.includes('key=')));
     assert.ok(
       fx.den.messages.texts('warning').some((t) => t.includes('.git/config')),
       fx.den.messages.texts().join(' | '),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { waitFor } from '../support/wait';
+import { sessionFileShownAt } from '../../src/files/session-fs';
 import { useDen } from './fixtures';
 import { emuFetch, labelOf, rows } from './helpers';
 import { lastTurn, openPanel, seededSession, turnEnded } from './panel-helpers';
@@ -169,6 +170,14 @@ describe('den-session: generated files as a read-only file system', () => {
         assert.deepEqual(Buffer.from(await vscode.workspace.fs.readFile(uri(id, p))), await served(file.key));
       }
 
+      // A file read as Review shows it (under a workspace path) hears of its changes there too.
+      const shownAt = sessionFileShownAt(uri(id, written[0]), vscode.Uri.file(`/work/ws/${written[0]}`));
+      assert.ok(shownAt);
+      assert.deepEqual(
+        Buffer.from(await vscode.workspace.fs.readFile(shownAt)),
+        Buffer.from(await vscode.workspace.fs.readFile(uri(id, written[0]))),
+      );
+
       seen.length = 0;
       await panel.handleMessage({ type: 'send', text: task, mode: 'code', effort: 'fast' });
       const second = lastTurn(panel);
@@ -176,6 +185,10 @@ describe('den-session: generated files as a read-only file system', () => {
       await turnEnded(den.api, second);
       await waitFor('Changed events for the files written again', () =>
         written.every((p) => of(vscode.FileChangeType.Changed).includes(uri(id, p).toString())),
+      );
+      assert.ok(
+        of(vscode.FileChangeType.Changed).includes(shownAt.toString()),
+        'no Changed event for the shown-at URI',
       );
       assert.deepEqual(of(vscode.FileChangeType.Created), []);
     } finally {
