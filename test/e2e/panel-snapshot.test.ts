@@ -3,16 +3,10 @@ import type { FrameLocator, Page } from 'playwright-core';
 import type { AgentEvent } from '../../src/core/api/types';
 import { applyEvent, beginTurn, createTranscript } from '../../src/core/transcript/reducer';
 import { startEmulator, type Emulator } from '../emulator';
-import {
-  clickActivityBar,
-  contextMenuAction,
-  openWorkbench,
-  webviewFrame,
-  type Workbench,
-} from '../harness/workbench';
+import { openWorkbench, webviewFrame, type Workbench } from '../harness/workbench';
 import { waitFor } from '../support/wait';
-import { panelShot, scanTranscript, sendTask, turnEnds } from './panel-view';
-import { UI_WAIT, sessionTitles } from './sessions-view';
+import { openSessionFromTree, panelShot, scanTranscript, sendTask, turnEnds } from './panel-view';
+import { UI_WAIT } from './sessions-view';
 
 const SESSION = 'Write release notes for v2.3';
 const TASK = 'big log: port the config loader to TOML';
@@ -62,13 +56,7 @@ describe('A turn streamed with state.snapshot frames and socket cuts (emulator, 
   });
 
   it('shows the turn exactly as the service stored it, tool logs, files and all, without a reopen', async () => {
-    await clickActivityBar(page, 'Den');
-    await waitFor('the seeded sessions', () => sessionTitles(page), {
-      ...UI_WAIT,
-      until: (t) => t.includes(SESSION),
-    });
-    await contextMenuAction(page, SESSION, 'Open Session');
-    await frame.locator('#session-title', { hasText: SESSION }).waitFor();
+    await openSessionFromTree(page, frame, SESSION);
     // the host's posts to the webview from now on, by type: a whole-view repaint is an `init`
     await frame.locator('body').evaluate(() => {
       const w = window as Window & { __denPosts?: Record<string, number> };

@@ -3,10 +3,10 @@
  * through the windowed transcript, an in-webview recorder of streaming, and settled screenshots.
  */
 import assert from 'node:assert/strict';
-import type { FrameLocator, Locator } from 'playwright-core';
-import type { Workbench } from '../harness/workbench';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { clickActivityBar, contextMenuAction, type Workbench } from '../harness/workbench';
 import { waitFor } from '../support/wait';
-import { UI_WAIT, shot } from './sessions-view';
+import { UI_WAIT, sessionTitles, shot } from './sessions-view';
 
 /** How long a scripted turn may take to reach a status. */
 export const TURN_TIMEOUT_MS = 30_000;
@@ -359,4 +359,16 @@ export async function scrollToTurn(frame: FrameLocator, title: string): Promise<
     }
     throw new Error(`no turn "${wanted}" in the transcript`);
   }, title);
+}
+
+/** Opens a session's panel from the Sessions tree's context menu, as a person does; waits for its composer. */
+export async function openSessionFromTree(page: Page, frame: FrameLocator, title: string): Promise<void> {
+  await clickActivityBar(page, 'Den');
+  await waitFor('the seeded sessions', () => sessionTitles(page), {
+    ...UI_WAIT,
+    until: (t) => t.includes(title),
+  });
+  await contextMenuAction(page, title, 'Open Session');
+  await frame.locator('#session-title', { hasText: title }).waitFor();
+  await frame.locator('#composer-input').waitFor({ state: 'visible' });
 }

@@ -24,8 +24,8 @@ import {
   type Workbench,
 } from '../harness/workbench';
 import { waitFor } from '../support/wait';
-import { panelShot, scrollRowToTop, sendTask, TURN_TIMEOUT_MS } from './panel-view';
-import { UI_WAIT, sessionTitles, shot } from './sessions-view';
+import { openSessionFromTree, panelShot, scrollRowToTop, sendTask, TURN_TIMEOUT_MS } from './panel-view';
+import { UI_WAIT, shot } from './sessions-view';
 
 const SESSION = 'Refactor auth middleware';
 const TASK = 'Implement the total';
@@ -100,20 +100,8 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
   const disk = (what: string, until: (t: string) => boolean): Promise<string> =>
     waitFor(what, () => fs.readFileSync(file, 'utf8'), { ...UI_WAIT, until });
 
-  /** Opens the seeded session's panel from the Sessions tree's context menu. */
-  async function openSession(): Promise<void> {
-    await clickActivityBar(page, 'Den');
-    await waitFor('the seeded sessions', () => sessionTitles(page), {
-      ...UI_WAIT,
-      until: (t) => t.includes(SESSION),
-    });
-    await contextMenuAction(page, SESSION, 'Open Session');
-    await frame.locator('#session-title', { hasText: SESSION }).waitFor();
-    await frame.locator('#composer-input').waitFor({ state: 'visible' });
-  }
-
   it('attaches a file dragged from the Explorer and dropped on the Session panel with Shift held', async () => {
-    await openSession();
+    await openSessionFromTree(page, frame, SESSION);
     await clickActivityBar(page, 'Explorer');
     await treeItem(page, 'src').click();
     const row = treeItem(page, 'total.ts');
@@ -145,7 +133,7 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
     await shot(wb, 'round-trip-1-file-with-todo');
 
     // 2. The seeded session's panel, opened from the Sessions tree.
-    await openSession();
+    await openSessionFromTree(page, frame, SESSION);
     await shot(wb, 'round-trip-2-session-open');
 
     // 3. Attach to Den… from the file's Explorer context menu: a chip in the panel's composer.

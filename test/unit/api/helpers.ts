@@ -5,7 +5,7 @@ import { ApiClient, type ApiClientOptions } from '../../../src/core/api/client';
 import { DenError, type DenErrorCode } from '../../../src/core/api/errors';
 import type { LamRunRequest } from '../../../src/core/api/types';
 import type { Logger } from '../../../src/core/log';
-import type { Emulator } from '../../emulator';
+import { startEmulator, type Emulator } from '../../emulator';
 
 /** A dispatcher that records every request it sends (method and path), for counting attempts. */
 export interface CountingDispatcher {
@@ -107,4 +107,30 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const x of items) out.push(x);
   return out;
+}
+
+/**
+ * Inside a `describe`: one emulator for the block (no seed, no event delay), its faults cleared and
+ * a fresh `clientFor` it before each test, closed after.
+ */
+export function useEmulatorClient(): { readonly emu: Emulator; readonly env: ReturnType<typeof clientFor> } {
+  let emu: Emulator | undefined;
+  let env: ReturnType<typeof clientFor> | undefined;
+  before(async () => {
+    emu = await startEmulator({ seed: false, eventDelayMs: 0 });
+  });
+  after(() => emu?.close());
+  beforeEach(() => {
+    emu!.faults = {};
+    env = clientFor(emu!);
+  });
+  afterEach(() => env?.close());
+  return {
+    get emu() {
+      return emu!;
+    },
+    get env() {
+      return env!;
+    },
+  };
 }

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { readLamStream } from '../../../src/core/api/lam-stream';
 import type { LamRunRequest, LamRunResponse } from '../../../src/core/api/types';
-import { startEmulator, type Emulator } from '../../emulator';
+import { startEmulator } from '../../emulator';
 import { waitFor } from '../../support/wait';
-import { clientFor, collect, lamRequest, rejectsWith } from './helpers';
+import { clientFor, useEmulatorClient, collect, lamRequest, rejectsWith } from './helpers';
 
 const UNICODE = 'Ünïcødé 👍🏽 שלום';
 
@@ -18,28 +18,17 @@ const all = collect<LamRunResponse>;
 const facts = (s: LamRunResponse): [string, string, unknown] => [s.taskStatus, s.message, s.data];
 
 describe('ApiClient task-run stream edges (/lam/run, stream: true)', () => {
-  let emu: Emulator;
-  let env: ReturnType<typeof clientFor>;
-
-  before(async () => {
-    emu = await startEmulator({ seed: false, eventDelayMs: 0 });
-  });
-  after(() => emu.close());
-  beforeEach(() => {
-    emu.faults = {};
-    env = clientFor(emu);
-  });
-  afterEach(() => env.close());
+  const t = useEmulatorClient();
 
   /** The next task run is answered with this instead. */
   const answerOnce = (status: number, body?: string, headers?: Record<string, string>): void =>
-    emu.failNext({ method: 'POST', path: '^/lam/run$', status, body, headers });
+    t.emu.failNext({ method: 'POST', path: '^/lam/run$', status, body, headers });
 
   for (const eol of ['lf', 'crlf']) {
     it(`reads the same states whatever byte the body is split at (${eol}, multi-byte text)`, async function () {
       this.timeout(120_000);
       const query = (at: number) => `${UNICODE} ${eol} split at ${String(at).padStart(5, '0')}`;
-      const whole = await all(env.client.lamRunStream(request(query(0))));
+      const whole = await all(t.env.client.lamRunStream(request(query(0))));
       assert.deepEqual(
         whole.map((s) => s.taskStatus),
         ['STARTING', 'PROCESSING', 'PROCESSING', 'DONE'],
@@ -49,7 +38,7 @@ describe('ApiClient task-run stream edges (/lam/run, stream: true)', () => {
       const sep = eol === 'crlf' ? 4 : 2;
       const length = whole.reduce((n, s) => n + Buffer.byteLength(`data: ${JSON.stringify(s.raw)}`) + sep, 0);
       for (let at = 1; at < length; at++) {
-        const states = await all(env.client.lamRunStream(request(query(at))));
+        const states = await all(t.env.client.lamRunStream(request(query(at))));
         // The answer's message echoes the query, so its split index too.
         const expected = whole.map(facts).map(([status, message, data]) => {
           return [status, message.replace('00000', String(at).padStart(5, '0')), data];
@@ -60,7 +49,7 @@ describe('ApiClient task-run stream edges (/lam/run, stream: true)', () => {
   }
 
   it('reads a body written one byte per write', async () => {
-    const states = await all(env.client.lamRunStream(request(`${UNICODE} crlf byte by byte`)));
+    const states = await all(t.env.client.lamRunStream(request(`${UNICODE} crlf byte by byte`)));
     assert.deepEqual(
       states.map((s) => s.taskStatus),
       ['STARTING', 'PROCESSING', 'PROCESSING', 'DONE'],
@@ -72,7 +61,7 @@ describe('ApiClient task-run stream edges (/lam/run, stream: true)', () => {
     const seen: string[] = [];
     const err = await rejectsWith(
       (async () => {
-        for await (const s of env.client.lamRunStream(request('find shoes, no final')))
+        for await (const s of t.env.client.lamRunStream(request('find shoes, no final')))
           seen.push(s.taskStatus);
       })(),
       'protocol',
@@ -84,7 +73,7 @@ describe('ApiClient task-run stream edges (/lam/run, stream: true)', () => {
 
   it('fails an event stream with no state at all', async () => {
     answerOnce(200, ': nothing but a comment\n\n', { 'Content-Type': 'text/event-stream' });
-    const err = await rejectsWith(all(env.client.lamRunStream(request('x'))), 'protocol');
+    const err = await rejectsWith(all(t.env.client.lamRunStream(request('x'))), 'protocol');
     assert.match(err.message, /ended before the task finished \(no status at all\)/);
   });
 
@@ -94,7 +83,7 @@ describe('ApiClient task-run stream edges (/lam/run, stream: true)', () => {
       'data: {"task_status":"STARTING","message":"","data":[]}\n\ndata: {"task_status":"COMPLETED","message":"ok","data":[]}\n\n',
       { 'Content-Type': 'text/event-stream' },
     );
-    const states = await all(env.client.lamRunStream(request('x')));
+    const states = await all(t.env.client.lamRunStream(request('x')));
     assert.deepEqual(
       states.map((s) => s.taskStatus),
       ['STARTING', 'COMPLETED'],
@@ -102,7 +91,7 @@ describe('ApiClient task-run stream edges (/lam/run, stream: true)', () => {
   });
 
   it('streams a task that needs a person to HUMAN_INTERACTION, as a result', async () => {
-    const states = await all(env.client.lamRunStream(request('needs a human login')));
+    const states = await all(t.env.client.lamRunStream(request('needs a human login')));
     const last = states[states.length - 1];
     assert.equal(last.taskStatus, 'HUMAN_INTERACTION');
     assert.match(last.message, /a person must take over/);
@@ -110,7 +99,7 @@ describe('ApiClient task-run stream edges (/lam/run, stream: true)', () => {
   });
 
   it('streams a failing task to FAILURE with its message', async () => {
-    const states = await all(env.client.lamRunStream(request('please fail')));
+    const states = await all(t.env.client.lamRunStream(request('please fail')));
     assert.deepEqual(facts(states[states.length - 1]), [
       'FAILURE',
       'The task failed: the page did not load (HTTP 502).',
@@ -119,7 +108,7 @@ describe('ApiClient task-run stream edges (/lam/run, stream: true)', () => {
   });
 
   it('maps 401 on a stream to unauthorized', async () => {
-    const bad = clientFor(emu, { apiKey: () => 'sk_live_wrongLamKey000' });
+    const bad = clientFor(t.emu, { apiKey: () => 'sk_live_wrongLamKey000' });
     try {
       const err = await rejectsWith(all(bad.client.lamRunStream(request('x'))), 'unauthorized');
       assert.ok(!err.message.includes('sk_live_wrongLamKey000'));
@@ -129,7 +118,7 @@ describe('ApiClient task-run stream edges (/lam/run, stream: true)', () => {
   });
 
   it('maps 403 on a stream to forbidden', async () => {
-    const ro = clientFor(emu, { apiKey: () => emu.keys.readOnly });
+    const ro = clientFor(t.emu, { apiKey: () => t.emu.keys.readOnly });
     try {
       await rejectsWith(all(ro.client.lamRunStream(request('x'))), 'forbidden');
     } finally {
@@ -139,17 +128,17 @@ describe('ApiClient task-run stream edges (/lam/run, stream: true)', () => {
 
   it('maps 429 on a stream to rate_limited with the wait, and does not repeat the run', async () => {
     answerOnce(429, undefined, { 'X-Rate-Limit-Retry-After': '3' });
-    const err = await rejectsWith(all(env.client.lamRunStream(request('x'))), 'rate_limited');
+    const err = await rejectsWith(all(t.env.client.lamRunStream(request('x'))), 'rate_limited');
     assert.equal(err.retryAfter, 3);
-    assert.equal(env.counter.count('POST', /^\/lam\/run$/), 1);
+    assert.equal(t.env.counter.count('POST', /^\/lam\/run$/), 1);
   });
 
   it('maps a non-JSON 500 on a stream to a server error quoting the body, once', async () => {
     answerOnce(500, '<html><body>Bad Gateway upstream</body></html>', { 'Content-Type': 'text/html' });
-    const err = await rejectsWith(all(env.client.lamRunStream(request('x'))), 'server');
+    const err = await rejectsWith(all(t.env.client.lamRunStream(request('x'))), 'server');
     assert.equal(err.status, 500);
     assert.match(err.serverMessage ?? err.message, /Bad Gateway upstream/);
-    assert.equal(env.counter.count('POST', /^\/lam\/run$/), 1);
+    assert.equal(t.env.counter.count('POST', /^\/lam\/run$/), 1);
   });
 
   it('cancels mid-stream: the consumer sees aborted, and the client stays usable', async () => {

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { turnFileFromUpload } from '../../../src/core/api/normalize-results';
-import { startEmulator, type Emulator } from '../../emulator';
 import { FakeClock } from '../session/fake-clock';
-import { clientFor, newSessionId, rejectsWith } from './helpers';
+import { clientFor, useEmulatorClient, newSessionId, rejectsWith } from './helpers';
 
 const MB = 1024 * 1024;
 
@@ -25,23 +24,12 @@ function generated(total: number, chunk = 256 * 1024): Readable {
 }
 
 describe('ApiClient.upload', () => {
-  let emu: Emulator;
-  let env: ReturnType<typeof clientFor>;
-
-  before(async () => {
-    emu = await startEmulator({ seed: false, eventDelayMs: 0 });
-  });
-  after(() => emu.close());
-  beforeEach(() => {
-    emu.faults = {};
-    env = clientFor(emu);
-  });
-  afterEach(() => env.close());
+  const t = useEmulatorClient();
 
   it('uploads a small file as multipart and can read it back', async () => {
     const sessionId = newSessionId();
     const content = Buffer.from('id,name\n1,Ada\n2,Grace\n');
-    const res = await env.client.upload({
+    const res = await t.env.client.upload({
       key: `${sessionId}/people.csv`,
       filename: 'people.csv',
       contentType: 'text/csv',
@@ -53,7 +41,7 @@ describe('ApiClient.upload', () => {
     assert.equal(res.contentType, 'text/csv');
     assert.equal(res.filename, 'people.csv');
     assert.equal(typeof res.uploadedAt, 'number');
-    const back = await env.client.downloadFile({ key: res.key, name: res.filename, size: res.size });
+    const back = await t.env.client.downloadFile({ key: res.key, name: res.filename, size: res.size });
     assert.deepEqual(back.content, content);
     assert.deepEqual(turnFileFromUpload(res), {
       key: res.key,
@@ -68,14 +56,14 @@ describe('ApiClient.upload', () => {
       yield new TextEncoder().encode('ab');
       yield new TextEncoder().encode('cd');
     }
-    const a = await env.client.upload({
+    const a = await t.env.client.upload({
       key: 'k/a.txt',
       filename: 'a.txt',
       contentType: 'text/plain',
       size: 4,
       body: parts(),
     });
-    const b = await env.client.upload({
+    const b = await t.env.client.upload({
       key: 'k/b.txt',
       filename: 'b.txt',
       contentType: 'text/plain',
@@ -88,7 +76,7 @@ describe('ApiClient.upload', () => {
   it('reports progress that only grows and ends at the full size', async () => {
     const size = 3 * MB + 123;
     const seen: [number, number][] = [];
-    const res = await env.client.upload({
+    const res = await t.env.client.upload({
       key: 'k/progress.bin',
       filename: 'progress.bin',
       contentType: 'application/octet-stream',
@@ -107,7 +95,7 @@ describe('ApiClient.upload', () => {
     this.timeout(30_000);
     const size = 200 * MB;
     // The first big transfer of a process grows V8's heaps once; that is not per-upload memory.
-    await env.client.upload({
+    await t.env.client.upload({
       key: 'k/warm.bin',
       filename: 'warm.bin',
       contentType: 'x/y',
@@ -117,7 +105,7 @@ describe('ApiClient.upload', () => {
     const before = process.memoryUsage.rss();
     let peak = before;
     // How fast it goes is a budget of `npm run bench -- upload`, not checked here.
-    const res = await env.client.upload({
+    const res = await t.env.client.upload({
       key: 'k/big.bin',
       filename: 'big.bin',
       contentType: 'application/octet-stream',
@@ -137,7 +125,7 @@ describe('ApiClient.upload', () => {
 
   it('fails with bad_request when the body is shorter than the announced size', async () => {
     const err = await rejectsWith(
-      env.client.upload({
+      t.env.client.upload({
         key: 'k/short.txt',
         filename: 'short.txt',
         contentType: 'text/plain',
@@ -152,7 +140,7 @@ describe('ApiClient.upload', () => {
   it('times out an upload only after a silence, not after the total time', async () => {
     // The deadlines run on a fake clock that moves only when the bodies below say so.
     const clock = new FakeClock();
-    const local = clientFor(emu, { transferIdleTimeoutMs: 150, deadlineTimers: clock });
+    const local = clientFor(t.emu, { transferIdleTimeoutMs: 150, deadlineTimers: clock });
     try {
       // 6 chunks 60 ms apart: 360 ms in total, never 150 ms of silence.
       async function* steady(): AsyncGenerator<Uint8Array> {
@@ -193,7 +181,7 @@ describe('ApiClient.upload', () => {
   it('cancels an upload in flight when the caller aborts', async () => {
     const ac = new AbortController();
     const err = await rejectsWith(
-      env.client.upload(
+      t.env.client.upload(
         {
           key: 'k/cancel.bin',
           filename: 'cancel.bin',
