@@ -261,12 +261,14 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
       '3 Refactor auth middleware to use async token validation code · 2 h ago',
       '3 Add tests for expired tokens in the auth middleware code · 2 h ago',
       '2 Files 4',
-      '3 add-tests-expired.ts src · 316 B',
-      '3 refactor-auth-middleware.ts src · 333 B',
-      '3 add-tests-expired.test.ts test · 271 B',
-      '3 refactor-auth-middleware.test.ts test · 299 B',
+      // each file's state against the workspace (which has none of them) and the lines it adds
+      '3 add-tests-expired.ts new · +10 · src',
+      '3 refactor-auth-middleware.ts new · +10 · src',
+      '3 add-tests-expired.test.ts new · +8 · test',
+      '3 refactor-auth-middleware.test.ts new · +8 · test',
     ];
-    // the Turns count appears once the turns have been fetched: wait for it, then compare everything
+    // the Turns count appears once the turns have been fetched, the states once the files were
+    // compared: wait for both, then compare everything
     const rows = await waitFor(
       'the expanded session with its turn count',
       () =>
@@ -277,7 +279,7 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
               `${e.getAttribute('aria-level')} ${e.querySelector('.label-name')?.textContent} ${e.querySelector('.label-description')?.textContent ?? ''}`.trim(),
             ),
           ),
-      { ...UI_WAIT, until: (r) => r[1] === expected[1] },
+      { ...UI_WAIT, until: (r) => r[1] === expected[1] && r[5] === expected[5] && r[8] === expected[8] },
     );
     assert.deepEqual(rows.slice(0, 9), expected);
     // the Turns group once redrew itself for ever (each redraw asked for its children again)
