@@ -56,10 +56,15 @@ function folderFs(root: vscode.Uri): WalkFs {
   };
 }
 
+/** The `/`-separated path of `uri` inside its workspace folder (`''` for the folder itself). */
+function pathIn(folder: vscode.WorkspaceFolder, uri: vscode.Uri): string {
+  return uri.path.slice(folder.uri.path.replace(/\/+$/, '').length + 1);
+}
+
 /** Whether a path under `root` is hidden by `files.exclude` (matched workspace-relative). */
 function excludedUnder(root: vscode.Uri): (path: string, isDir: boolean) => boolean {
   const folder = vscode.workspace.getWorkspaceFolder(root);
-  const base = folder ? root.path.slice(folder.uri.path.replace(/\/+$/, '').length + 1) : '';
+  const base = folder ? pathIn(folder, root) : '';
   const matches = excludeMatcher(
     vscode.workspace.getConfiguration('files', root).get('exclude'),
     process.platform === 'win32',
@@ -180,7 +185,7 @@ async function linksLeavingTheWorkspace(sources: readonly SizedSource[]): Promis
   for (const { src, label } of sources) {
     const folder = src.text === undefined ? vscode.workspace.getWorkspaceFolder(src.uri) : undefined;
     if (!folder || src.uri.scheme !== 'file' || folder.uri.scheme !== 'file') continue;
-    const relative = src.uri.path.slice(folder.uri.path.replace(/\/+$/, '').length + 1);
+    const relative = pathIn(folder, src.uri);
     if (!relative) continue;
     const inside = await checkInside(folder.uri.fsPath, relative, nodeRealPath, {
       caseInsensitive: process.platform === 'win32' || process.platform === 'darwin',

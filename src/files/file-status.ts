@@ -47,10 +47,12 @@ export class WorkspaceFileStatus implements vscode.Disposable {
   /** Each session as last fetched; fetched again when its files changed or the list has it newer. */
   private readonly details = new Map<string, SessionDetail>();
   private readonly refetch = new Set<string>();
+  private watching = false;
 
   constructor(private readonly deps: WorkspaceFileStatusDeps) {
     this.model = new FileStatusModel({
       load: async (sessionId) => {
+        this.watchWorkspace();
         const folder = statusFolder();
         if (!folder) return undefined;
         const detail = await this.detail(sessionId);
@@ -61,6 +63,23 @@ export class WorkspaceFileStatus implements vscode.Disposable {
         };
       },
     });
+    this.subscriptions.push({
+      dispose: deps.onDidChangeSessionFiles((events) => {
+        for (const id of new Set(events.map((e) => e.sessionId))) {
+          this.refetch.add(id);
+          this.model.sessionChanged(id);
+        }
+      }).dispose,
+    });
+  }
+
+  /**
+   * Listens for workspace changes from the first state asked for on (not at activation: a window
+   * that never shows a state watches nothing).
+   */
+  private watchWorkspace(): void {
+    if (this.watching) return;
+    this.watching = true;
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
     const changed = (uri: vscode.Uri): void => this.changed(uri);
     this.subscriptions.push(
@@ -72,14 +91,6 @@ export class WorkspaceFileStatus implements vscode.Disposable {
         if (e.contentChanges.length) this.changed(e.document.uri);
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.changed(undefined)),
-      {
-        dispose: deps.onDidChangeSessionFiles((events) => {
-          for (const id of new Set(events.map((e) => e.sessionId))) {
-            this.refetch.add(id);
-            this.model.sessionChanged(id);
-          }
-        }).dispose,
-      },
     );
   }
 
