@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { AgentScope } from '../files/apply-sources';
 import type { Connection } from '../service/connection';
 import type { SessionNode } from '../sessions/tree-nodes';
-import { showError } from '../ui/show-error';
+import { guarded } from './guarded';
 
 /** A command's first argument: a Sessions tree row or a session id. */
 export type RowArg = SessionNode | string | undefined;
@@ -41,15 +41,13 @@ function rowCommand<A extends unknown[], R>(
   doing: string,
   fn: (...args: A) => Promise<R | undefined>,
 ): vscode.Disposable {
-  return vscode.commands.registerCommand(id, async (...args: A): Promise<R | undefined> => {
-    try {
+  return vscode.commands.registerCommand(
+    id,
+    guarded(doing, async (...args: A): Promise<R | undefined> => {
       await connection.ready;
-      return await fn(...args);
-    } catch (err) {
-      void showError(err, doing);
-      return undefined;
-    }
-  });
+      return fn(...args);
+    }),
+  );
 }
 
 /** A scope command's id and what it does, for its error ("apply the turn’s files"). */

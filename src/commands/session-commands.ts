@@ -4,7 +4,7 @@ import type { Connection } from '../service/connection';
 import { firstLine, relativeTime, validateTitle } from '../protocol/format';
 import type { SessionsTreeProvider } from '../sessions/sessions-tree';
 import type { SessionNode } from '../sessions/tree-nodes';
-import { showError } from '../ui/show-error';
+import { guarded } from './guarded';
 
 /** Opens a session somewhere: the Session panel, or its read-only Markdown export. */
 export type SessionOpener = (sessionId: string) => Promise<void>;
@@ -24,17 +24,6 @@ export function registerSessionCommands(
 ): vscode.Disposable[] {
   const pick = (arg: SessionArg, verb: string): Promise<Session | undefined> =>
     resolveSession(tree, arg, verb);
-  const guarded =
-    <A extends unknown[]>(doing: string, fn: (...a: A) => Promise<unknown>) =>
-    async (...a: A): Promise<unknown> => {
-      try {
-        return await fn(...a);
-      } catch (err) {
-        // Not awaited: the notification stays until dismissed, and the command must not hang on it.
-        void showError(err, doing);
-        return undefined;
-      }
-    };
 
   return [
     vscode.commands.registerCommand(
