@@ -28,7 +28,7 @@ const layers = [
   { dir: 'core/webtask', may: WEBTASK },
   { dir: 'core/api/types.ts', may: ['core/api/types.ts'] },
   { dir: 'core/schema.ts', may: ['core/schema.ts'] },
-  { dir: 'protocol', may: ['protocol', ...WEBVIEW_SAFE_CORE] },
+  { dir: 'protocol', may: ['protocol', ...WEBVIEW_SAFE_CORE, 'core/webtask'] },
   { dir: 'session', may: SESSION },
   { dir: 'config', may: [...SESSION, 'config'] },
   { dir: 'auth', may: [...SESSION, 'auth'] },
@@ -39,7 +39,8 @@ const layers = [
   { dir: 'sessions', may: [...GLUE_FILES, 'sessions'] },
   { dir: 'attachments', may: [...GLUE_VIEWS, 'attachments'] },
   { dir: 'panel', may: [...GLUE_VIEWS, 'attachments', 'panel'] },
-  { dir: 'commands', may: [...GLUE_VIEWS, 'attachments', 'panel', 'commands'] },
+  { dir: 'webtasks', may: [...GLUE_VIEWS, 'attachments', 'panel', 'webtasks'] },
+  { dir: 'commands', may: [...GLUE_VIEWS, 'attachments', 'panel', 'webtasks', 'commands'] },
   { dir: 'webview', may: ['webview', 'protocol', 'core/transcript', 'core/webtask'] },
 ];
 const zones = [

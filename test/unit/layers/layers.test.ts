@@ -164,7 +164,9 @@ describe('layers: the lint and compiler rules catch violations', function () {
     ['service', 'sessions', 'src/service may import only'],
     ['status', 'sessions', 'src/status may import only'],
     ['panel', 'commands', 'src/panel may import only'],
+    ['panel', 'webtasks', 'src/panel may import only'],
     ['panel', 'webview', 'src/panel may import only'],
+    ['webtasks', 'commands', 'src/webtasks may import only'],
   ];
   for (const [from, to, text] of backEdges) {
     it(`a back-edge src/${from} → src/${to}: import-x/no-restricted-paths`, async () => {
