@@ -44,7 +44,11 @@ async function main(): Promise<void> {
     })());
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => void stop()); // SIGHUP: the terminal was closed
 
-  const emulator = (started.emulator = await startEmulator({ port: emulatorPort, eventDelayMs: 40 }));
+  const emulator = (started.emulator = await startEmulator({
+    port: emulatorPort,
+    eventDelayMs: 40,
+    lamSessions: true,
+  }));
   const editor = (started.editor = await startCodeServer({
     workspaceDir,
     port: editorPort,
