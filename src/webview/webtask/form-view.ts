@@ -53,6 +53,7 @@ export class FormView {
   private readonly schemaInfo: HTMLElement;
   private readonly advanced: HTMLDetailsElement;
   private readonly passcode: HTMLElement;
+  private readonly runButton: HTMLButtonElement;
   private schemaInfoFor: string | undefined;
 
   constructor(
@@ -66,6 +67,12 @@ export class FormView {
     this.schemaInfo = h('div', { id: 'wt-schema-info', class: 'wt-schema-info' });
     this.general = h('div', { id: 'wt-form-error', class: 'wt-error', attrs: { role: 'alert' } });
     this.passcode = h('span', { id: 'wt-passcode-state' });
+    this.runButton = h('button', {
+      id: 'wt-run',
+      text: 'Run',
+      attrs: { type: 'button', 'aria-keyshortcuts': 'Control+Enter Meta+Enter' },
+      on: { click: () => this.run() },
+    });
     const mode = h('select', {}, [
       h('option', { text: 'Service default', attrs: { value: '' } }),
       h('option', { text: 'deepsearch (experimental)', attrs: { value: 'deepsearch' } }),
@@ -148,18 +155,13 @@ export class FormView {
             text({ inputmode: 'numeric' }),
             'Most records to return. Optional.',
           ),
-          this.field('mode', 'Mode', mode),
+          this.field('mode', 'Mode', mode, 'How the service works on the task.'),
         ]),
         h('div', { class: 'wt-checks' }, [this.check('stream', 'Streaming (status as the run goes)')]),
         this.advanced,
         this.general,
         h('div', { class: 'wt-actions' }, [
-          h('button', {
-            id: 'wt-run',
-            text: 'Run',
-            attrs: { type: 'button', 'aria-keyshortcuts': 'Control+Enter Meta+Enter' },
-            on: { click: () => this.run() },
-          }),
+          this.runButton,
           h('span', { class: 'wt-note', text: 'Ctrl+Enter runs from anywhere in the form.' }),
           h('span', { class: 'wt-passcode' }, [
             this.passcode,
@@ -236,9 +238,11 @@ export class FormView {
     control.setAttribute('name', key);
     this.controls.set(key, control);
     control.addEventListener('input', () => this.edited(key, control.value));
-    control.addEventListener('blur', () => {
+    control.addEventListener('blur', (e) => {
       this.touched.add(key);
-      this.validate();
+      // Leaving for Run: its click checks everything; an error shown now would move the button
+      // away between mouse down and up, and the click would be lost.
+      if ((e as FocusEvent).relatedTarget !== this.runButton) this.validate();
     });
     const error = h('div', { id: `wt-${key}-error`, class: 'wt-error' });
     error.hidden = true;
