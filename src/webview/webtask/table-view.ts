@@ -19,6 +19,7 @@ const MAX_CELL_CHARS = 300;
 const MAX_TITLE_CHARS = 4000;
 
 const ARIA_SORT: Record<Direction, string> = { asc: 'ascending', desc: 'descending' };
+const ARROWS: Record<Direction, string> = { asc: ' ▲', desc: ' ▼' };
 
 export class TableView {
   readonly el: HTMLElement;
@@ -107,12 +108,16 @@ export class TableView {
     for (const column of this.table.columns) {
       const sorted = this.sort?.column === column ? this.sort.direction : undefined;
       const th = h('th', { attrs: { scope: 'col', 'aria-sort': sorted ? ARIA_SORT[sorted] : 'none' } }, [
-        h('button', {
-          class: 'wt-sort',
-          text: column,
-          attrs: { type: 'button', title: `Sort by ${column}`, 'data-column': column },
-          on: { click: () => this.sortBy(column) },
-        }),
+        h(
+          'button',
+          {
+            class: 'wt-sort',
+            attrs: { type: 'button', title: `Sort by ${column}`, 'data-column': column },
+            on: { click: () => this.sortBy(column) },
+          },
+          // The arrow is for the eye; `aria-sort` says it to screen readers.
+          [column, h('span', { text: sorted ? ARROWS[sorted] : '', attrs: { 'aria-hidden': 'true' } })],
+        ),
       ]);
       this.headRow.append(th);
     }
