@@ -170,7 +170,8 @@ export class TableView {
   private render(): void {
     const headHeight = this.headRow.getBoundingClientRect().height;
     const y = Math.max(0, this.scroller.scrollTop - headHeight);
-    const w = computeWindow(this.offsets, y, this.scroller.clientHeight, OVERSCAN_PX);
+    const viewport = this.scroller.clientHeight;
+    const w = computeWindow(this.offsets, y, viewport, OVERSCAN_PX);
     if (w.start === this.shown.start && w.end === this.shown.end) return;
     this.shown = { start: w.start, end: w.end };
     while (this.top.nextSibling && this.top.nextSibling !== this.bottom) this.top.nextSibling.remove();
@@ -184,6 +185,8 @@ export class TableView {
     this.top.hidden = w.top === 0;
     this.bottom.hidden = w.bottom === 0;
     if (!this.measured && w.end > w.start) this.measure();
+    // The spacers can make the scroller taller than it was (up to its max height): fill it.
+    if (this.scroller.clientHeight > viewport + 1) this.schedule();
   }
 
   /** Rows are one line high (CSS); the first rendered row says how high in px. */

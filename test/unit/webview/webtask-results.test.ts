@@ -33,6 +33,13 @@ describe('web task page: status, results and comparison (Chromium)', function ()
   });
 
   const postedOf = async (type: string) => (await h.posted()).filter((m) => m.type === type);
+  /** Whether the rendered rows reach the bottom of the table's viewport. */
+  const rowsFillView = () =>
+    h.page.locator('#wt-table-scroll').evaluate((e) => {
+      const rows = e.querySelectorAll('tr[data-row]');
+      const last = rows[rows.length - 1];
+      return !!last && last.getBoundingClientRect().bottom >= e.getBoundingClientRect().bottom;
+    });
   /** Data rows in the DOM (spacers and the header are not). */
   const domRows = () => h.page.locator('#wt-table tbody tr[data-row]').count();
 
@@ -123,6 +130,7 @@ describe('web task page: status, results and comparison (Chromium)', function ()
     );
     assert.equal(await page.locator('#wt-row-count').innerText(), 'Showing all 10,000 rows');
     assert.ok((await domRows()) < 120, `rows in the DOM: ${await domRows()}`);
+    await waitFor('rows down to the bottom of the table', () => rowsFillView());
 
     // Row 3 lacks its price, row 5 has a null name, row 6 a seller that is not an object.
     const cell = (row: number, col: number) => page.locator(`#wt-table tr[data-row="${row}"] td`).nth(col);
