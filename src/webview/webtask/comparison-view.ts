@@ -5,6 +5,7 @@
 import { cellText, flattenRecord } from '../../core/webtask/flatten';
 import type { WebTaskComparisonView } from '../../protocol/webtask-messages';
 import { clear, h } from '../dom';
+import { section } from './parts';
 import { bounded, comparisonHeadline } from './texts';
 
 /** Records listed per kind, at most. */
@@ -27,16 +28,7 @@ export class ComparisonView {
   constructor() {
     this.headline = h('p', { id: 'wt-comparison-headline' });
     this.lists = h('div', { class: 'wt-diff' });
-    this.el = h(
-      'section',
-      { id: 'wt-comparison', class: 'wt-section', attrs: { 'aria-labelledby': 'wt-comparison-title' } },
-      [
-        h('h2', { id: 'wt-comparison-title', text: 'Comparison with the previous run' }),
-        this.headline,
-        this.lists,
-      ],
-    );
-    this.el.hidden = true;
+    this.el = section('wt-comparison', 'Comparison with the previous run', [this.headline, this.lists]);
   }
 
   set(c: WebTaskComparisonView | null): void {

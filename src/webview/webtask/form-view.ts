@@ -8,6 +8,7 @@ import { checkForm, readSchemaText } from '../../protocol/webtask-form';
 import type { WebTaskForm } from '../../protocol/webtask-messages';
 import { clear, h } from '../dom';
 import type { WebTaskPost } from '../post';
+import { button } from './parts';
 import { bounded, plural } from './texts';
 
 type Field = keyof WebTaskForm;
@@ -136,13 +137,9 @@ export class FormView {
           'JSON: each field name with a description of what it holds, or a JSON Schema. Optional.',
           [
             h('div', { class: 'wt-row' }, [
-              h('button', {
-                id: 'wt-pick-schema',
-                class: 'secondary small',
-                text: 'Choose schema file…',
-                attrs: { type: 'button' },
-                on: { click: () => this.options.post({ type: 'pickSchema' }) },
-              }),
+              button('wt-pick-schema', 'Choose schema file…', () =>
+                this.options.post({ type: 'pickSchema' }),
+              ),
               this.schemaSource,
             ]),
             this.schemaInfo,
@@ -165,13 +162,7 @@ export class FormView {
           h('span', { class: 'wt-note', text: 'Ctrl+Enter runs from anywhere in the form.' }),
           h('span', { class: 'wt-passcode' }, [
             this.passcode,
-            h('button', {
-              id: 'wt-set-passcode',
-              class: 'secondary small',
-              text: 'Set Passcode…',
-              attrs: { type: 'button' },
-              on: { click: () => this.options.post({ type: 'setPasscode' }) },
-            }),
+            button('wt-set-passcode', 'Set Passcode…', () => this.options.post({ type: 'setPasscode' })),
           ]),
         ]),
       ],

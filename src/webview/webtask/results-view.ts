@@ -8,6 +8,7 @@ import { toTable } from '../../core/webtask/flatten';
 import type { WebTaskResultsView } from '../../protocol/webtask-messages';
 import { clear, h } from '../dom';
 import type { WebTaskPost } from '../post';
+import { button, section } from './parts';
 import { TableView } from './table-view';
 import { issueLookup, resultSummary } from './texts';
 
@@ -26,8 +27,6 @@ export class ResultsView {
   private sessionId: string | undefined;
 
   constructor(private readonly post: WebTaskPost) {
-    const button = (id: string, text: string, onClick: () => void): HTMLButtonElement =>
-      h('button', { id, class: 'secondary small', text, attrs: { type: 'button' }, on: { click: onClick } });
     this.summary = h('div', { id: 'wt-summary', class: 'wt-summary' });
     this.warning = h('p', { id: 'wt-empty-warning', class: 'wt-warning', attrs: { role: 'alert' } });
     this.problems = h('div', { id: 'wt-data-problems', class: 'wt-note' });
@@ -45,32 +44,26 @@ export class ResultsView {
       const key = this.keyField.value.trim();
       post(key ? { type: 'compare', keyField: key } : { type: 'compare' });
     };
-    this.el = h(
-      'section',
-      { id: 'wt-results', class: 'wt-section', attrs: { 'aria-labelledby': 'wt-results-title' } },
-      [
-        h('h2', { id: 'wt-results-title', text: 'Results' }),
-        this.warning,
-        this.summary,
-        this.problems,
-        h('div', { class: 'wt-toolbar', attrs: { role: 'toolbar', 'aria-label': 'Results actions' } }, [
-          button('wt-open-json', 'Open as JSON', () => post({ type: 'openJson' })),
-          button('wt-save-json', 'Save as JSON', () => post({ type: 'save', format: 'json' })),
-          button('wt-save-jsonl', 'Save as JSONL', () => post({ type: 'save', format: 'jsonl' })),
-          button('wt-save-csv', 'Save as CSV', () => post({ type: 'save', format: 'csv' })),
-          button('wt-copy-json', 'Copy JSON', () => post({ type: 'copy', format: 'json' })),
-          button('wt-copy-csv', 'Copy CSV', () => post({ type: 'copy', format: 'csv' })),
-        ]),
-        h('div', { class: 'wt-row' }, [
-          button('wt-compare', 'Compare with Previous Run', compare),
-          h('label', { text: 'Key field', attrs: { for: 'wt-key-field' } }),
-          this.keyField,
-        ]),
-        this.session,
-        this.table.el,
-      ],
-    );
-    this.el.hidden = true;
+    this.el = section('wt-results', 'Results', [
+      this.warning,
+      this.summary,
+      this.problems,
+      h('div', { class: 'wt-toolbar', attrs: { role: 'toolbar', 'aria-label': 'Results actions' } }, [
+        button('wt-open-json', 'Open as JSON', () => post({ type: 'openJson' })),
+        button('wt-save-json', 'Save as JSON', () => post({ type: 'save', format: 'json' })),
+        button('wt-save-jsonl', 'Save as JSONL', () => post({ type: 'save', format: 'jsonl' })),
+        button('wt-save-csv', 'Save as CSV', () => post({ type: 'save', format: 'csv' })),
+        button('wt-copy-json', 'Copy JSON', () => post({ type: 'copy', format: 'json' })),
+        button('wt-copy-csv', 'Copy CSV', () => post({ type: 'copy', format: 'csv' })),
+      ]),
+      h('div', { class: 'wt-row' }, [
+        button('wt-compare', 'Compare with Previous Run', compare),
+        h('label', { text: 'Key field', attrs: { for: 'wt-key-field' } }),
+        this.keyField,
+      ]),
+      this.session,
+      this.table.el,
+    ]);
     this.session.hidden = true;
   }
 
@@ -126,13 +119,7 @@ export class ResultsView {
     this.session.append(h('span', { class: 'wt-note' }, ['Session ', h('code', { text: id })]));
     if (this.results.sessionOpenable)
       this.session.append(
-        h('button', {
-          id: 'wt-open-session',
-          class: 'secondary small',
-          text: 'Open Session',
-          attrs: { type: 'button' },
-          on: { click: () => this.post({ type: 'openSession' }) },
-        }),
+        button('wt-open-session', 'Open Session', () => this.post({ type: 'openSession' })),
       );
   }
 

@@ -6,6 +6,7 @@
 import type { WebTaskStatusView } from '../../protocol/webtask-messages';
 import { h } from '../dom';
 import type { WebTaskPost } from '../post';
+import { button, section } from './parts';
 import { isLive, PHASE_LABELS, timeText } from './texts';
 
 export class StatusView {
@@ -23,8 +24,6 @@ export class StatusView {
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(post: WebTaskPost) {
-    const button = (id: string, text: string, onClick: () => void, cls = 'secondary'): HTMLButtonElement =>
-      h('button', { id, class: cls, text, attrs: { type: 'button' }, on: { click: onClick } });
     this.phase = h('span', { id: 'wt-phase', class: 'wt-phase' });
     this.taskStatus = h('span', { id: 'wt-task-status', class: 'wt-note' });
     this.time = h('span', { id: 'wt-time', class: 'wt-note' });
@@ -35,29 +34,26 @@ export class StatusView {
     });
     this.message = h('p', { id: 'wt-message', class: 'wt-message' });
     this.hint = h('p', { id: 'wt-hint', class: 'wt-hint' });
-    this.cancel = button('wt-cancel', 'Cancel', () => post({ type: 'cancel' }));
+    this.cancel = button('wt-cancel', 'Cancel', () => post({ type: 'cancel' }), 'secondary');
     this.watch = button(
       'wt-watch-live',
       'Watch Live',
       () => post({ type: 'watchLive', external: false }),
       '',
     );
-    this.external = button('wt-open-browser', 'Open in Browser', () =>
-      post({ type: 'watchLive', external: true }),
+    this.external = button(
+      'wt-open-browser',
+      'Open in Browser',
+      () => post({ type: 'watchLive', external: true }),
+      'secondary',
     );
-    this.el = h(
-      'section',
-      { id: 'wt-status', class: 'wt-section', attrs: { 'aria-labelledby': 'wt-status-title' } },
-      [
-        h('h2', { id: 'wt-status-title', text: 'Run' }),
-        h('div', { class: 'wt-row' }, [this.phase, this.taskStatus, this.time]),
-        this.needsYou,
-        this.message,
-        this.hint,
-        h('div', { class: 'wt-row' }, [this.watch, this.external, this.cancel]),
-      ],
-    );
-    this.el.hidden = true;
+    this.el = section('wt-status', 'Run', [
+      h('div', { class: 'wt-row' }, [this.phase, this.taskStatus, this.time]),
+      this.needsYou,
+      this.message,
+      this.hint,
+      h('div', { class: 'wt-row' }, [this.watch, this.external, this.cancel]),
+    ]);
   }
 
   /** The run shown (null: none yet). */

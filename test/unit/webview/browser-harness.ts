@@ -171,6 +171,16 @@ export async function openWebviewPage(
   };
 }
 
+/** The messages of every dialog (`alert`, …) the page opens from now on, each dismissed. */
+export function recordDialogs(page: Page): string[] {
+  const dialogs: string[] = [];
+  page.on('dialog', (dlg) => {
+    dialogs.push(dlg.message());
+    void dlg.dismiss();
+  });
+  return dialogs;
+}
+
 /** Opens a page with the Session panel's webview running. */
 export async function openHarness(options: HarnessOptions = {}): Promise<Harness> {
   const base = await openWebviewPage(BUNDLE, readFileSync(STYLESHEET, 'utf8'), options);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { rowFilter, sortedIndexes, toTable } from '../../../src/core/webtask/flatten';
 import { checkResult } from '../../../src/core/webtask/result-check';
 import { waitFor } from '../../support/wait';
-import type { Theme } from './browser-harness';
+import { recordDialogs, type Theme } from './browser-harness';
 import {
   FORM,
   PRODUCT_SCHEMA,
@@ -313,11 +313,7 @@ describe('web task page: status, results and comparison (Chromium)', function ()
 
   it('keeps untrusted text inert: no script runs, no element is made from it', async () => {
     h = await openWebTask({ height: 1600 });
-    const dialogs: string[] = [];
-    h.page.on('dialog', (dlg) => {
-      dialogs.push(dlg.message());
-      void dlg.dismiss();
-    });
+    const dialogs = recordDialogs(h.page);
     const evil = XSS_CORPUS.map((c) => c.md);
     const data = evil.map((md, i) => ({ name: md, price: md, [md]: `extra ${i}`, seller: { city: md } }));
     await h.send(
