@@ -16,7 +16,7 @@ import { initMessage } from './helpers';
 const BUNDLE = join(__dirname, '../../../webview.js');
 const STYLESHEET = join(__dirname, '../../../../media/panel.css');
 
-export type Theme = 'light' | 'dark';
+export type Theme = 'light' | 'dark' | 'high-contrast';
 
 const THEMES: Record<Theme, Record<string, string>> = {
   light: {
@@ -66,6 +66,34 @@ const THEMES: Record<Theme, Record<string, string>> = {
     'textCodeBlock-background': '#2b2b2b',
     'widget-border': '#313131',
     'panel-border': '#2b2b2b',
+    'terminal-ansiRed': '#f14c4c',
+    'terminal-ansiGreen': '#23d18b',
+    'terminal-ansiYellow': '#f5f543',
+    'terminal-ansiBlue': '#3b8eea',
+  },
+  // Dark High Contrast: black, white text, cyan borders, orange focus; no tinted backgrounds.
+  'high-contrast': {
+    'editor-background': '#000000',
+    foreground: '#ffffff',
+    descriptionForeground: '#ffffffb3',
+    focusBorder: '#f38518',
+    contrastBorder: '#6fc3df',
+    'textLink-foreground': '#21a6ff',
+    'button-background': '#000000',
+    'button-foreground': '#ffffff',
+    'button-border': '#6fc3df',
+    'button-secondaryBackground': '#000000',
+    'button-secondaryForeground': '#ffffff',
+    'input-background': '#000000',
+    'input-foreground': '#ffffff',
+    'input-border': '#6fc3df',
+    'badge-background': '#000000',
+    'badge-foreground': '#ffffff',
+    errorForeground: '#f48771',
+    'editorWarning-foreground': '#ffd370',
+    'textCodeBlock-background': '#000000',
+    'widget-border': '#6fc3df',
+    'panel-border': '#6fc3df',
     'terminal-ansiRed': '#f14c4c',
     'terminal-ansiGreen': '#23d18b',
     'terminal-ansiYellow': '#f5f543',

@@ -50,6 +50,24 @@ describe('web task page: the form (Chromium)', function () {
     assert.equal(await page.locator('#wt-results').isVisible(), false);
   });
 
+  it('ignores host messages that fail the protocol’s check', async () => {
+    h = await openWebTask();
+    await h.send(webTaskInit({ form: FORM }));
+    await h.page.evaluate(() => {
+      window.postMessage({ type: 'passcode', passcodeSet: 'yes' }, '*');
+      window.postMessage({ type: 'status', status: { runId: 'r', phase: 'exploded' } }, '*');
+      window.postMessage({ type: 'schema', schemaText: 1, schemaSource: '' }, '*');
+      window.postMessage({ type: 'passcode', passcodeSet: true }, '*');
+    });
+    const page = h.page;
+    await waitFor(
+      'the valid message applied',
+      async () => (await page.locator('#wt-passcode-state').innerText()) === 'Passcode: set',
+    );
+    assert.equal(await page.locator('#wt-status').isVisible(), false);
+    assert.equal(await page.inputValue('#wt-schemaText'), FORM.schemaText);
+  });
+
   it('says nothing about an untouched empty form, and shows a field’s error once it loses focus', async () => {
     h = await openWebTask();
     await h.send(webTaskInit());
@@ -202,7 +220,7 @@ describe('web task page: the form (Chromium)', function () {
     await waitFor('the host’s form', async () => (await h.page.inputValue('#wt-query')) === '');
   });
 
-  for (const theme of ['light', 'dark'] as Theme[]) {
+  for (const theme of ['light', 'dark', 'high-contrast'] as Theme[]) {
     it(`looks like VS Code (${theme}): screenshot of the form with an error`, async () => {
       h = await openWebTask({ theme, height: 900 });
       await h.send(webTaskInit({ form: { ...FORM, appUrl: 'shop.example' }, passcodeSet: false }));

@@ -375,7 +375,7 @@ describe('web task page: status, results and comparison (Chromium)', function ()
     );
   });
 
-  for (const theme of ['light', 'dark'] as Theme[]) {
+  for (const theme of ['light', 'dark', 'high-contrast'] as Theme[]) {
     it(`looks like VS Code (${theme}): screenshots of a run that needs you and of results with issues`, async () => {
       h = await openWebTask({ theme, height: 1000, now: T0 + 83_000 });
       await h.send(
@@ -410,6 +410,24 @@ describe('web task page: status, results and comparison (Chromium)', function ()
       await h.page.locator('#wt-results').scrollIntoViewIfNeeded();
       await h.page.locator('#wt-results').screenshot({ path: join(SHOTS, `webtask-results-${theme}.png`) });
       assert.ok((await h.page.locator('#wt-table td.wt-issue').count()) > 0);
+      const [a, b] = products(2);
+      await h.send({
+        type: 'comparison',
+        comparison: {
+          runId: 'run-1',
+          previous: { runId: 'run-0', startedAt: T0 - 86_400_000, rowCount: 40 },
+          keyField: 'name',
+          keySource: 'inferred',
+          added: [a],
+          removed: [b],
+          changed: [{ key: 'Product 7', before: { price: 33 }, after: { price: 31 }, fields: ['price'] }],
+          unchanged: 38,
+        },
+      });
+      await waitFor('the comparison', () => h.page.locator('#wt-comparison').isVisible());
+      await h.page
+        .locator('#wt-comparison')
+        .screenshot({ path: join(SHOTS, `webtask-comparison-${theme}.png`) });
     });
   }
 });
