@@ -59,7 +59,12 @@ function start(): void {
       results.set(m.results);
       comparison.set(m.comparison);
     },
-    status: (m) => showStatus(m.status, true),
+    status: (m) => {
+      const started = m.status.runId !== shown?.runId;
+      showStatus(m.status, true);
+      // A run just started (from the form above): bring its status into view.
+      if (started) status.el.scrollIntoView({ block: 'nearest' });
+    },
     results: (m) => results.set(m.results),
     comparison: (m) => comparison.set(m.comparison),
     schema: (m) => form.setSchema(m.schemaText, m.schemaSource),

@@ -5,11 +5,10 @@
  * Needs Debian's Chromium (see browser-harness.ts).
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { rowFilter, sortedIndexes, toTable } from '../../../src/core/webtask/flatten';
 import { checkResult } from '../../../src/core/webtask/result-check';
 import { waitFor } from '../../support/wait';
-import { recordDialogs, type Theme } from './browser-harness';
+import { recordDialogs } from './browser-harness';
 import {
   FORM,
   PRODUCT_SCHEMA,
@@ -19,7 +18,7 @@ import {
   webTaskResults,
   webTaskStatus,
 } from './webtask-factories';
-import { openWebTask, SHOTS, type WebTaskHarness } from './webtask-harness';
+import { openWebTask, type WebTaskHarness } from './webtask-harness';
 import { XSS_CORPUS } from './xss-corpus';
 
 const ROWS = 10_000;
@@ -374,60 +373,4 @@ describe('web task page: status, results and comparison (Chromium)', function ()
       evil.map((md) => (md.length > 300 ? `${md.slice(0, 300)}…` : md)),
     );
   });
-
-  for (const theme of ['light', 'dark', 'high-contrast'] as Theme[]) {
-    it(`looks like VS Code (${theme}): screenshots of a run that needs you and of results with issues`, async () => {
-      h = await openWebTask({ theme, height: 1000, now: T0 + 83_000 });
-      await h.send(
-        webTaskInit({
-          form: FORM,
-          passcodeSet: true,
-          status: webTaskStatus({
-            phase: 'needs-you',
-            taskStatus: 'HUMAN_INTERACTION',
-            message: 'The site asks for a login before it shows prices.',
-            livestreamUrl: 'https://live.example/s/1',
-            sessionId: 'sess-42',
-          }),
-        }),
-      );
-      await waitFor('the status', () => h.page.locator('#wt-status').isVisible());
-      await h.page.locator('#wt-status').screenshot({ path: join(SHOTS, `webtask-status-${theme}.png`) });
-      await h.send(
-        {
-          type: 'status',
-          status: webTaskStatus({
-            phase: 'done',
-            taskStatus: 'DONE',
-            message: 'Found 40 products',
-            finishedAt: T0 + 83_000,
-            sessionId: 'sess-42',
-          }),
-        },
-        { type: 'results', results: webTaskResults(products(40)) },
-      );
-      await waitFor('the table', async () => (await domRows()) > 0);
-      await h.page.locator('#wt-results').scrollIntoViewIfNeeded();
-      await h.page.locator('#wt-results').screenshot({ path: join(SHOTS, `webtask-results-${theme}.png`) });
-      assert.ok((await h.page.locator('#wt-table td.wt-issue').count()) > 0);
-      const [a, b] = products(2);
-      await h.send({
-        type: 'comparison',
-        comparison: {
-          runId: 'run-1',
-          previous: { runId: 'run-0', startedAt: T0 - 86_400_000, rowCount: 40 },
-          keyField: 'name',
-          keySource: 'inferred',
-          added: [a],
-          removed: [b],
-          changed: [{ key: 'Product 7', before: { price: 33 }, after: { price: 31 }, fields: ['price'] }],
-          unchanged: 38,
-        },
-      });
-      await waitFor('the comparison', () => h.page.locator('#wt-comparison').isVisible());
-      await h.page
-        .locator('#wt-comparison')
-        .screenshot({ path: join(SHOTS, `webtask-comparison-${theme}.png`) });
-    });
-  }
 });
