@@ -65,7 +65,7 @@ function start(): void {
       // A run just started (from the form above): bring its status into view.
       if (started) status.el.scrollIntoView({ block: 'nearest' });
     },
-    results: (m) => results.set(m.results),
+    results: (m) => announcer.status(results.set(m.results)),
     comparison: (m) => comparison.set(m.comparison),
     schema: (m) => form.setSchema(m.schemaText, m.schemaSource),
     formErrors: (m) => form.setHostErrors(m.errors),

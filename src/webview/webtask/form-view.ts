@@ -159,7 +159,10 @@ export class FormView {
         this.general,
         h('div', { class: 'wt-actions' }, [
           this.runButton,
-          h('span', { class: 'wt-note', text: 'Ctrl+Enter runs from anywhere in the form.' }),
+          h('span', {
+            class: 'wt-note',
+            text: `${/Mac/.test(navigator.platform) ? '⌘' : 'Ctrl'}+Enter runs from anywhere in the form.`,
+          }),
           h('span', { class: 'wt-passcode' }, [
             this.passcode,
             button('wt-set-passcode', 'Set Passcode…', () => this.options.post({ type: 'setPasscode' })),

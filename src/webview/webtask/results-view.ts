@@ -67,12 +67,12 @@ export class ResultsView {
     this.session.hidden = true;
   }
 
-  /** The results of the run shown (null: none). */
-  set(r: WebTaskResultsView | null): void {
+  /** The results of the run shown (null: none); returns the summary in one sentence, to announce. */
+  set(r: WebTaskResultsView | null): string {
     this.results = r;
     this.el.hidden = !r;
     this.showSession();
-    if (!r) return;
+    if (!r) return '';
     const check = r.schema ? checkResult(r.data, r.schema, { maxIssues: MAX_ISSUES }) : undefined;
     const s = resultSummary(r.data.length, check);
     this.warning.textContent = s.warning ?? '';
@@ -102,6 +102,9 @@ export class ResultsView {
       );
     this.problems.hidden = problems.length === 0;
     this.table.setTable(toTable(check?.rows ?? r.data, r.schema), issueLookup(check));
+    return [`Results: ${s.rows}.`, s.warning, s.issues.length > 0 ? `Issues: ${s.issues.join(', ')}.` : '']
+      .filter(Boolean)
+      .join(' ');
   }
 
   /** The session of the run shown (from its status), with Open Session when the host can open it. */

@@ -14,9 +14,8 @@ type Direction = 'asc' | 'desc';
 
 /** Rows rendered beyond the viewport on each side, in px. */
 const OVERSCAN_PX = 240;
-/** Characters of a cell written into the page (the `title` holds more). */
+/** Characters of a cell written into the page (the `title` holds them all). */
 const MAX_CELL_CHARS = 300;
-const MAX_TITLE_CHARS = 4000;
 
 const ARIA_SORT: Record<Direction, string> = { asc: 'ascending', desc: 'descending' };
 const ARROWS: Record<Direction, string> = { asc: ' ▲', desc: ' ▼' };
@@ -220,8 +219,8 @@ export class TableView {
             ? h('span', { class: 'visually-hidden', text: ` (${word})` })
             : h('span', { class: 'wt-issue-word', text: word }),
         );
-        td.title = text ? `${word}: ${text.slice(0, MAX_TITLE_CHARS)}` : word;
-      } else if (text) td.title = text.slice(0, MAX_TITLE_CHARS);
+        td.title = text ? `${word}: ${text}` : word;
+      } else if (text) td.title = text;
       tr.append(td);
     }
     return tr;

@@ -202,6 +202,11 @@ describe('web task page: status, results and comparison (Chromium)', function ()
       'Every field came back empty — check the schema’s descriptions and the query.',
     );
     assert.equal(await h.page.locator('#wt-extra-fields').innerText(), 'Fields not in the schema: note');
+    await waitFor('the results announced', async () =>
+      (await h.page.locator('#live-region').innerText()).startsWith(
+        'Results: 2 rows. Every field came back empty',
+      ),
+    );
     await h.send({ type: 'results', results: webTaskResults(products(3), { dropped: true }) });
     await waitFor('fine', () => warning.isHidden());
     assert.match(await h.page.locator('#wt-dropped').innerText(), /^Too big to keep in history/);
