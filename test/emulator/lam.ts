@@ -23,9 +23,9 @@ export function sampleFor(schema: Schema, index: number, drift = 0): Record<stri
       continue;
     }
     const d = `${field} ${String(desc)}`.toLowerCase();
-    if (/price|cost|amount/.test(d)) out[field] = Math.round((19.99 + index * 7.5 + drift) * 100) / 100;
-    else if (/count|number|rating|score|quantity|age|year/.test(d)) out[field] = 3 + index;
-    else if (/url|link|href/.test(d)) out[field] = `https://example.com/items/${index + 1}`;
+    if (/\b(url|link|href)/.test(d)) out[field] = `https://example.com/items/${index + 1}`;
+    else if (/price|cost|amount/.test(d)) out[field] = Math.round((19.99 + index * 7.5 + drift) * 100) / 100;
+    else if (/\b(count|number|rating|score|quantity|age|year)s?\b/.test(d)) out[field] = 3 + index;
     else if (/date|time/.test(d)) out[field] = new Date(Date.UTC(2025, 0, 1 + index)).toISOString();
     else if (/^(is|has)|bool|whether/.test(d)) out[field] = index % 2 === 0;
     else out[field] = `${field.replace(/_/g, ' ')} ${index + 1}`;

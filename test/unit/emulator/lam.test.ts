@@ -125,6 +125,15 @@ describe('emulator: /lam/run', () => {
     assert.equal(other.data[0].url, 'https://example.com/items/1');
   });
 
+  it('guesses values by whole words: a "product page" link is a URL, not an age', async () => {
+    const { data } = await answer({
+      query: 'list',
+      schema: { url: 'link to the product page', stock: 'number of items in stock', title: 'the title' },
+      max_count: 1,
+    });
+    assert.deepEqual(data[0], { url: 'https://example.com/items/1', stock: 3, title: 'title 1' });
+  });
+
   it('`gaps`: every third record lacks its first field, the next one has its second null', async () => {
     const { data } = await answer({ query: 'laptops with gaps', schema: SCHEMA, max_count: 3 });
     assert.ok('title' in data[0] && data[0].price !== null);
