@@ -4,6 +4,7 @@ import { benchPipeline } from './pipeline';
 import { benchResume } from './resume';
 import { benchSessionsPage } from './sessions-page';
 import { benchUpload } from './upload';
+import { benchWebTask } from './webtask';
 
 /**
  * `npm run bench`: prints each benchmark's numbers, with ratios against a baseline measured in the
@@ -37,6 +38,15 @@ async function main(): Promise<void> {
     console.log(
       `cache: ${r.events}-event transcript (${(r.bytes / 1e6).toFixed(1)} MB): serialize ${r.serializeMs.toFixed(1)} ms; ` +
         `deserialize ${r.deserializeMs.toFixed(1)} ms, of which the shape check ${r.checkMs.toFixed(2)} ms (median of 30)`,
+    );
+  }
+  if (!only || only === 'webtask') {
+    const r = benchWebTask();
+    const x = (ms: number) => `${ms.toFixed(1)} ms (${(ms / r.baselineMs).toFixed(1)}×)`;
+    console.log(
+      `webtask: ${r.rows.toLocaleString('en-US')} rows (CSV ${(r.csvBytes / 1e6).toFixed(1)} MB); baseline JSON.stringify ${r.baselineMs.toFixed(1)} ms; ` +
+        `CSV ${x(r.csvMs)}, JSONL ${x(r.jsonlMs)}, JSON ${x(r.jsonMs)} (target: export ≤ 1,000 ms); ` +
+        `check ${x(r.checkMs)}, table ${x(r.tableMs)}, sort ${r.sortMs.toFixed(1)} ms, filter ${r.filterMs.toFixed(1)} ms, compare with a rerun ${x(r.compareMs)}`,
     );
   }
   if (!only || only === 'panel') {

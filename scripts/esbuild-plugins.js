@@ -32,6 +32,10 @@ const dropSimdParser = stub('den-empty', /llhttp_simd-wasm\.js$/, 'module.export
  *   socks5:/socks: proxy URL, which `proxyFor` refuses first (http:// and https:// proxies only).
  * - ws's server, stream wrapper and subprotocol parser: `ws` resolves to its WebSocket client class
  *   (what `import WebSocket from 'ws'` yields anyway; the index only adds static properties).
+ * - ws's permessage-deflate extension and its header parser (~8 KB): Den's client sets
+ *   `perMessageDeflate: false`, so ws never constructs the extension, offers none, and aborts the
+ *   handshake of a server that answers with one before it would parse the header. Only the
+ *   extension's name is read (to look it up in the socket's empty extension table).
  */
 const slimUndici = {
   name: 'slim-undici',
@@ -60,6 +64,20 @@ const slimUndici = {
       ),
     ])
       p.setup(build);
+    const wsLib = path.join(path.dirname(require.resolve('ws/package.json')), 'lib');
+    const wsStubs = {
+      './permessage-deflate':
+        "module.exports = class PerMessageDeflate { static get extensionName() { return 'permessage-deflate'; } constructor() { throw new Error('WebSocket compression is off in Den'); } };",
+      './extension':
+        "exports.format = exports.parse = function () { throw new Error('WebSocket extensions are off in Den'); };",
+    };
+    build.onResolve({ filter: /^\.\/(permessage-deflate|extension)$/ }, (args) =>
+      path.dirname(args.importer) === wsLib ? { path: args.path, namespace: 'den-ws-stub' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'den-ws-stub' }, (args) => ({
+      contents: wsStubs[args.path],
+      loader: 'js',
+    }));
     build.onResolve({ filter: /^ws$/ }, () => ({
       path: require.resolve('ws/package.json').replace(/package\.json$/, path.join('lib', 'websocket.js')),
     }));

@@ -1,7 +1,7 @@
 /**
  * Runs the emulator as a process for UI tests and the demo:
  *   node dist/test/emulator/cli.js [--port N] [--extra-sessions N] [--variant legacy] [--state-snapshot]
- *     [--no-seed]
+ *     [--no-seed] [--lam-sessions]
  * Prints the URL and the three keys, then runs until SIGINT/SIGTERM.
  */
 import { startEmulator } from './index';
@@ -25,6 +25,7 @@ function parseArgs(argv: string[]): EmulatorOptions {
       opts.variant = v;
     } else if (a === '--state-snapshot') opts.stateSnapshot = true;
     else if (a === '--no-seed') opts.seed = false;
+    else if (a === '--lam-sessions') opts.lamSessions = true;
     else throw new Error(`Unknown argument ${a}`);
   }
   return opts;

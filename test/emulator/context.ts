@@ -17,6 +17,7 @@ export interface ResolvedOptions {
   eventDelayMs: number;
   maxConcurrent: number;
   downloads: 'template' | 'absolute-url' | 'none';
+  lamSessions: boolean;
 }
 
 export interface EmulatorContext {
@@ -27,6 +28,10 @@ export interface EmulatorContext {
   timers: TimerSet;
   /** Every socket connection accepted, oldest first. */
   sockets: SocketRecord[];
+  /** `/lam/run` request bodies as received, oldest first (the last 100). */
+  lamRequests: Record<string, unknown>[];
+  /** Runs so far per query and app URL (`drift`). */
+  lamRuns: Map<string, number>;
   /** `http://127.0.0.1:PORT`, known once the server listens. */
   url(): string;
   /** The fileSnapshot key of a generated file, per the `downloads` option. */

@@ -73,7 +73,7 @@ const routes: Route[] = [
       return { sent: true };
     },
   },
-  { method: 'POST', path: /^\/lam\/run$/, auth: 'lam', handle: (c) => lamRun(c.ctx, c.req, c.res) },
+  { method: 'POST', path: /^\/lam\/run$/, auth: 'lam', handle: (c) => lamRun(c.ctx, c.req, c.res, c.owner) },
 ];
 
 function bearer(req: IncomingMessage): string | undefined {

@@ -45,6 +45,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     eventDelayMs: Math.max(0, options.eventDelayMs ?? 2),
     maxConcurrent: Math.max(1, options.maxConcurrent ?? 3),
     downloads: options.downloads ?? 'template',
+    lamSessions: options.lamSessions ?? false,
   };
   const keys: EmulatorKeys = { ...DEFAULT_KEYS, ...options.keys };
   const store = new Store(keys);
@@ -65,6 +66,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults,
     timers,
     sockets: [],
+    lamRequests: [],
+    lamRuns: new Map(),
     url: () => baseUrl,
     snapshotKey,
   };
@@ -137,6 +140,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     sockets(): SocketRecord[] {
       return [...ctx.sockets];
+    },
+    lamRequests(): Record<string, unknown>[] {
+      return structuredClone(ctx.lamRequests);
     },
     turnEnded(_sessionId: string, agentMessageId: string): Promise<void> {
       return runner.ended(agentMessageId);

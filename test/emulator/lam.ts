@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorContext } from './context';
+import type { KeyOwner } from './store';
 import { commonHeaders, HttpError, readJson, sendJson, type Sent } from './http-util';
 
 type Schema = { [field: string]: string | Schema };
@@ -10,16 +11,19 @@ function isSchema(v: unknown): v is Schema {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** One sample object in the shape of `schema`, its values guessed from the field descriptions. */
-export function sampleFor(schema: Schema, index: number): Record<string, unknown> {
+/**
+ * One sample object in the shape of `schema`, its values guessed from the field descriptions.
+ * `drift` (the how-many-th run of the same query) raises prices by 1 per run.
+ */
+export function sampleFor(schema: Schema, index: number, drift = 0): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [field, desc] of Object.entries(schema)) {
     if (isSchema(desc)) {
-      out[field] = sampleFor(desc, index);
+      out[field] = sampleFor(desc, index, drift);
       continue;
     }
     const d = `${field} ${String(desc)}`.toLowerCase();
-    if (/price|cost|amount/.test(d)) out[field] = Math.round((19.99 + index * 7.5) * 100) / 100;
+    if (/price|cost|amount/.test(d)) out[field] = Math.round((19.99 + index * 7.5 + drift) * 100) / 100;
     else if (/count|number|rating|score|quantity|age|year/.test(d)) out[field] = 3 + index;
     else if (/url|link|href/.test(d)) out[field] = `https://example.com/items/${index + 1}`;
     else if (/date|time/.test(d)) out[field] = new Date(Date.UTC(2025, 0, 1 + index)).toISOString();
@@ -33,7 +37,23 @@ function livestreamUrl(ctx: EmulatorContext, sessionId: string): string {
   return `${ctx.url()}/livestream/${sessionId}?enable_actions=false&theme=dark`;
 }
 
-export async function lamRun(ctx: EmulatorContext, req: IncomingMessage, res: ServerResponse): Promise<Sent> {
+/** The most request bodies kept for `emu.lamRequests()`. */
+const MAX_RECORDED = 100;
+/** `hold`: the most "still working" states sent before the emulator gives up on the client. */
+const MAX_HOLD_STATES = 6_000;
+
+function leaveGaps(record: Record<string, unknown>, i: number): void {
+  const keys = Object.keys(record);
+  if (i % 3 === 1 && keys[0] !== undefined) delete record[keys[0]];
+  if (i % 3 === 2 && keys[1] !== undefined) record[keys[1]] = null;
+}
+
+export async function lamRun(
+  ctx: EmulatorContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  owner: KeyOwner,
+): Promise<Sent> {
   const body = await readJson(req);
   if (typeof body.query !== 'string' || !body.query.trim())
     throw new HttpError(400, 'bad_request', '`query` is required');
@@ -44,11 +64,17 @@ export async function lamRun(ctx: EmulatorContext, req: IncomingMessage, res: Se
       throw new HttpError(400, 'bad_request', '`app_url` must be an absolute URL');
     }
   }
+  ctx.lamRequests.push(structuredClone(body));
+  if (ctx.lamRequests.length > MAX_RECORDED) ctx.lamRequests.shift();
   const max =
     typeof body.max_count === 'number' && body.max_count >= 0 ? Math.min(Math.floor(body.max_count), 50) : 3;
   const schema = isSchema(body.schema) ? body.schema : undefined;
   const sessionId = randomUUID();
   const q = body.query.toLowerCase();
+  const runKey = JSON.stringify([body.query, body.app_url ?? null]);
+  const nth = ctx.lamRuns.get(runKey) ?? 0;
+  ctx.lamRuns.set(runKey, nth + 1);
+  if (ctx.opts.lamSessions) ctx.store.createSession(owner.userId, sessionId, body.query.slice(0, 80));
   const base = { properties: { sessionId }, livestream_url: livestreamUrl(ctx, sessionId) };
   let final: Record<string, unknown>;
   if (q.includes('fail')) {
@@ -66,7 +92,12 @@ export async function lamRun(ctx: EmulatorContext, req: IncomingMessage, res: Se
       ...base,
     };
   } else {
-    const data = schema ? Array.from({ length: max }, (_x, i) => sampleFor(schema, i)) : [];
+    // `drift`: the n-th run of the same query and app starts n records later (the first n gone, n
+    // new at the end) with prices raised by n. `gaps`: every third record lacks its first field,
+    // the next one has its second field null.
+    const shift = q.includes('drift') ? nth : 0;
+    const data = schema ? Array.from({ length: max }, (_x, i) => sampleFor(schema, i + shift, shift)) : [];
+    if (q.includes('gaps')) data.forEach(leaveGaps);
     final = {
       task_status: 'DONE',
       message: `Found ${data.length} results for "${body.query}".`,
@@ -105,6 +136,17 @@ export async function lamRun(ctx: EmulatorContext, req: IncomingMessage, res: Se
     : q.includes('byte by byte')
       ? Array.from(whole, (_b, i) => whole.subarray(i, i + 1))
       : frames;
+  if (q.includes('hold')) {
+    // `hold`: STARTING, then "still working" states until the client goes away (bounded).
+    res.write(frames[0]);
+    for (let n = 1; n <= MAX_HOLD_STATES && !res.destroyed; n++) {
+      const s = { task_status: 'PROCESSING', message: `Still working (${n}).`, data: [], ...base };
+      res.write(`data: ${JSON.stringify(s)}${eol}${eol}`);
+      await ctx.timers.sleep(Math.max(50, ctx.opts.eventDelayMs * 5));
+    }
+    res.end();
+    return { sent: true };
+  }
   for (const piece of pieces) {
     if (res.destroyed) break;
     if (piece.length > 0) res.write(piece);

@@ -53,6 +53,11 @@ export interface EmulatorOptions {
   downloads?: 'template' | 'absolute-url' | 'none';
   /** Fixed keys to use instead of the built-in ones (all `sk_live_…`). */
   keys?: Partial<EmulatorKeys>;
+  /**
+   * Each `/lam/run` also creates a session with the run's `sessionId` in the caller's list (default
+   * false), so a client can open the session a web task links to.
+   */
+  lamSessions?: boolean;
 }
 
 /** The three API keys the emulator accepts. */
@@ -136,6 +141,8 @@ export interface Emulator {
   putGeneratedFile(sessionId: string, path: string, content: string | Uint8Array): FileInfo;
   /** Every socket connection so far, oldest first (live objects: counts grow while they stream). */
   sockets(): SocketRecord[];
+  /** `/lam/run` request bodies as received (passcode included), oldest first, the last 100. */
+  lamRequests(): Record<string, unknown>[];
   /** Resolves when the turn has emitted its terminal event. */
   turnEnded(sessionId: string, agentMessageId: string): Promise<void>;
   /** Stops the server, destroys every socket, cancels running turns' timers. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { startEmulator, type Emulator } from '../emulator';
+import { webTaskSampleFiles } from '../emulator/web-task-sample';
 import { ROUND_TRIP_SAMPLE } from '../emulator/write-back';
 import { startCodeServer, type CodeServer } from './code-server';
 import { repoRoot } from './paths';
@@ -18,14 +19,16 @@ async function main(): Promise<void> {
   const editorPort = Number(process.env.DEN_DEMO_PORT || 8080);
 
   const workspaceDir = path.join(root, '.den-demo', 'workspace');
-  fs.mkdirSync(path.join(workspaceDir, 'src'), { recursive: true });
   const samples: Record<string, string> = {
-    'greet.ts': 'export function greet(name: string): string {\n  return `Hello, ${name}`;\n}\n',
+    'src/greet.ts': 'export function greet(name: string): string {\n  return `Hello, ${name}`;\n}\n',
     // The round trip (README): attach it, send a code turn, edit its TODO line, apply the turn.
-    'total.ts': ROUND_TRIP_SAMPLE.content,
+    'src/total.ts': ROUND_TRIP_SAMPLE.content,
+    // Web tasks (README): run one with this schema file, rerun it, compare.
+    ...webTaskSampleFiles(),
   };
   for (const [name, text] of Object.entries(samples)) {
-    const sample = path.join(workspaceDir, 'src', name);
+    const sample = path.join(workspaceDir, name);
+    fs.mkdirSync(path.dirname(sample), { recursive: true });
     if (!fs.existsSync(sample)) fs.writeFileSync(sample, text);
   }
 
@@ -44,7 +47,11 @@ async function main(): Promise<void> {
     })());
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => void stop()); // SIGHUP: the terminal was closed
 
-  const emulator = (started.emulator = await startEmulator({ port: emulatorPort, eventDelayMs: 40 }));
+  const emulator = (started.emulator = await startEmulator({
+    port: emulatorPort,
+    eventDelayMs: 40,
+    lamSessions: true,
+  }));
   const editor = (started.editor = await startCodeServer({
     workspaceDir,
     port: editorPort,

@@ -10,6 +10,9 @@ import type { ApiClient as ApiClientType, ApiClientOptions } from '../../../src/
 import type { DenError } from '../../../src/core/api/errors';
 import type { wsAgentFor as WsAgentFor } from '../../../src/core/api/proxy';
 import type { SessionStream as SessionStreamType } from '../../../src/core/stream/session-stream';
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import { WebSocketServer, type WebSocket as WsWebSocket } from 'ws';
 import { startEmulator, type Emulator } from '../../emulator';
 import { startConnectProxy, type ConnectProxy } from '../api/connect-proxy';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../api/tls-fixture';
@@ -22,12 +25,14 @@ import { TEST_TLS_CERT, TEST_TLS_KEY } from '../api/tls-fixture';
  * refused SOCKS proxy. See docs/decisions/2026-11-22-bundle-size.md.
  */
 interface Bundle {
+  WebSocket: typeof WsWebSocket;
   ApiClient: typeof ApiClientType;
   SessionStream: typeof SessionStreamType;
   wsAgentFor: typeof WsAgentFor;
 }
 
 const ENTRY = `
+export { default as WebSocket } from 'ws';
 export { ApiClient } from './src/core/api/client';
 export { SessionStream } from './src/core/stream/session-stream';
 export { wsAgentFor } from './src/core/api/proxy';
@@ -41,7 +46,7 @@ const LEFT_OUT = [
   /undici\/lib\/dispatcher\/client-h2/,
   /undici\/lib\/api\/(index|api-(stream|pipeline|upgrade))\.js/,
   /undici\/lib\/llhttp\/llhttp(_simd)?-wasm\.js/,
-  /ws\/lib\/(websocket-server|stream|subprotocol)\.js/,
+  /ws\/lib\/(websocket-server|stream|subprotocol|permessage-deflate|extension)\.js/,
   /ws\/index\.js/,
 ];
 
@@ -175,6 +180,45 @@ describe('the production bundle (stubbed undici and ws)', function () {
       } else assert.equal(proxy.tunnels.length, 0);
     });
   }
+
+  it('talks to a server that offers compression without it, and refuses a handshake that forces it', async () => {
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: true });
+    wss.on('connection', (ws, req) =>
+      ws.send(`extensions: ${req.headers['sec-websocket-extensions'] ?? 'none'}`),
+    );
+    await new Promise((r) => wss.once('listening', r));
+    const forcing = createServer();
+    forcing.on('upgrade', (req, socket) => {
+      const accept = createHash('sha1')
+        .update(`${String(req.headers['sec-websocket-key'])}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+        .digest('base64');
+      socket.end(
+        'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+          `Sec-WebSocket-Accept: ${accept}\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n`,
+      );
+    });
+    await new Promise<void>((r) => forcing.listen(0, '127.0.0.1', r));
+    try {
+      const plain = new bundle.WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`, {
+        perMessageDeflate: false,
+      });
+      const first = await new Promise<string>((resolve, reject) => {
+        plain.once('message', (d: Buffer) => resolve(d.toString()));
+        plain.once('error', reject);
+      });
+      plain.close();
+      assert.equal(first, 'extensions: none');
+      const forced = new bundle.WebSocket(`ws://127.0.0.1:${(forcing.address() as AddressInfo).port}`, {
+        perMessageDeflate: false,
+      });
+      const err = await new Promise<Error>((resolve) => forced.once('error', resolve));
+      assert.match(err.message, /Sec-WebSocket-Extensions header but no extension was requested/);
+    } finally {
+      wss.close();
+      forcing.closeAllConnections();
+      await new Promise((r) => forcing.close(r));
+    }
+  });
 
   it('sends https requests through a proxy with TLS options', async () => {
     const server = https.createServer({ key: TEST_TLS_KEY, cert: TEST_TLS_CERT }, (_req, res) => {

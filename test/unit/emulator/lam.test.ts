@@ -98,4 +98,83 @@ describe('emulator: /lam/run', () => {
     });
     assert.equal(ro.status, 403);
   });
+
+  type Answer = { task_status: string; data: Record<string, unknown>[]; properties: { sessionId: string } };
+  const answer = async (body: Record<string, unknown>) => (await (await run(body)).json()) as Answer;
+
+  it('`drift`: each rerun of the same query starts one record later with prices raised by one', async () => {
+    const schema = { url: 'product link', price: 'price in dollars' };
+    const first = await answer({ query: 'list laptops drift', schema, max_count: 3 });
+    const second = await answer({ query: 'list laptops drift', schema, max_count: 3 });
+    assert.deepEqual(
+      first.data.map((r) => r.url),
+      [1, 2, 3].map((n) => `https://example.com/items/${n}`),
+    );
+    assert.deepEqual(
+      second.data.map((r) => r.url),
+      [2, 3, 4].map((n) => `https://example.com/items/${n}`),
+    );
+    assert.equal(second.data[0].price, (first.data[1].price as number) + 1);
+    // another app URL counts its own runs
+    const other = await answer({
+      query: 'list laptops drift',
+      schema,
+      max_count: 3,
+      app_url: 'https://b.example',
+    });
+    assert.equal(other.data[0].url, 'https://example.com/items/1');
+  });
+
+  it('`gaps`: every third record lacks its first field, the next one has its second null', async () => {
+    const { data } = await answer({ query: 'laptops with gaps', schema: SCHEMA, max_count: 3 });
+    assert.ok('title' in data[0] && data[0].price !== null);
+    assert.ok(!('title' in data[1]));
+    assert.equal(data[2].price, null);
+  });
+
+  it('`hold`: keeps the stream in PROCESSING until the client goes away', async () => {
+    const ctl = new AbortController();
+    const res = await fetch(`${emu.url}/lam/run`, {
+      method: 'POST',
+      signal: ctl.signal,
+      headers: { 'Content-Type': 'application/json', 'service-secret-key': emu.keys.primary },
+      body: JSON.stringify({ query: 'hold on', schema: SCHEMA, stream: true }),
+    });
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('Still working (3).')) {
+      const { value, done } = await reader.read();
+      assert.ok(!done, 'the held stream ended by itself');
+      text += Buffer.from(value).toString('utf8');
+    }
+    assert.ok(!text.includes('"DONE"'));
+    ctl.abort();
+    await assert.rejects(reader.read());
+  });
+
+  it('records each request body, passcode included', async () => {
+    await run({ query: 'record me', service_passcode: 'p4ss' });
+    const last = emu.lamRequests().at(-1);
+    assert.equal(last?.query, 'record me');
+    assert.equal(last?.service_passcode, 'p4ss');
+  });
+
+  it("`lamSessions`: the run's session is in the caller's list", async () => {
+    const withSessions = await startEmulator({ seed: false, eventDelayMs: 1, lamSessions: true });
+    try {
+      const headers = { 'Content-Type': 'application/json', 'service-secret-key': withSessions.keys.primary };
+      const res = await fetch(`${withSessions.url}/lam/run`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query: 'find it', app_url: 'https://shop.example' }),
+      });
+      const { properties } = (await res.json()) as Answer;
+      const got = await fetch(`${withSessions.url}/sessions/${properties.sessionId}`, {
+        headers: { Authorization: `Bearer ${withSessions.keys.primary}` },
+      });
+      assert.equal(got.status, 200);
+    } finally {
+      await withSessions.close();
+    }
+  });
 });
