@@ -42,7 +42,7 @@ export function registerWebTaskCommands(tasks: WebTasks): vscode.Disposable[] {
           void vscode.window.showErrorMessage(`${where} is not a schema Den can run: ${error}`);
           return;
         }
-        await tasks.panel.open({ form: { schemaText: text, schemaSource: where } });
+        await tasks.panel.useSchema(text, where);
       }),
     ),
     vscode.commands.registerCommand(

@@ -141,6 +141,11 @@ export class WebTaskRunner implements vscode.Disposable {
     return this.finished.get(runId)?.results;
   }
 
+  /** Whether Den can open the session of that id. */
+  sessionOpenable(sessionId: string): Promise<boolean> {
+    return this.deps.sessionOpenable(sessionId);
+  }
+
   /** Tells listeners the history changed outside the runner (a delete). */
   historyEdited(): void {
     this.historyChanged.fire();
@@ -260,7 +265,7 @@ export class WebTaskRunner implements vscode.Disposable {
       results = {
         runId: id,
         data: last.data,
-        sessionOpenable: status.sessionId ? await this.deps.sessionOpenable(status.sessionId) : false,
+        sessionOpenable: status.sessionId ? await this.sessionOpenable(status.sessionId) : false,
       };
       if (entry.schema) results.schema = entry.schema;
       if (stored?.dataDropped) results.dropped = true;

@@ -104,6 +104,14 @@ export class WebTaskPanel implements vscode.Disposable {
     if (options.runId && options.compare) await this.compare(undefined);
   }
 
+  /** Opens the panel with a schema file's text; an open page keeps the rest of its form. */
+  async useSchema(schemaText: string, schemaSource: string): Promise<void> {
+    this.formValue = { ...this.formValue, schemaText, schemaSource };
+    if (!this.panel) return this.open();
+    this.panel.reveal(undefined, false);
+    this.post({ type: 'schema', schemaText, schemaSource });
+  }
+
   /** Handles one message from the webview (public so tests can act as the webview). */
   async handleMessage(raw: unknown): Promise<void> {
     if (!isWebTaskWebviewMessage(raw)) {
@@ -187,7 +195,11 @@ export class WebTaskPanel implements vscode.Disposable {
   private async storedResults(run: WebTaskRun): Promise<WebTaskResultsView | null> {
     const data = await this.history().data(run.id);
     if (!data && run.rowCount === 0 && run.status !== 'DONE') return null;
-    const view: WebTaskResultsView = { runId: run.id, data: data ?? [], sessionOpenable: false };
+    const view: WebTaskResultsView = {
+      runId: run.id,
+      data: data ?? [],
+      sessionOpenable: run.sessionId ? await this.deps.runner.sessionOpenable(run.sessionId) : false,
+    };
     if (run.inputs.schema && isServiceSchema(run.inputs.schema)) view.schema = run.inputs.schema;
     if (run.dataDropped) view.dropped = true;
     return view;
@@ -276,9 +288,7 @@ export class WebTaskPanel implements vscode.Disposable {
     });
     if (!picked?.[0]) return;
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(picked[0]));
-    const source = vscode.workspace.asRelativePath(picked[0], false);
-    this.formValue = { ...this.formValue, schemaText: text, schemaSource: source };
-    this.post({ type: 'schema', schemaText: text, schemaSource: source });
+    await this.useSchema(text, vscode.workspace.asRelativePath(picked[0], false));
   }
 
   private async save(format: SaveFormat): Promise<void> {

@@ -91,6 +91,7 @@ describe('Web tasks', () => {
     assert.equal(results.results.runId, id);
     assert.equal(results.results.data.length, 6);
     assert.deepEqual(results.results.schema, SCHEMA);
+    assert.equal(results.results.sessionOpenable, false, 'the emulator lists no session of the run');
     const statuses = watched.posts.flatMap((m) => (m.type === 'status' ? [m.status] : []));
     assert.ok(statuses.some((s) => s.phase === 'running'));
     assert.equal(statuses.at(-1)?.phase, 'done');
@@ -110,6 +111,16 @@ describe('Web tasks', () => {
     den.api.webTasks.panel.close();
     await vscode.commands.executeCommand('den.runWebTask');
     assert.equal(den.api.webTasks.panel.form.query, 'list products with gaps');
+  });
+
+  it("offers the run's session when the service has it, and Open Session opens its panel", async () => {
+    await den.restart({ lamSessions: true });
+    await runFromPanel(den.api, form('list products'));
+    assert.equal(lastPost(watched.posts, 'results')?.results.sessionOpenable, true);
+    const sessionId = lastPost(watched.posts, 'status')?.status.sessionId;
+    assert.ok(sessionId, 'the run has a session');
+    await den.api.webTasks.panel.handleMessage({ type: 'openSession' });
+    await waitFor('the session panel', () => den.api.panels.panel(sessionId));
   });
 
   it('refuses a bad form on the host with messages by field, and runs nothing', async () => {
@@ -155,6 +166,10 @@ describe('Web tasks', () => {
       const data = await den.api.webTasks.history().data(id);
       assert.deepEqual(Object.keys(data?.[0] ?? {}), ['title', 'seller']);
       assert.equal(den.emu.lamRequests().at(-1)?.stream, false);
+      // With the page open, the schema replaces only the form's schema.
+      await vscode.commands.executeCommand('den.runWebTaskWithSchema', file);
+      const schema = lastPost(watched.posts, 'schema');
+      assert.deepEqual(schema, { type: 'schema', schemaText: text, schemaSource: 'products.denschema.json' });
     } finally {
       await vscode.workspace.fs.delete(file);
       await vscode.workspace.fs.delete(bad);
@@ -190,7 +205,7 @@ describe('Web tasks', () => {
     assert.equal(den.emu.lamRequests().at(-1)?.service_passcode, undefined);
   });
 
-  it('saves the results as JSON, JSONL and CSV into the workspace', async () => {
+  it('saves the results as JSON, JSONL and CSV into the workspace, copies them and opens them as JSON', async () => {
     await runFromPanel(den.api, form('Top products, with prices!'));
     const results = watched.posts.find((m) => m.type === 'results');
     assert.ok(results?.type === 'results');
@@ -228,6 +243,14 @@ describe('Web tasks', () => {
       assert.match(expected.csv.split('\r\n')[0], /^name,price,url/);
       assert.equal(expected.jsonl.trim().split('\n').length, data.length);
       assert.match(den.messages.texts('info').join('\n'), /Saved 3 records to saved-2-/);
+      await den.api.webTasks.panel.handleMessage({ type: 'copy', format: 'csv' });
+      assert.equal(await vscode.env.clipboard.readText(), expected.csv);
+      await den.api.webTasks.panel.handleMessage({ type: 'copy', format: 'json' });
+      assert.equal(await vscode.env.clipboard.readText(), expected.json);
+      await den.api.webTasks.panel.handleMessage({ type: 'openJson' });
+      const doc = vscode.window.activeTextEditor?.document;
+      assert.equal(doc?.languageId, 'json');
+      assert.equal(doc?.getText(), expected.json);
     } finally {
       w.showSaveDialog = original;
       for (const uri of written) await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
