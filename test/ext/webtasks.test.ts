@@ -269,6 +269,13 @@ describe('Web tasks', () => {
         [ids[2], ids[1]],
       );
       assert.equal((await den.api.webTasks.tree.getChildren()).length, 2);
+      // Delete from the view removes the run and its files.
+      await vscode.commands.executeCommand('den.deleteWebTaskRun', { kind: 'webTaskRun', runId: ids[2] });
+      assert.deepEqual(
+        (await den.api.webTasks.tree.getChildren()).map((n) => n.runId),
+        [ids[1]],
+      );
+      assert.ok(!(await storedFilesText(den.api)).includes(ids[2]), 'the deleted run is still stored');
     } finally {
       await setDenSetting(den.api, 'webTasks.maxRuns', undefined);
     }
@@ -321,6 +328,20 @@ describe('Web tasks', () => {
     assert.match(last.status.livestreamUrl ?? '', /^http:\/\/.*\/livestream\//);
     assert.match(den.messages.texts('info').join('\n'), /The web task needs you: .*login/);
     assert.equal((await den.api.webTasks.history().get(id))?.status, 'HUMAN_INTERACTION');
+    // Watch Live, outside the editor: the run's http(s) live link goes to the system browser.
+    const env = vscode.env as unknown as { openExternal: typeof vscode.env.openExternal };
+    const original = env.openExternal;
+    const opened: string[] = [];
+    env.openExternal = async (uri) => {
+      opened.push(uri.toString(true));
+      return true;
+    };
+    try {
+      await den.api.webTasks.panel.handleMessage({ type: 'watchLive', external: true });
+    } finally {
+      env.openExternal = original;
+    }
+    assert.deepEqual(opened, [last.status.livestreamUrl]);
   });
 
   it('FAILURE: failed, with the service message and what to try', async () => {
