@@ -96,13 +96,11 @@ export async function openWorkbench(options: WorkbenchOptions = {}): Promise<Wor
  * view (Sessions, Web Tasks), so what a test reads of one view is looked up inside its pane.
  */
 export function sideBarPane(page: Page, title: string): Locator {
-  return page
-    .locator('.part.sidebar .pane')
-    .filter({
-      has: page.locator('.pane-header h3.title', {
-        hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`, 'i'),
-      }),
-    });
+  return page.locator('.part.sidebar .pane').filter({
+    has: page.locator('.pane-header h3.title', {
+      hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`, 'i'),
+    }),
+  });
 }
 
 export function activityBarItem(page: Page, label: string): Locator {
