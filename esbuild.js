@@ -44,14 +44,20 @@ if (fs.existsSync('src/extension.ts')) {
     logLevel: 'warning',
   });
 }
-if (fs.existsSync('src/webview/main.ts')) {
+// The webviews' entry points: each builds its page on import (browser bundles, not unit-loadable).
+const WEBVIEW_ENTRIES = [
+  ['src/webview/main.ts', 'dist/webview.js'],
+  ['src/webview/webtask-main.ts', 'dist/webtask.js'],
+];
+for (const [entry, outfile] of WEBVIEW_ENTRIES) {
+  if (!fs.existsSync(entry)) continue;
   configs.push({
-    entryPoints: ['src/webview/main.ts'],
+    entryPoints: [entry],
     bundle: true,
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
-    outfile: 'dist/webview.js',
+    outfile,
     minify: production,
     sourcemap: !production,
     logLevel: 'warning',
@@ -65,7 +71,7 @@ if (tests) {
     entryPoints: [...listTs('src'), ...listTs('test'), ...listTs('bench')].filter(
       // test/ext is bundled below instead (same output paths). The webview's modules touch the DOM
       // only when called, so unit tests can load them; its entry point builds the page on import.
-      (f) => f !== path.join('src', 'webview', 'main.ts') && !f.startsWith('test/ext/'),
+      (f) => !WEBVIEW_ENTRIES.some(([entry]) => f === path.join(entry)) && !f.startsWith('test/ext/'),
     ),
     bundle: false,
     platform: 'node',

@@ -16,7 +16,7 @@ import { initMessage } from './helpers';
 const BUNDLE = join(__dirname, '../../../webview.js');
 const STYLESHEET = join(__dirname, '../../../../media/panel.css');
 
-export type Theme = 'light' | 'dark';
+export type Theme = 'light' | 'dark' | 'high-contrast';
 
 const THEMES: Record<Theme, Record<string, string>> = {
   light: {
@@ -71,6 +71,34 @@ const THEMES: Record<Theme, Record<string, string>> = {
     'terminal-ansiYellow': '#f5f543',
     'terminal-ansiBlue': '#3b8eea',
   },
+  // Dark High Contrast: black, white text, cyan borders, orange focus; no tinted backgrounds.
+  'high-contrast': {
+    'editor-background': '#000000',
+    foreground: '#ffffff',
+    descriptionForeground: '#ffffffb3',
+    focusBorder: '#f38518',
+    contrastBorder: '#6fc3df',
+    'textLink-foreground': '#21a6ff',
+    'button-background': '#000000',
+    'button-foreground': '#ffffff',
+    'button-border': '#6fc3df',
+    'button-secondaryBackground': '#000000',
+    'button-secondaryForeground': '#ffffff',
+    'input-background': '#000000',
+    'input-foreground': '#ffffff',
+    'input-border': '#6fc3df',
+    'badge-background': '#000000',
+    'badge-foreground': '#ffffff',
+    errorForeground: '#f48771',
+    'editorWarning-foreground': '#ffd370',
+    'textCodeBlock-background': '#000000',
+    'widget-border': '#6fc3df',
+    'panel-border': '#6fc3df',
+    'terminal-ansiRed': '#f14c4c',
+    'terminal-ansiGreen': '#23d18b',
+    'terminal-ansiYellow': '#f5f543',
+    'terminal-ansiBlue': '#3b8eea',
+  },
 };
 
 export interface HarnessOptions {
@@ -83,26 +111,17 @@ export interface HarnessOptions {
   now?: number;
 }
 
-export interface Harness {
-  page: Page;
+export interface Harness extends WebviewPage {
   /** Delivers host messages (in order, each in its own event). */
   send(...msgs: HostMessage[]): Promise<void>;
-  /** Everything the webview posted so far. */
-  posted(): Promise<{ type: string; [k: string]: unknown }[]>;
-  /** The last `setState` value. */
-  saved(): Promise<unknown>;
   /** Sends a probe and returns the digest the webview answers with. */
   probe(): Promise<WebviewDigest>;
-  /** Waits for the next animation frames (the webview renders once per frame). */
-  frames(n?: number): Promise<void>;
-  close(): Promise<void>;
 }
 
-function pageHtml(theme: Theme): string {
+function pageHtml(theme: Theme, css: string): string {
   const vars = Object.entries(THEMES[theme])
     .map(([k, v]) => `--vscode-${k}: ${v};`)
     .join('\n');
-  const css = readFileSync(STYLESHEET, 'utf8');
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
 <style>:root { ${vars} --vscode-font-family: sans-serif; --vscode-font-size: 13px; --vscode-editor-font-family: monospace; }</style>
 <style>${css}</style></head><body class="vscode-${theme}"><div id="app"></div></body></html>`;
@@ -117,14 +136,35 @@ export async function closeBrowser(): Promise<void> {
   await b?.close();
 }
 
-/** Opens a page with the webview running, in a browser shared until {@link closeBrowser}. */
-export async function openHarness(options: HarnessOptions = {}): Promise<Harness> {
+/** A page running a webview bundle, whichever panel's. */
+export interface WebviewPage {
+  page: Page;
+  /** Delivers host messages (in order, each in its own event), unchecked. */
+  deliver(msgs: unknown[]): Promise<void>;
+  /** Everything the webview posted so far. */
+  posted(): Promise<{ type: string; [k: string]: unknown }[]>;
+  /** The last `setState` value. */
+  saved(): Promise<unknown>;
+  /** Waits for the next animation frames. */
+  frames(n?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a page running `bundle` (a built webview script) with `css` (the stylesheet's text) and a
+ * fake `acquireVsCodeApi`, in a browser shared until {@link closeBrowser}.
+ */
+export async function openWebviewPage(
+  bundle: string,
+  css: string,
+  options: HarnessOptions = {},
+): Promise<WebviewPage> {
   browser ??= await launchChromium();
   const page = await browser.newPage({
     viewport: { width: options.width ?? 720, height: options.height ?? 640 },
   });
   if (options.now !== undefined) await page.clock.setFixedTime(options.now);
-  await page.setContent(pageHtml(options.theme ?? 'light'));
+  await page.setContent(pageHtml(options.theme ?? 'light', css));
   await page.evaluate((state) => {
     const w = window as unknown as Record<string, unknown>;
     w.__posted = [];
@@ -135,27 +175,13 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
       setState: (s: unknown) => (w.__saved = s),
     });
   }, options.state ?? null);
-  await page.addScriptTag({ content: readFileSync(BUNDLE, 'utf8') });
-  let probes = 0;
-  const h: Harness = {
+  await page.addScriptTag({ content: readFileSync(bundle, 'utf8') });
+  return {
     page,
     // One round trip; postMessage keeps the order and delivers each message as its own event.
-    send: (...msgs) => page.evaluate((ms) => ms.forEach((m) => window.postMessage(m, '*')), msgs),
+    deliver: (msgs) => page.evaluate((ms) => ms.forEach((m) => window.postMessage(m, '*')), msgs),
     posted: () => page.evaluate(() => (window as unknown as { __posted: { type: string }[] }).__posted),
     saved: () => page.evaluate(() => (window as unknown as { __saved: unknown }).__saved),
-    async probe() {
-      const id = `probe-${++probes}`;
-      await page.evaluate((pid) => window.postMessage({ type: 'probe', seq: -1, id: pid }, '*'), id);
-      const handle = await page.waitForFunction(
-        (pid) =>
-          (
-            window as unknown as { __posted: { type: string; id?: string; digest?: unknown }[] }
-          ).__posted.find((m) => m.type === 'probeResult' && m.id === pid)?.digest,
-        id,
-        { timeout: 20_000 },
-      );
-      return (await handle.jsonValue()) as WebviewDigest;
-    },
     frames: (n = 2) =>
       page.evaluate(
         (count) =>
@@ -170,6 +196,40 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
         n,
       ),
     close: () => page.close(),
+  };
+}
+
+/** The messages of every dialog (`alert`, …) the page opens from now on, each dismissed. */
+export function recordDialogs(page: Page): string[] {
+  const dialogs: string[] = [];
+  page.on('dialog', (dlg) => {
+    dialogs.push(dlg.message());
+    void dlg.dismiss();
+  });
+  return dialogs;
+}
+
+/** Opens a page with the Session panel's webview running. */
+export async function openHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const base = await openWebviewPage(BUNDLE, readFileSync(STYLESHEET, 'utf8'), options);
+  const page = base.page;
+  let probes = 0;
+  const h: Harness = {
+    ...base,
+    send: (...msgs) => base.deliver(msgs),
+    async probe() {
+      const id = `probe-${++probes}`;
+      await page.evaluate((pid) => window.postMessage({ type: 'probe', seq: -1, id: pid }, '*'), id);
+      const handle = await page.waitForFunction(
+        (pid) =>
+          (
+            window as unknown as { __posted: { type: string; id?: string; digest?: unknown }[] }
+          ).__posted.find((m) => m.type === 'probeResult' && m.id === pid)?.digest,
+        id,
+        { timeout: 20_000 },
+      );
+      return (await handle.jsonValue()) as WebviewDigest;
+    },
   };
   return h;
 }

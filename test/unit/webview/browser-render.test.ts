@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import type { Block } from '../../../src/core/transcript/model';
 import type { Delta } from '../../../src/protocol/messages';
 import { waitFor } from '../../support/wait';
-import { closeBrowser, openHarness, started, toolBlock, type Harness } from './browser-harness';
+import {
+  closeBrowser,
+  openHarness,
+  recordDialogs,
+  started,
+  toolBlock,
+  type Harness,
+} from './browser-harness';
 import { AGENT, loadFixture, scenario } from './helpers';
 import { XSS_CORPUS } from './xss-corpus';
 
@@ -126,11 +133,7 @@ describe('webview in Chromium', function () {
 
   it('runs nothing from the XSS corpus and never navigates on a link click', async () => {
     h = await openHarness({ height: 1600 });
-    const dialogs: string[] = [];
-    h.page.on('dialog', (dlg) => {
-      dialogs.push(dlg.message());
-      void dlg.dismiss();
-    });
+    const dialogs = recordDialogs(h.page);
     const next = await started(h, {
       session: {
         sessionId: 's',
