@@ -123,6 +123,22 @@ describe('Web tasks', () => {
     await waitFor('the session panel', () => den.api.panels.panel(sessionId));
   });
 
+  it('gives the page its whole state when it says ready: the remembered form, and only whether a passcode is set', async () => {
+    const secret = `pc-${Date.now()}-ready`;
+    await vscode.commands.executeCommand('den.setWebTaskPasscode', secret);
+    await runFromPanel(den.api, form('list products for the page'));
+    den.api.webTasks.panel.close();
+    watched.posts.length = 0;
+    await vscode.commands.executeCommand('den.runWebTask');
+    // dist/webtask.js posts `ready` once loaded.
+    const init = await waitFor('the page to ask for its state', () => lastPost(watched.posts, 'init'));
+    assert.equal(init.passcodeSet, true);
+    assert.equal(init.form.query, 'list products for the page');
+    assert.equal(init.status?.phase, 'done');
+    assert.equal(init.results?.data.length, 3);
+    assert.ok(!JSON.stringify(watched.posts).includes(secret), 'the passcode reached the page');
+  });
+
   it('refuses a bad form on the host with messages by field, and runs nothing', async () => {
     await vscode.commands.executeCommand('den.runWebTask');
     await den.api.webTasks.panel.handleMessage({ type: 'run', form: form('', { appUrl: 'ftp://x' }) });
