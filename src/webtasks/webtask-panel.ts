@@ -323,14 +323,11 @@ export class WebTaskPanel implements vscode.Disposable {
     const history = this.history();
     const runs = await history.list();
     const run = runs.find((r) => r.id === runId);
+    // Nothing compared: an empty comparison that says why.
     const empty = (message: string): WebTaskComparisonView => ({
+      ...compareRuns([], []),
       runId,
       previous: null,
-      keySource: 'record',
-      added: [],
-      removed: [],
-      changed: [],
-      unchanged: 0,
       message,
     });
     let view: WebTaskComparisonView;
