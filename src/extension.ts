@@ -8,6 +8,7 @@ import { registerPanelCommands } from './commands/panel-commands';
 import { registerReviewCommands } from './commands/review-commands';
 import { registerSessionCommands } from './commands/session-commands';
 import { registerTurnCommands } from './commands/turn-commands';
+import { registerWebTaskCommands } from './commands/webtask-commands';
 import { parseSettings } from './config/settings';
 import { redactingLogger, type Logger } from './core/log';
 import { SessionFileSystem } from './files/session-fs';
@@ -21,6 +22,8 @@ import { MARKDOWN_SCHEME, SessionMarkdownProvider, openSessionMarkdown } from '.
 import { SessionDropController } from './sessions/session-drop';
 import { SessionsTreeProvider } from './sessions/sessions-tree';
 import { StatusBar } from './status/status-bar';
+import { PasscodeStore } from './webtasks/passcode-store';
+import { WebTasks } from './webtasks/web-tasks';
 
 /** What `activate` returns: the live pieces, for the integration tests and other extensions. */
 export interface DenApi {
@@ -35,6 +38,8 @@ export interface DenApi {
   readonly files: SessionFileSystem;
   /** Each session file's state against the workspace (the tree and the panels show it). */
   readonly fileStatus: WorkspaceFileStatus;
+  /** Web tasks (`POST /lam/run`): the runner, the panel, the view, the passcode. */
+  readonly webTasks: WebTasks;
   /** How long `activate` took, in ms (reported by the integration tests). */
   readonly activationMs: number;
 }
@@ -51,6 +56,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
   const started = performance.now();
   const channel = vscode.window.createOutputChannel('Den', { log: true });
   const keys = new KeyStore(context.secrets, process.env.DEN_API_KEY);
+  const passcode = new PasscodeStore(context.secrets);
   const logger: Logger = redactingLogger(
     {
       debug: (m) => channel.debug(m),
@@ -58,7 +64,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
       warn: (m) => channel.warn(m),
       error: (m) => channel.error(m),
     },
-    () => [keys.key],
+    () => [keys.key, passcode.value],
   );
   // Reading SecretStorage can take a round trip to the UI (code-server keeps it in the browser):
   // activation does not wait for it; the tree waits for `connection.ready` instead.
@@ -115,6 +121,15 @@ export function activate(context: vscode.ExtensionContext): DenApi {
   });
 
   const previews = new ApplyPreviews();
+  const webTasks = new WebTasks({
+    context,
+    connection,
+    passcode,
+    logger,
+    apiKey: () => keys.key,
+    listedSession: (id) => sessions.get(id) !== undefined,
+  });
+  const webTasksView = vscode.window.createTreeView('den.webTasks', { treeDataProvider: webTasks.tree });
 
   context.subscriptions.push(
     channel,
@@ -180,10 +195,25 @@ export function activate(context: vscode.ExtensionContext): DenApi {
       bases: baseLookup,
     }),
     ...registerReviewCommands(connection, files),
+    passcode,
+    webTasks,
+    webTasksView,
+    ...registerWebTaskCommands(webTasks),
   );
   const activationMs = performance.now() - started;
   logger.info(`Den activated in ${activationMs.toFixed(1)} ms.`);
-  return { connection, keys, sessions, status, panels, sessionDrop: drop, files, fileStatus, activationMs };
+  return {
+    connection,
+    keys,
+    sessions,
+    status,
+    panels,
+    sessionDrop: drop,
+    files,
+    fileStatus,
+    webTasks,
+    activationMs,
+  };
 }
 
 export function deactivate(): void {}

@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
 import { waitFor, type WaitBounds } from '../support/wait';
-import { runCommand, statusBarEntry, waitForIdle, type Workbench } from '../harness/workbench';
+import { runCommand, sideBarPane, statusBarEntry, waitForIdle, type Workbench } from '../harness/workbench';
 
 /**
  * How the e2e tests wait on what the workbench shows: every read is a round trip to the browser, so
@@ -15,13 +15,13 @@ export const UI_WAIT: WaitBounds = { timeoutMs: 15_000, intervalMs: 100 };
 
 /** The titles of the session rows in the Sessions view (labels without the ", updated …" part). */
 export async function sessionTitles(page: Page): Promise<string[]> {
-  const rows = page.locator('.part.sidebar [role="treeitem"][aria-level="1"] .label-name');
+  const rows = sideBarPane(page, 'Sessions').locator('[role="treeitem"][aria-level="1"] .label-name');
   return rows.allInnerTexts();
 }
 
 /** The text of the view's welcome content (viewsWelcome), '' when the view shows none. */
 export async function welcomeText(page: Page): Promise<string> {
-  const welcome = page.locator('.part.sidebar .welcome-view-content');
+  const welcome = sideBarPane(page, 'Sessions').locator('.welcome-view-content');
   return (await welcome.isVisible()) ? welcome.innerText() : '';
 }
 
@@ -32,7 +32,7 @@ export async function statusText(page: Page): Promise<string> {
 
 /** The message the extension shows above the tree (`TreeView.message`), '' when none. */
 export async function viewMessage(page: Page): Promise<string> {
-  const message = page.locator('.part.sidebar .tree-explorer-viewlet-tree-view > .message');
+  const message = sideBarPane(page, 'Sessions').locator('.tree-explorer-viewlet-tree-view > .message');
   return (await message.isVisible()) ? (await message.innerText()).trim() : '';
 }
 

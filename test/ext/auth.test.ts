@@ -4,27 +4,15 @@ import * as vscode from 'vscode';
 import { startEmulator } from '../emulator';
 import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';
-import { resetDen, rows, sessionsView, setDenSetting, settleKeyChange, trackContext } from './helpers';
-
-/** Reads what the Den output channel holds, through the document VS Code opens for it. */
-async function denLogText(mustContain: string): Promise<string> {
-  await vscode.commands.executeCommand('den.showLog');
-  try {
-    return await waitFor(
-      `the Den log to contain "${mustContain}"`,
-      () => {
-        const doc = vscode.workspace.textDocuments.find(
-          (d) => d.uri.scheme === 'output' && /Den/.test(d.uri.path),
-        );
-        const text = doc?.getText();
-        return text?.includes(mustContain) ? text : undefined;
-      },
-      { timeoutMs: 8_000, intervalMs: 100 },
-    );
-  } finally {
-    await vscode.commands.executeCommand('workbench.action.closePanel');
-  }
-}
+import {
+  denLogText,
+  resetDen,
+  rows,
+  sessionsView,
+  setDenSetting,
+  settleKeyChange,
+  trackContext,
+} from './helpers';
 
 describe('Sign-in and configuration', () => {
   const den = useDen({ signIn: false });

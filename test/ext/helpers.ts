@@ -521,3 +521,23 @@ export function spyOnPanels(api: DenApi): PanelSpy {
     },
   };
 }
+
+/** Reads what the Den output channel holds, through the document VS Code opens for it. */
+export async function denLogText(mustContain: string): Promise<string> {
+  await vscode.commands.executeCommand('den.showLog');
+  try {
+    return await waitFor(
+      `the Den log to contain "${mustContain}"`,
+      () => {
+        const doc = vscode.workspace.textDocuments.find(
+          (d) => d.uri.scheme === 'output' && /Den/.test(d.uri.path),
+        );
+        const text = doc?.getText();
+        return text?.includes(mustContain) ? text : undefined;
+      },
+      { timeoutMs: 8_000, intervalMs: 100 },
+    );
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+  }
+}

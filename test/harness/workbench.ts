@@ -91,6 +91,18 @@ export async function openWorkbench(options: WorkbenchOptions = {}): Promise<Wor
 }
 
 /** The activity-bar entry (`li.action-item`) whose icon's label starts with `label` (e.g. 'Den', 'Explorer'). */
+/**
+ * A view's pane in the side bar, by its title ("Sessions"): the Den container holds more than one
+ * view (Sessions, Web Tasks), so what a test reads of one view is looked up inside its pane.
+ */
+export function sideBarPane(page: Page, title: string): Locator {
+  return page.locator('.part.sidebar .pane').filter({
+    has: page.locator('.pane-header h3.title', {
+      hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`, 'i'),
+    }),
+  });
+}
+
 export function activityBarItem(page: Page, label: string): Locator {
   return page
     .locator('.part.activitybar li.action-item')

@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import { formFromRequest, readSchemaText } from '../protocol/webtask-form';
+import type { WebTaskForm } from '../protocol/webtask-messages';
+import type { WebTaskNode } from '../webtasks/webtasks-tree';
+import type { WebTasks } from '../webtasks/web-tasks';
+import { guarded } from './guarded';
+
+/** A row of the Web Tasks view, or a run id (tests and other extensions). */
+type RunArg = WebTaskNode | string | undefined;
+
+function runIdOf(arg: RunArg): string | undefined {
+  if (typeof arg === 'string') return arg;
+  return arg?.kind === 'webTaskRun' ? arg.runId : undefined;
+}
+
+/** The web task commands (docs/commands.md). */
+export function registerWebTaskCommands(tasks: WebTasks): vscode.Disposable[] {
+  const withRun = (doing: string, fn: (runId: string) => Promise<unknown>) =>
+    guarded(doing, async (arg?: RunArg) => {
+      const id = runIdOf(arg);
+      if (id) await fn(id);
+    });
+  return [
+    vscode.commands.registerCommand(
+      'den.runWebTask',
+      guarded('open the web task form', (form?: Partial<WebTaskForm>) =>
+        tasks.panel.open(form ? { form } : {}),
+      ),
+    ),
+    vscode.commands.registerCommand(
+      'den.runWebTaskWithSchema',
+      guarded('run a web task with this schema', async (uri?: vscode.Uri) => {
+        const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
+        if (!target) {
+          void vscode.window.showInformationMessage('Open or select a schema file (*.denschema.json) first.');
+          return;
+        }
+        const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(target));
+        const where = vscode.workspace.asRelativePath(target, false);
+        const { error } = readSchemaText(text);
+        if (error) {
+          void vscode.window.showErrorMessage(`${where} is not a schema Den can run: ${error}`);
+          return;
+        }
+        await tasks.panel.useSchema(text, where);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'den.setWebTaskPasscode',
+      guarded('set the web task passcode', async (value?: string) => {
+        const passcode =
+          typeof value === 'string'
+            ? value
+            : await vscode.window.showInputBox({
+                title: 'Den: Set Web Task Passcode',
+                prompt: 'The service passcode for web tasks. Leave empty to remove it.',
+                password: true,
+                ignoreFocusOut: true,
+              });
+        if (passcode === undefined) return;
+        await tasks.passcode.set(passcode.trim());
+        void vscode.window.showInformationMessage(
+          passcode.trim() ? 'Den: web task passcode saved.' : 'Den: web task passcode removed.',
+        );
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'den.openWebTaskRun',
+      withRun('open the web task run', (id) => tasks.panel.open({ runId: id })),
+    ),
+    vscode.commands.registerCommand(
+      'den.compareWebTaskRun',
+      withRun('compare the web task run', (id) => tasks.panel.open({ runId: id, compare: true })),
+    ),
+    vscode.commands.registerCommand(
+      'den.rerunWebTask',
+      withRun('run the web task again', async (id) => {
+        const run = await tasks.history().get(id);
+        if (!run) throw new Error('That web task run is no longer in the history.');
+        await tasks.panel.open();
+        await tasks.panel.handleMessage({ type: 'run', form: formFromRequest(run.inputs) });
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'den.cancelWebTask',
+      withRun('cancel the web task', async (id) => tasks.runner.cancel(id)),
+    ),
+    vscode.commands.registerCommand(
+      'den.deleteWebTaskRun',
+      withRun('delete the web task run', (id) => tasks.delete(id)),
+    ),
+    vscode.commands.registerCommand(
+      'den.clearWebTaskHistory',
+      guarded('clear the web task history', async (confirmed?: boolean) => {
+        if (confirmed !== true) {
+          const choice = await vscode.window.showWarningMessage(
+            'Delete every web task run of this workspace, with its results?',
+            { modal: true },
+            'Clear History',
+          );
+          if (choice !== 'Clear History') return;
+        }
+        await tasks.clear();
+      }),
+    ),
+  ];
+}

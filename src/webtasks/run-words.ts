@@ -1,0 +1,157 @@
+/**
+ * The Web Task runner's words and choices, pure (no `vscode`): the phase of a task status, what a
+ * failure or a request error says and what to try, the name a saved file gets, and which earlier run
+ * a run is compared with.
+ */
+import { DenError, redact } from '../core/api/errors';
+import type { WebTaskPhase } from '../protocol/webtask-messages';
+import type { WebTaskRun } from '../session/web-task-history';
+
+/** Statuses Den records besides the service's task statuses. */
+export const RUNNING = 'RUNNING';
+export const ERROR = 'ERROR';
+export const CANCELLED = 'CANCELLED';
+
+/** The phase of a task status (`active`: the request is still going). */
+export function phaseOf(taskStatus: string, active = true): WebTaskPhase {
+  switch (taskStatus) {
+    case 'DONE':
+      return 'done';
+    case 'HUMAN_INTERACTION':
+      return 'needs-you';
+    case 'FAILURE':
+      return 'failed';
+    case CANCELLED:
+      return 'cancelled';
+    case ERROR:
+      return 'error';
+    default:
+      // STARTING, PROCESSING, RUNNING, unknown ones: running while the request goes, else cut short.
+      return active ? 'running' : 'error';
+  }
+}
+
+/** What to try after the service reported FAILURE, from its message. */
+export function failureHint(message: string): string {
+  const m = message.toLowerCase();
+  if (/captcha|robot|bot detect|verify you are human/.test(m))
+    return 'The site showed a CAPTCHA: turn on Solve CAPTCHAs (advanced) and run again.';
+  if (/block|denied|forbidden|403|geo|region|country/.test(m))
+    return 'The site refused the browser: try a proxy country (advanced), block ads, or run again later.';
+  if (/load|404|502|503|dns|not found|unreachable|timed? ?out/.test(m))
+    return 'Check the app URL opens in a browser, then run again.';
+  return 'Check the app URL, simplify the query (one kind of record, fewer fields), and run again; for sites with CAPTCHAs turn on Solve CAPTCHAs.';
+}
+
+/** A run's outcome when the request itself failed. */
+export interface ErrorOutcome {
+  /** `ERROR`, or `CANCELLED` when the person cancelled. */
+  taskStatus: string;
+  message: string;
+  hint?: string;
+}
+
+/** What a request error says and what to try (`secrets` are removed from any text quoted). */
+export function errorOutcome(err: unknown, ...secrets: (string | undefined)[]): ErrorOutcome {
+  if (!(err instanceof DenError)) {
+    const text = redact(err instanceof Error ? err.message : String(err), ...secrets);
+    return {
+      taskStatus: ERROR,
+      message: `The web task could not run: ${text}`,
+      hint: 'Run it again; if it keeps failing, Den: Show Log says more.',
+    };
+  }
+  const own = err.serverMessage?.trim() ? ` (${redact(err.serverMessage.trim(), ...secrets)})` : '';
+  switch (err.code) {
+    case 'aborted':
+      return { taskStatus: CANCELLED, message: 'Cancelled.' };
+    case 'unauthorized':
+      return {
+        taskStatus: ERROR,
+        message: `The service rejected the API key (401)${own}.`,
+        hint: 'Sign in again or check the API key: Den: Set API Key.',
+      };
+    case 'forbidden':
+      return {
+        taskStatus: ERROR,
+        message: `The service refused the web task (403)${own}.`,
+        hint: 'Web tasks need the service passcode: Den: Set Web Task Passcode.',
+      };
+    case 'rate_limited':
+      return {
+        taskStatus: ERROR,
+        message: `The service is busy: too many requests (429)${own}.`,
+        hint:
+          err.retryAfter !== undefined
+            ? `Wait ${Math.ceil(err.retryAfter)} s, then run it again.`
+            : 'Wait a little, then run it again.',
+      };
+    case 'server':
+      return {
+        taskStatus: ERROR,
+        message: `The service failed (${err.status ?? '5xx'})${own}.`,
+        hint: 'It is not your input: run it again later.',
+      };
+    case 'network':
+    case 'timeout':
+      return {
+        taskStatus: ERROR,
+        message: `Den could not reach the service: ${redact(err.message, ...secrets)}`,
+        hint: 'Check your connection and the service URL (Den: Configure Service URL), then run it again.',
+      };
+    case 'config':
+      return {
+        taskStatus: ERROR,
+        message: redact(err.message, ...secrets),
+        hint: 'Set the service URL and API key (Den: Configure Service URL, Den: Set API Key).',
+      };
+    case 'protocol':
+      if (err.details?.truncated === true)
+        return {
+          taskStatus: ERROR,
+          message: 'The stream ended before the task finished: the run is recorded as interrupted.',
+          hint: 'Run it again; turn streaming off if it keeps happening.',
+        };
+      return {
+        taskStatus: ERROR,
+        message: `The service's answer could not be read: ${redact(err.message, ...secrets)}`,
+        hint: 'Run it again; if it keeps failing, Den: Show Log says more.',
+      };
+    default:
+      return {
+        taskStatus: ERROR,
+        message: `The web task failed: ${redact(err.message, ...secrets)}`,
+        hint: 'Check the inputs, then run it again.',
+      };
+  }
+}
+
+/** A file name from the query: lower-case words joined by `-`, at most 50 characters. */
+export function slugOf(query: string): string {
+  const slug = query
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 50)
+    .replace(/-+$/, '');
+  return slug || 'web-task';
+}
+
+/** The name a Save dialog offers: `<slug of the query>.<ext>`. */
+export function saveFileName(query: string, ext: string): string {
+  return `${slugOf(query)}.${ext}`;
+}
+
+/**
+ * The run `run` is compared with: in `runs` (newest first, as the history lists them), the first
+ * run after it with the same app URL and query that has stored data.
+ */
+export function previousRun(runs: readonly WebTaskRun[], run: WebTaskRun): WebTaskRun | undefined {
+  const at = runs.findIndex((r) => r.id === run.id);
+  const older = at >= 0 ? runs.slice(at + 1) : runs.filter((r) => r.startedAt < run.startedAt);
+  return older.find(
+    (r) => r.dataBytes > 0 && r.inputs.appUrl === run.inputs.appUrl && r.inputs.query === run.inputs.query,
+  );
+}

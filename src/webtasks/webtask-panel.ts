@@ -1,0 +1,396 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../core/log';
+import { compareRuns } from '../core/webtask/compare';
+import { isServiceSchema } from '../core/webtask/service-schema';
+import { toCsv, toJsonLines, toPrettyJson } from '../core/webtask/writers';
+import { panelHtml } from '../panel/panel-html';
+import { SessionPanel } from '../panel/session-panel';
+import { dispatch, type Handlers } from '../protocol/handlers';
+import { checkForm, formFromRequest } from '../protocol/webtask-form';
+import {
+  EMPTY_WEB_TASK_FORM,
+  isWebTaskForm,
+  isWebTaskWebviewMessage,
+  type SaveFormat,
+  type WebTaskComparisonView,
+  type WebTaskForm,
+  type WebTaskHostMessage,
+  type WebTaskResultsView,
+  type WebTaskStatusView,
+  type WebTaskWebviewMessage,
+} from '../protocol/webtask-messages';
+import type { WebTaskRun } from '../session/web-task-history';
+import type { PasscodeStore } from './passcode-store';
+import { previousRun, saveFileName } from './run-words';
+import type { RunChange, WebTaskRunner } from './runner';
+
+/** The webview panel type. */
+export const WEB_TASK_VIEW_TYPE = 'den.webTask';
+
+/** `workspaceState` key of the last form run in this workspace (never holds the passcode). */
+const LAST_FORM_KEY = 'den.webTasks.lastForm';
+/** A remembered form bigger than this forgets its schema text. */
+const MAX_REMEMBERED = 256 * 1024;
+
+export interface WebTaskPanelDeps {
+  context: vscode.ExtensionContext;
+  runner: WebTaskRunner;
+  passcode: PasscodeStore;
+  logger: Logger;
+}
+
+/** What the panel shows when opened. */
+export interface WebTaskOpenOptions {
+  /** Replaces the form (e.g. a schema file's text). */
+  form?: Partial<WebTaskForm>;
+  /** A stored run to show (its inputs become the form). */
+  runId?: string;
+  /** Also compare the run with the previous one. */
+  compare?: boolean;
+}
+
+/**
+ * The "Den: Web Task" panel: one, reused. It shows the form and the latest run started from it, or
+ * the run opened from the Web Tasks view; the run itself belongs to the runner and goes on when the
+ * panel closes. Every message of the webview is checked (`isWebTaskWebviewMessage`); others are
+ * ignored.
+ */
+export class WebTaskPanel implements vscode.Disposable {
+  private panel?: vscode.WebviewPanel;
+  private formValue: WebTaskForm;
+  private runId?: string;
+  private status: WebTaskStatusView | null = null;
+  private results: WebTaskResultsView | null = null;
+  private comparison: WebTaskComparisonView | null = null;
+  private readonly posted = new vscode.EventEmitter<WebTaskHostMessage>();
+  /** Every message posted to the webview (tests watch the panel through it). */
+  readonly onDidPost = this.posted.event;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly handlers: Handlers<WebTaskWebviewMessage>;
+
+  constructor(private readonly deps: WebTaskPanelDeps) {
+    this.formValue = this.rememberedForm();
+    this.handlers = this.makeHandlers();
+    this.subscriptions.push(
+      this.posted,
+      deps.runner.onDidChange((c) => this.runChanged(c)),
+      deps.passcode.onDidChange(() => this.post({ type: 'passcode', passcodeSet: !!deps.passcode.value })),
+    );
+  }
+
+  /** Whether the panel is open. */
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
+
+  /** The form as last shown or run. */
+  get form(): WebTaskForm {
+    return { ...this.formValue };
+  }
+
+  /** The run shown, if any. */
+  get shownRunId(): string | undefined {
+    return this.runId;
+  }
+
+  /** Opens or reveals the panel, showing what `options` asks. */
+  async open(options: WebTaskOpenOptions = {}): Promise<void> {
+    if (options.runId) await this.showRun(options.runId);
+    if (options.form) this.formValue = { ...this.formValue, ...options.form };
+    if (this.panel) {
+      this.panel.reveal(undefined, false);
+      this.postInit();
+    } else this.create();
+    if (options.runId && options.compare) await this.compare(undefined);
+  }
+
+  /** Opens the panel with a schema file's text; an open page keeps the rest of its form. */
+  async useSchema(schemaText: string, schemaSource: string): Promise<void> {
+    this.formValue = { ...this.formValue, schemaText, schemaSource };
+    if (!this.panel) return this.open();
+    this.panel.reveal(undefined, false);
+    this.post({ type: 'schema', schemaText, schemaSource });
+  }
+
+  /** Handles one message from the webview (public so tests can act as the webview). */
+  async handleMessage(raw: unknown): Promise<void> {
+    if (!isWebTaskWebviewMessage(raw)) {
+      this.deps.logger.debug('Web Task panel: ignored a malformed message from the webview');
+      return;
+    }
+    try {
+      await dispatch(this.handlers, raw);
+    } catch (err) {
+      const text = err instanceof Error ? err.message : String(err);
+      this.deps.logger.warn(`Web Task panel: ${raw.type} failed: ${text}`);
+      void vscode.window.showErrorMessage(`Den could not do that: ${text}`);
+    }
+  }
+
+  private create(): void {
+    const { extensionUri } = this.deps.context;
+    const panel = vscode.window.createWebviewPanel(
+      WEB_TASK_VIEW_TYPE,
+      'Den: Web Task',
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      SessionPanel.webviewOptions(extensionUri),
+    );
+    this.panel = panel;
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'den.svg');
+    const webview = panel.webview;
+    const uri = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
+    webview.html = panelHtml({
+      cspSource: webview.cspSource,
+      scriptUri: uri('dist', 'webtask.js'),
+      styleUri: uri('media', 'webtask.css'),
+      title: 'Den: Web Task',
+    });
+    const subs = [
+      webview.onDidReceiveMessage((m: unknown) => void this.handleMessage(m)),
+      panel.onDidDispose(() => {
+        for (const d of subs) d.dispose();
+        if (this.panel === panel) this.panel = undefined;
+      }),
+    ];
+  }
+
+  private post(message: WebTaskHostMessage): void {
+    if (!this.panel) return;
+    void this.panel.webview.postMessage(message);
+    this.posted.fire(message);
+  }
+
+  private postInit(): void {
+    this.post({
+      type: 'init',
+      form: this.form,
+      passcodeSet: !!this.deps.passcode.value,
+      status: this.status,
+      results: this.results,
+      comparison: this.comparison,
+    });
+  }
+
+  private runChanged(c: RunChange): void {
+    if (c.status.runId !== this.runId) return;
+    this.status = c.status;
+    this.post({ type: 'status', status: c.status });
+    if (c.results) {
+      this.results = c.results;
+      this.post({ type: 'results', results: c.results });
+    }
+  }
+
+  /** Makes a stored run the shown one: its inputs, status and results. */
+  private async showRun(runId: string): Promise<void> {
+    const run = await this.history().get(runId);
+    if (!run) throw new Error('That web task run is no longer in the history.');
+    this.runId = run.id;
+    this.formValue = formFromRequest(run.inputs);
+    this.status = this.deps.runner.statusOf(run);
+    this.comparison = null;
+    this.results = this.deps.runner.recentResults(run.id) ?? (await this.storedResults(run));
+  }
+
+  private async storedResults(run: WebTaskRun): Promise<WebTaskResultsView | null> {
+    const data = await this.history().data(run.id);
+    if (!data && run.rowCount === 0 && run.status !== 'DONE') return null;
+    const view: WebTaskResultsView = {
+      runId: run.id,
+      data: data ?? [],
+      sessionOpenable: run.sessionId ? await this.deps.runner.sessionOpenable(run.sessionId) : false,
+    };
+    if (run.inputs.schema && isServiceSchema(run.inputs.schema)) view.schema = run.inputs.schema;
+    if (run.dataDropped) view.dropped = true;
+    return view;
+  }
+
+  private history() {
+    return this.deps.runner.history();
+  }
+
+  private makeHandlers(): Handlers<WebTaskWebviewMessage> {
+    return {
+      ready: async () => this.postInit(),
+      run: (m) => this.run(m.form),
+      cancel: async () => {
+        if (this.runId) this.deps.runner.cancel(this.runId);
+      },
+      watchLive: (m) => this.watchLive(m.external),
+      pickSchema: () => this.pickSchema(),
+      setPasscode: async () => {
+        await vscode.commands.executeCommand('den.setWebTaskPasscode');
+      },
+      openJson: async () => {
+        const content = toPrettyJson(this.data());
+        const doc = await vscode.workspace.openTextDocument({ language: 'json', content });
+        await vscode.window.showTextDocument(doc, { preview: false });
+      },
+      save: (m) => this.save(m.format),
+      copy: async (m) => {
+        const data = this.data();
+        const text = m.format === 'csv' ? toCsv(data, this.csvOptions()) : toPrettyJson(data);
+        await vscode.env.clipboard.writeText(text);
+      },
+      compare: (m) => this.compare(m.keyField),
+      openSession: async () => {
+        const id = this.status?.sessionId;
+        if (id) await vscode.commands.executeCommand('den.openSession', id);
+      },
+    };
+  }
+
+  /** Checks the form again, remembers it, and starts a run shown here. */
+  private async run(form: WebTaskForm): Promise<void> {
+    this.formValue = { ...form };
+    const check = checkForm(form);
+    if (!check.request) {
+      this.post({ type: 'formErrors', errors: check.errors as Record<string, string> });
+      return;
+    }
+    await this.remember(form);
+    const runId = await this.deps.runner.start(check.request);
+    this.runId = runId;
+    this.results = null;
+    this.comparison = null;
+    const run = await this.history().get(runId);
+    if (run && this.runId === runId) {
+      this.status = this.deps.runner.statusOf(run);
+      this.post({ type: 'status', status: this.status });
+    }
+  }
+
+  private data(): Record<string, unknown>[] {
+    if (!this.results) throw new Error('There are no results to use yet.');
+    return this.results.data;
+  }
+
+  private csvOptions() {
+    return this.results?.schema ? { schema: this.results.schema } : {};
+  }
+
+  private async watchLive(external: boolean): Promise<void> {
+    const url = this.status?.livestreamUrl;
+    if (!url || !/^https?:\/\//i.test(url)) {
+      void vscode.window.showInformationMessage('This run has no live view to watch.');
+      return;
+    }
+    await openLive(url, external);
+  }
+
+  private async pickSchema(): Promise<void> {
+    const picked = await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      openLabel: 'Use Schema',
+      title: 'Den: Choose a Schema File',
+      filters: { JSON: ['json'] },
+      defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+    });
+    if (!picked?.[0]) return;
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(picked[0]));
+    await this.useSchema(text, vscode.workspace.asRelativePath(picked[0], false));
+  }
+
+  private async save(format: SaveFormat): Promise<void> {
+    const data = this.data();
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const name = saveFileName(this.formValue.query, format);
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+      filters: { [format.toUpperCase()]: [format] },
+      title: `Den: Save Results as ${format.toUpperCase()}`,
+    });
+    if (!target) return;
+    const text =
+      format === 'csv'
+        ? toCsv(data, this.csvOptions())
+        : format === 'jsonl'
+          ? toJsonLines(data)
+          : toPrettyJson(data);
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+    const where = vscode.workspace.asRelativePath(target, false);
+    void Promise.resolve(
+      vscode.window.showInformationMessage(`Saved ${data.length} records to ${where}.`, 'Open'),
+    ).then((choice) => {
+      if (choice === 'Open') void vscode.window.showTextDocument(target);
+    });
+  }
+
+  /** Compares the shown run with the newest earlier run of the same URL and query. */
+  private async compare(keyField: string | undefined): Promise<void> {
+    const runId = this.runId;
+    if (!runId) return;
+    const history = this.history();
+    const runs = await history.list();
+    const run = runs.find((r) => r.id === runId);
+    // Nothing compared: an empty comparison that says why.
+    const empty = (message: string): WebTaskComparisonView => ({
+      ...compareRuns([], []),
+      runId,
+      previous: null,
+      message,
+    });
+    let view: WebTaskComparisonView;
+    const prev = run && previousRun(runs, run);
+    const after = this.results?.runId === runId ? this.results.data : await history.data(runId);
+    const before = prev && (await history.data(prev.id));
+    if (!run || !after) view = empty('This run has no results to compare.');
+    else if (!prev || !before)
+      view = empty('No earlier run of the same app URL and query has results to compare with.');
+    else {
+      const c = compareRuns(before, after, keyField ? { keyField } : {});
+      view = {
+        runId,
+        previous: { runId: prev.id, startedAt: prev.startedAt, rowCount: prev.rowCount },
+        keySource: c.keySource,
+        added: c.added,
+        removed: c.removed,
+        changed: c.changed,
+        unchanged: c.unchanged,
+      };
+      if (c.keyField !== undefined) view.keyField = c.keyField;
+    }
+    if (this.runId !== runId) return;
+    this.comparison = view;
+    this.post({ type: 'comparison', comparison: view });
+  }
+
+  /** The last form run in this workspace, or an empty one. */
+  private rememberedForm(): WebTaskForm {
+    const stored: unknown = this.deps.context.workspaceState.get(LAST_FORM_KEY);
+    return isWebTaskForm(stored) ? { ...stored } : { ...EMPTY_WEB_TASK_FORM };
+  }
+
+  private async remember(form: WebTaskForm): Promise<void> {
+    const kept =
+      JSON.stringify(form).length > MAX_REMEMBERED ? { ...form, schemaText: '', schemaSource: '' } : form;
+    await this.deps.context.workspaceState.update(LAST_FORM_KEY, kept);
+  }
+
+  /** Forgets the shown run if it is `runId` (deleted from the history). */
+  forgetRun(runId?: string): void {
+    if (runId !== undefined && runId !== this.runId) return;
+    this.runId = undefined;
+    this.status = this.results = this.comparison = null;
+    this.postInit();
+  }
+
+  /** Closes the panel (tests, reset). */
+  close(): void {
+    this.panel?.dispose();
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const d of this.subscriptions) d.dispose();
+  }
+}
+
+/** Opens a live view: in the editor's Simple Browser when it exists (and not `external`), else outside. */
+export async function openLive(url: string, external: boolean): Promise<void> {
+  if (!external && (await vscode.commands.getCommands(true)).includes('simpleBrowser.show')) {
+    await vscode.commands.executeCommand('simpleBrowser.show', url);
+    return;
+  }
+  await vscode.env.openExternal(vscode.Uri.parse(url));
+}

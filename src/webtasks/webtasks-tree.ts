@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../core/log';
+import { firstLine, relativeTime } from '../protocol/format';
+import type { WebTaskPhase, WebTaskStatusView } from '../protocol/webtask-messages';
+import type { WebTaskRun } from '../session/web-task-history';
+import type { WebTaskRunner } from './runner';
+
+/** A row of the Web Tasks view: one stored run (its id; arguments of the row commands). */
+export interface WebTaskNode {
+  kind: 'webTaskRun';
+  runId: string;
+}
+
+const ICONS: Record<WebTaskPhase, [string, string]> = {
+  running: ['loading~spin', 'charts.blue'],
+  'needs-you': ['bell', 'charts.yellow'],
+  done: ['pass', 'testing.iconPassed'],
+  failed: ['error', 'testing.iconFailed'],
+  error: ['error', 'errorForeground'],
+  cancelled: ['circle-slash', 'disabledForeground'],
+};
+
+const PHASE_WORDS: Record<WebTaskPhase, string> = {
+  running: 'running',
+  'needs-you': 'needs you',
+  done: 'done',
+  failed: 'failed',
+  error: 'error',
+  cancelled: 'cancelled',
+};
+
+/** The row of a run. */
+export function webTaskItem(run: WebTaskRun, status: WebTaskStatusView, now: number): vscode.TreeItem {
+  const item = new vscode.TreeItem(firstLine(run.inputs.query, 60) || 'Web task');
+  item.id = `webTask:${run.id}`;
+  const problems = run.problems
+    ? run.problems.missing + run.problems.null + run.problems.empty + run.problems.wrongShape
+    : 0;
+  const parts = [PHASE_WORDS[status.phase]];
+  if (status.phase !== 'running') parts.push(`${run.rowCount} ${run.rowCount === 1 ? 'row' : 'rows'}`);
+  if (problems > 0) parts.push(`${problems} ${problems === 1 ? 'problem' : 'problems'}`);
+  parts.push(relativeTime(run.startedAt, now));
+  item.description = parts.join(' · ');
+  const [icon, color] = ICONS[status.phase];
+  item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
+  item.contextValue = status.phase === 'running' ? 'webTaskRun.running' : 'webTaskRun';
+  const tip = new vscode.MarkdownString(undefined, false);
+  tip.appendText(`${run.inputs.query}\n\n`);
+  tip.appendMarkdown(`**App:** `).appendText(`${run.inputs.appUrl}\n\n`);
+  tip.appendMarkdown(`**Status:** `).appendText(`${status.taskStatus} (${PHASE_WORDS[status.phase]})\n\n`);
+  if (status.message) tip.appendText(`${firstLine(status.message, 300)}\n\n`);
+  tip.appendText(
+    `${run.rowCount} rows · ${problems} problems${run.problems ? ` (missing ${run.problems.missing}, null ${run.problems.null}, empty ${run.problems.empty}, wrong shape ${run.problems.wrongShape})` : ''}`,
+  );
+  item.tooltip = tip;
+  item.accessibilityInformation = { label: `${run.inputs.query}, ${item.description}` };
+  const node: WebTaskNode = { kind: 'webTaskRun', runId: run.id };
+  item.command = { command: 'den.openWebTaskRun', title: 'Open Results', arguments: [node] };
+  return item;
+}
+
+/** The Web Tasks view: this workspace's runs, newest first, refreshed on every history change. */
+export class WebTasksTreeProvider implements vscode.TreeDataProvider<WebTaskNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly runs = new Map<string, WebTaskRun>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly runner: WebTaskRunner,
+    private readonly logger: Logger,
+  ) {
+    this.subscriptions = [
+      this.changed,
+      runner.onDidChangeHistory(() => this.changed.fire()),
+      runner.onDidChange(() => this.changed.fire()),
+    ];
+  }
+
+  async getChildren(node?: WebTaskNode): Promise<WebTaskNode[]> {
+    if (node) return [];
+    let list: WebTaskRun[];
+    try {
+      list = await this.runner.history().list();
+    } catch (err) {
+      this.logger.warn(`Web tasks: could not read the history: ${err instanceof Error ? err.message : err}`);
+      list = [];
+    }
+    this.runs.clear();
+    for (const r of list) this.runs.set(r.id, r);
+    return list.map((r) => ({ kind: 'webTaskRun', runId: r.id }));
+  }
+
+  getTreeItem(node: WebTaskNode): vscode.TreeItem {
+    const run = this.runs.get(node.runId);
+    if (!run) return new vscode.TreeItem('(removed)');
+    return webTaskItem(run, this.runner.statusOf(run), Date.now());
+  }
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    for (const d of this.subscriptions) d.dispose();
+  }
+}

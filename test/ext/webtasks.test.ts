@@ -1,0 +1,394 @@
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { toCsv, toJsonLines, toPrettyJson } from '../../src/core/webtask/writers';
+import {
+  EMPTY_WEB_TASK_FORM,
+  type WebTaskForm,
+  type WebTaskHostMessage,
+} from '../../src/protocol/webtask-messages';
+import { waitFor } from '../support/wait';
+import { useDen } from './fixtures';
+import { denApi, denLogText, setDenSetting, type DenApi } from './helpers';
+
+const SCHEMA = { name: 'the product name', price: 'the price in USD', url: 'the product page url' };
+
+function form(query: string, over: Partial<WebTaskForm> = {}): WebTaskForm {
+  return {
+    ...EMPTY_WEB_TASK_FORM,
+    appUrl: 'https://shop.example.com',
+    query,
+    schemaText: JSON.stringify(SCHEMA),
+    ...over,
+  };
+}
+
+/** What the Web Task panel posted to its webview since `watch` was called. */
+function watchPosts(api: DenApi): { posts: WebTaskHostMessage[]; dispose(): void } {
+  const posts: WebTaskHostMessage[] = [];
+  const sub = api.webTasks.panel.onDidPost((m) => posts.push(m));
+  return { posts, dispose: () => sub.dispose() };
+}
+
+/** Opens the panel with Run Web Task…, posts `run` as the webview would, and waits for the run's end. */
+async function runFromPanel(api: DenApi, f: WebTaskForm): Promise<string> {
+  await vscode.commands.executeCommand('den.runWebTask');
+  await api.webTasks.panel.handleMessage({ type: 'run', form: f });
+  const id = api.webTasks.panel.shownRunId;
+  assert.ok(id, 'no run is shown');
+  await api.webTasks.runner.settled(id);
+  return id;
+}
+
+async function storedFilesText(api: DenApi): Promise<string> {
+  const dir = api.webTasks.storageDir;
+  const names = await fs.readdir(path.join(dir, 'runs')).catch(() => [] as string[]);
+  const texts = await Promise.all(names.map((n) => fs.readFile(path.join(dir, 'runs', n), 'utf8')));
+  return [await fs.readFile(path.join(dir, 'index.json'), 'utf8').catch(() => ''), ...texts].join('\n');
+}
+
+/** The last post of a type. */
+function lastPost<T extends WebTaskHostMessage['type']>(
+  posts: readonly WebTaskHostMessage[],
+  type: T,
+): Extract<WebTaskHostMessage, { type: T }> | undefined {
+  return [...posts].reverse().find((m): m is Extract<WebTaskHostMessage, { type: T }> => m.type === type);
+}
+
+function root(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  assert.ok(folder, 'the tests run with a workspace folder');
+  return folder;
+}
+
+describe('Web tasks', () => {
+  const den = useDen();
+  let watched: ReturnType<typeof watchPosts>;
+
+  beforeEach(async () => {
+    await vscode.commands.executeCommand('den.clearWebTaskHistory', true);
+    watched = watchPosts(den.api);
+  });
+
+  afterEach(async () => {
+    // Den itself, not `den.api`: the fixture's own teardown may have run first.
+    const api = await denApi();
+    watched.dispose();
+    for (const id of api.webTasks.runner.runningIds()) {
+      api.webTasks.runner.cancel(id);
+      await api.webTasks.runner.settled(id);
+    }
+    api.webTasks.panel.close();
+    await api.webTasks.passcode.set('');
+    await vscode.commands.executeCommand('den.clearWebTaskHistory', true);
+  });
+
+  it('runs from Run Web Task…: the results reach the panel and the history records DONE with rows and problems', async () => {
+    const id = await runFromPanel(den.api, form('list products with gaps', { maxCount: '6' }));
+    const results = watched.posts.find((m) => m.type === 'results');
+    assert.ok(results?.type === 'results');
+    assert.equal(results.results.runId, id);
+    assert.equal(results.results.data.length, 6);
+    assert.deepEqual(results.results.schema, SCHEMA);
+    assert.equal(results.results.sessionOpenable, false, 'the emulator lists no session of the run');
+    const statuses = watched.posts.flatMap((m) => (m.type === 'status' ? [m.status] : []));
+    assert.ok(statuses.some((s) => s.phase === 'running'));
+    assert.equal(statuses.at(-1)?.phase, 'done');
+    const run = await den.api.webTasks.history().get(id);
+    assert.equal(run?.status, 'DONE');
+    assert.equal(run?.rowCount, 6);
+    assert.ok((run?.problems?.missing ?? 0) > 0, JSON.stringify(run?.problems));
+    assert.ok((run?.problems?.null ?? 0) > 0, JSON.stringify(run?.problems));
+    // The view lists it, and the form is remembered for the next Run Web Task….
+    const rows = await den.api.webTasks.tree.getChildren();
+    assert.deepEqual(
+      rows.map((r) => r.runId),
+      [id],
+    );
+    const item = den.api.webTasks.tree.getTreeItem(rows[0]);
+    assert.match(String(item.description), /^done · 6 rows · \d+ problems · /);
+    den.api.webTasks.panel.close();
+    await vscode.commands.executeCommand('den.runWebTask');
+    assert.equal(den.api.webTasks.panel.form.query, 'list products with gaps');
+  });
+
+  it("offers the run's session when the service has it, and Open Session opens its panel", async () => {
+    await den.restart({ lamSessions: true });
+    await runFromPanel(den.api, form('list products'));
+    assert.equal(lastPost(watched.posts, 'results')?.results.sessionOpenable, true);
+    const sessionId = lastPost(watched.posts, 'status')?.status.sessionId;
+    assert.ok(sessionId, 'the run has a session');
+    await den.api.webTasks.panel.handleMessage({ type: 'openSession' });
+    await waitFor('the session panel', () => den.api.panels.panel(sessionId));
+  });
+
+  it('gives the page its whole state when it says ready: the remembered form, and only whether a passcode is set', async () => {
+    const secret = `pc-${Date.now()}-ready`;
+    await vscode.commands.executeCommand('den.setWebTaskPasscode', secret);
+    await runFromPanel(den.api, form('list products for the page'));
+    den.api.webTasks.panel.close();
+    watched.posts.length = 0;
+    await vscode.commands.executeCommand('den.runWebTask');
+    // dist/webtask.js posts `ready` once loaded.
+    const init = await waitFor('the page to ask for its state', () => lastPost(watched.posts, 'init'));
+    assert.equal(init.passcodeSet, true);
+    assert.equal(init.form.query, 'list products for the page');
+    assert.equal(init.status?.phase, 'done');
+    assert.equal(init.results?.data.length, 3);
+    assert.ok(!JSON.stringify(watched.posts).includes(secret), 'the passcode reached the page');
+  });
+
+  it('refuses a bad form on the host with messages by field, and runs nothing', async () => {
+    await vscode.commands.executeCommand('den.runWebTask');
+    await den.api.webTasks.panel.handleMessage({ type: 'run', form: form('', { appUrl: 'ftp://x' }) });
+    const errors = watched.posts.find((m) => m.type === 'formErrors');
+    assert.ok(errors?.type === 'formErrors');
+    assert.deepEqual(Object.keys(errors.errors).sort(), ['appUrl', 'query']);
+    assert.equal((await den.api.webTasks.history().list()).length, 0);
+    assert.equal(den.emu.lamRequests().length, 0);
+    // Messages that fail the contract are ignored.
+    await den.api.webTasks.panel.handleMessage({ type: 'run', form: { appUrl: 1 } });
+    await den.api.webTasks.panel.handleMessage({ type: 'nope' });
+    assert.equal(den.emu.lamRequests().length, 0);
+  });
+
+  it('runs with a *.denschema.json file from Run Web Task with This Schema; a bad file is named with its problem', async () => {
+    const file = vscode.Uri.joinPath(root(), 'products.denschema.json');
+    const text = JSON.stringify({ title: 'the title', seller: { city: 'the city' } }, null, 2);
+    await vscode.workspace.fs.writeFile(file, Buffer.from(text));
+    const bad = vscode.Uri.joinPath(root(), 'bad.denschema.json');
+    await vscode.workspace.fs.writeFile(bad, Buffer.from('{"price": 3}'));
+    try {
+      await vscode.commands.executeCommand('den.runWebTaskWithSchema', bad);
+      assert.match(den.messages.texts('error').join('\n'), /bad\.denschema\.json.*price/);
+      assert.equal(den.api.webTasks.panel.isOpen, false);
+
+      await vscode.commands.executeCommand('den.runWebTaskWithSchema', file);
+      const panel = den.api.webTasks.panel;
+      assert.equal(panel.isOpen, true);
+      assert.equal(panel.form.schemaText, text);
+      assert.equal(panel.form.schemaSource, 'products.denschema.json');
+      await panel.handleMessage({
+        type: 'run',
+        form: { ...panel.form, appUrl: 'https://books.example.com', query: 'list books', stream: false },
+      });
+      const id = panel.shownRunId as string;
+      await den.api.webTasks.runner.settled(id);
+      const run = await den.api.webTasks.history().get(id);
+      assert.equal(run?.status, 'DONE');
+      assert.equal(run?.rowCount, 3);
+      assert.deepEqual(run?.problems, { missing: 0, null: 0, empty: 0, wrongShape: 0 });
+      const data = await den.api.webTasks.history().data(id);
+      assert.deepEqual(Object.keys(data?.[0] ?? {}), ['title', 'seller']);
+      assert.equal(den.emu.lamRequests().at(-1)?.stream, false);
+      // With the page open, the schema replaces only the form's schema.
+      await vscode.commands.executeCommand('den.runWebTaskWithSchema', file);
+      const schema = lastPost(watched.posts, 'schema');
+      assert.deepEqual(schema, { type: 'schema', schemaText: text, schemaSource: 'products.denschema.json' });
+    } finally {
+      await vscode.workspace.fs.delete(file);
+      await vscode.workspace.fs.delete(bad);
+    }
+  });
+
+  it('sends the passcode from Set Web Task Passcode as service_passcode, and never logs or stores it', async () => {
+    const secret = `pc-${Date.now()}-secret`;
+    await vscode.commands.executeCommand('den.setWebTaskPasscode', secret);
+    await runFromPanel(den.api, form('list products'));
+    assert.equal(den.emu.lamRequests().at(-1)?.service_passcode, secret);
+    // The service echoes it back in a 403: the message and the log carry no passcode.
+    den.emu.failNext({
+      path: '^/lam/run$',
+      status: 403,
+      body: { error: 'forbidden', message: `passcode ${secret} is not valid` },
+    });
+    const refused = await runFromPanel(den.api, form('list products again'));
+    const status = den.api.webTasks.runner.statusOf(
+      (await den.api.webTasks.history().get(refused)) ?? assert.fail('no run'),
+    );
+    assert.equal(status.phase, 'error');
+    assert.match(status.hint ?? '', /Set Web Task Passcode/);
+    assert.ok(!status.message.includes(secret), status.message);
+    assert.ok(!(await storedFilesText(den.api)).includes(secret), 'the passcode is in the history files');
+    const posted = JSON.stringify(watched.posts);
+    assert.ok(!posted.includes(secret), 'the passcode reached the webview');
+    const log = await denLogText(`Web task ${refused}: ERROR`);
+    assert.ok(!log.includes(secret), 'the passcode is in the Den log');
+    // Removing it: the next run sends none.
+    await vscode.commands.executeCommand('den.setWebTaskPasscode', '');
+    await runFromPanel(den.api, form('list products once more'));
+    assert.equal(den.emu.lamRequests().at(-1)?.service_passcode, undefined);
+  });
+
+  it('saves the results as JSON, JSONL and CSV into the workspace, copies them and opens them as JSON', async () => {
+    await runFromPanel(den.api, form('Top products, with prices!'));
+    const results = watched.posts.find((m) => m.type === 'results');
+    assert.ok(results?.type === 'results');
+    const data = results.results.data;
+    const w = vscode.window as unknown as { showSaveDialog: typeof vscode.window.showSaveDialog };
+    const original = w.showSaveDialog;
+    const offered: string[] = [];
+    const written: vscode.Uri[] = [];
+    w.showSaveDialog = async (options) => {
+      offered.push(options?.defaultUri?.path ?? '');
+      const uri = vscode.Uri.joinPath(
+        root(),
+        `saved-${written.length}-${path.posix.basename(options?.defaultUri?.path ?? 'x')}`,
+      );
+      written.push(uri);
+      return uri;
+    };
+    try {
+      const expected = {
+        json: toPrettyJson(data),
+        jsonl: toJsonLines(data),
+        csv: toCsv(data, { schema: SCHEMA }),
+      };
+      for (const format of ['json', 'jsonl', 'csv'] as const) {
+        await den.api.webTasks.panel.handleMessage({ type: 'save', format });
+        const text = new TextDecoder().decode(
+          await vscode.workspace.fs.readFile(written.at(-1) as vscode.Uri),
+        );
+        assert.equal(text, expected[format], format);
+      }
+      assert.deepEqual(
+        offered.map((p) => path.posix.relative(root().path, p)),
+        ['top-products-with-prices.json', 'top-products-with-prices.jsonl', 'top-products-with-prices.csv'],
+      );
+      assert.match(expected.csv.split('\r\n')[0], /^name,price,url/);
+      assert.equal(expected.jsonl.trim().split('\n').length, data.length);
+      assert.match(den.messages.texts('info').join('\n'), /Saved 3 records to saved-2-/);
+      await den.api.webTasks.panel.handleMessage({ type: 'copy', format: 'csv' });
+      assert.equal(await vscode.env.clipboard.readText(), expected.csv);
+      await den.api.webTasks.panel.handleMessage({ type: 'copy', format: 'json' });
+      assert.equal(await vscode.env.clipboard.readText(), expected.json);
+      await den.api.webTasks.panel.handleMessage({ type: 'openJson' });
+      const doc = vscode.window.activeTextEditor?.document;
+      assert.equal(doc?.languageId, 'json');
+      assert.equal(doc?.getText(), expected.json);
+    } finally {
+      w.showSaveDialog = original;
+      for (const uri of written) await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
+    }
+  });
+
+  it('keeps at most den.webTasks.maxRuns runs, evicting the oldest', async () => {
+    await setDenSetting(den.api, 'webTasks.maxRuns', 2);
+    try {
+      const ids: string[] = [];
+      for (const q of ['first', 'second', 'third'])
+        ids.push(await runFromPanel(den.api, form(`list ${q}`, { stream: false })));
+      const runs = await den.api.webTasks.history().list();
+      assert.deepEqual(
+        runs.map((r) => r.id),
+        [ids[2], ids[1]],
+      );
+      assert.equal((await den.api.webTasks.tree.getChildren()).length, 2);
+      // Delete from the view removes the run and its files.
+      await vscode.commands.executeCommand('den.deleteWebTaskRun', { kind: 'webTaskRun', runId: ids[2] });
+      assert.deepEqual(
+        (await den.api.webTasks.tree.getChildren()).map((n) => n.runId),
+        [ids[1]],
+      );
+      assert.ok(!(await storedFilesText(den.api)).includes(ids[2]), 'the deleted run is still stored');
+    } finally {
+      await setDenSetting(den.api, 'webTasks.maxRuns', undefined);
+    }
+  });
+
+  it('compares a rerun with the previous run: rows added, removed and changed', async () => {
+    const first = await runFromPanel(den.api, form('list products drift', { maxCount: '5' }));
+    await vscode.commands.executeCommand('den.rerunWebTask', first);
+    const second = den.api.webTasks.panel.shownRunId as string;
+    assert.notEqual(second, first);
+    await den.api.webTasks.runner.settled(second);
+    await den.api.webTasks.panel.handleMessage({ type: 'compare' });
+    const c = lastPost(watched.posts, 'comparison');
+    assert.ok(c?.type === 'comparison');
+    assert.equal(c.comparison.runId, second);
+    assert.equal(c.comparison.previous?.runId, first);
+    assert.ok(c.comparison.added.length > 0, 'added');
+    assert.ok(c.comparison.removed.length > 0, 'removed');
+    assert.ok(c.comparison.changed.length > 0, 'changed');
+    // From the view: the first run has no earlier one.
+    await vscode.commands.executeCommand('den.compareWebTaskRun', { kind: 'webTaskRun', runId: first });
+    const none = lastPost(watched.posts, 'comparison');
+    assert.ok(none?.type === 'comparison');
+    assert.equal(none.comparison.runId, first);
+    assert.equal(none.comparison.previous, null);
+    assert.match(none.comparison.message ?? '', /No earlier run/);
+  });
+
+  it('cancels a run mid-stream: it ends cancelled, and is recorded so', async () => {
+    await vscode.commands.executeCommand('den.runWebTask');
+    await den.api.webTasks.panel.handleMessage({ type: 'run', form: form('list products hold') });
+    const id = den.api.webTasks.panel.shownRunId as string;
+    await waitFor('a PROCESSING state', () =>
+      watched.posts.some((m) => m.type === 'status' && m.status.taskStatus === 'PROCESSING'),
+    );
+    assert.equal(den.api.webTasks.runner.isRunning(id), true);
+    await den.api.webTasks.panel.handleMessage({ type: 'cancel' });
+    await den.api.webTasks.runner.settled(id);
+    const last = lastPost(watched.posts, 'status');
+    assert.ok(last?.type === 'status');
+    assert.equal(last.status.phase, 'cancelled');
+    assert.equal((await den.api.webTasks.history().get(id))?.status, 'CANCELLED');
+  });
+
+  it('HUMAN_INTERACTION: needs you, with a notification offering Watch Live', async () => {
+    const id = await runFromPanel(den.api, form('log in as a human'));
+    const last = lastPost(watched.posts, 'status');
+    assert.ok(last?.type === 'status');
+    assert.equal(last.status.phase, 'needs-you');
+    assert.match(last.status.livestreamUrl ?? '', /^http:\/\/.*\/livestream\//);
+    assert.match(den.messages.texts('info').join('\n'), /The web task needs you: .*login/);
+    assert.equal((await den.api.webTasks.history().get(id))?.status, 'HUMAN_INTERACTION');
+    // Watch Live, outside the editor: the run's http(s) live link goes to the system browser.
+    const env = vscode.env as unknown as { openExternal: typeof vscode.env.openExternal };
+    const original = env.openExternal;
+    const opened: string[] = [];
+    env.openExternal = async (uri) => {
+      opened.push(uri.toString(true));
+      return true;
+    };
+    try {
+      await den.api.webTasks.panel.handleMessage({ type: 'watchLive', external: true });
+    } finally {
+      env.openExternal = original;
+    }
+    assert.deepEqual(opened, [last.status.livestreamUrl]);
+  });
+
+  it('FAILURE: failed, with the service message and what to try', async () => {
+    const id = await runFromPanel(den.api, form('this will fail'));
+    const last = lastPost(watched.posts, 'status');
+    assert.ok(last?.type === 'status');
+    assert.equal(last.status.phase, 'failed');
+    assert.match(last.status.message, /did not load/);
+    assert.match(last.status.hint ?? '', /app URL/);
+    assert.equal((await den.api.webTasks.history().get(id))?.status, 'FAILURE');
+  });
+
+  it('401 and a stream cut short: errors with a hint, recorded as ERROR', async () => {
+    den.emu.failNext({
+      path: '^/lam/run$',
+      status: 401,
+      body: { error: 'unauthorized', message: 'bad key' },
+    });
+    const rejected = await runFromPanel(den.api, form('list products'));
+    let status = lastPost(watched.posts, 'status');
+    assert.ok(status?.type === 'status');
+    assert.equal(status.status.phase, 'error');
+    assert.match(status.status.hint ?? '', /Set API Key/);
+    assert.equal((await den.api.webTasks.history().get(rejected))?.status, 'ERROR');
+
+    const cut = await runFromPanel(den.api, form('list products no final'));
+    status = lastPost(watched.posts, 'status');
+    assert.ok(status?.type === 'status');
+    assert.equal(status.status.runId, cut);
+    assert.equal(status.status.phase, 'error');
+    assert.match(status.status.message, /stream ended before the task finished/);
+    assert.equal((await den.api.webTasks.history().get(cut))?.status, 'ERROR');
+  });
+});
