@@ -32,6 +32,8 @@ const dropSimdParser = stub('den-empty', /llhttp_simd-wasm\.js$/, 'module.export
  *   socks5:/socks: proxy URL, which `proxyFor` refuses first (http:// and https:// proxies only).
  * - ws's server, stream wrapper and subprotocol parser: `ws` resolves to its WebSocket client class
  *   (what `import WebSocket from 'ws'` yields anyway; the index only adds static properties).
+ * - llhttp's constants (~10 KB of tables for the parser's generator): undici's HTTP/1.1 client reads
+ *   only its `ERROR` and `TYPE` codes, which are copied from the installed module at build time.
  * - ws's permessage-deflate extension and its header parser (~8 KB): Den's client sets
  *   `perMessageDeflate: false`, so ws never constructs the extension, offers none, and aborts the
  *   handshake of a server that answers with one before it would parse the header. Only the
@@ -64,6 +66,15 @@ const slimUndici = {
       ),
     ])
       p.setup(build);
+    build.onResolve({ filter: /[\\/]llhttp[\\/]constants(\.js)?$/ }, (args) =>
+      /undici[\\/]lib[\\/]dispatcher$/.test(path.dirname(args.importer))
+        ? { path: 'llhttp-constants', namespace: 'den-llhttp' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'den-llhttp' }, () => {
+      const { ERROR, TYPE } = require('undici/lib/llhttp/constants.js');
+      return { contents: `module.exports = ${JSON.stringify({ ERROR, TYPE })};`, loader: 'js' };
+    });
     const wsLib = path.join(path.dirname(require.resolve('ws/package.json')), 'lib');
     const wsStubs = {
       './permessage-deflate':

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
+import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -46,6 +47,7 @@ const LEFT_OUT = [
   /undici\/lib\/dispatcher\/client-h2/,
   /undici\/lib\/api\/(index|api-(stream|pipeline|upgrade))\.js/,
   /undici\/lib\/llhttp\/llhttp(_simd)?-wasm\.js/,
+  /undici\/lib\/llhttp\/(constants|utils)\.js/,
   /ws\/lib\/(websocket-server|stream|subprotocol|permessage-deflate|extension)\.js/,
   /ws\/index\.js/,
 ];
@@ -235,6 +237,22 @@ describe('the production bundle (stubbed undici and ws)', function () {
       assert.ok(proxy.tunnels.length >= 2);
     } finally {
       server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('answers a response that is not HTTP with a network error (the parser codes are kept)', async () => {
+    const server = net.createServer((socket) => {
+      socket.once('data', () => socket.end('HTTP/1.1 2x0 Nonsense\r\nContent-Length: zz\r\n\r\n{}'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const c = client({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+      await assert.rejects(c.listSessions(), (e: DenError) => {
+        assert.equal(e.code, 'network', `${e.code}: ${e.message}`);
+        return true;
+      });
+    } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
