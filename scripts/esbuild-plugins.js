@@ -34,6 +34,8 @@ const dropSimdParser = stub('den-empty', /llhttp_simd-wasm\.js$/, 'module.export
  *   (what `import WebSocket from 'ws'` yields anyway; the index only adds static properties).
  * - llhttp's constants (~10 KB of tables for the parser's generator): undici's HTTP/1.1 client reads
  *   only its `ERROR` and `TYPE` codes, which are copied from the installed module at build time.
+ * - undici's diagnostics module keeps its diagnostics channels (names copied from the installed
+ *   module at build time) and drops the `NODE_DEBUG=undici` console tracing built on them (~2 KB).
  * - ws's permessage-deflate extension and its header parser (~8 KB): Den's client sets
  *   `perMessageDeflate: false`, so ws never constructs the extension, offers none, and aborts the
  *   handshake of a server that answers with one before it would parse the header. Only the
@@ -74,6 +76,22 @@ const slimUndici = {
     build.onLoad({ filter: /.*/, namespace: 'den-llhttp' }, () => {
       const { ERROR, TYPE } = require('undici/lib/llhttp/constants.js');
       return { contents: `module.exports = ${JSON.stringify({ ERROR, TYPE })};`, loader: 'js' };
+    });
+    build.onResolve({ filter: /[\\/]diagnostics(\.js)?$/ }, (args) =>
+      /undici[\\/]lib[\\/](core|dispatcher)$/.test(path.dirname(args.importer))
+        ? { path: 'undici-diagnostics', namespace: 'den-diagnostics' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'den-diagnostics' }, () => {
+      const { channels } = require('undici/lib/core/diagnostics.js');
+      const names = Object.fromEntries(Object.entries(channels).map(([k, c]) => [k, c.name]));
+      return {
+        contents:
+          "const dc = require('node:diagnostics_channel');\n" +
+          `const names = ${JSON.stringify(names)};\n` +
+          'module.exports = { channels: Object.fromEntries(Object.entries(names).map(([k, n]) => [k, dc.channel(n)])) };',
+        loader: 'js',
+      };
     });
     const wsLib = path.join(path.dirname(require.resolve('ws/package.json')), 'lib');
     const wsStubs = {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as diagnostics from 'node:diagnostics_channel';
 import * as https from 'node:https';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -48,6 +49,7 @@ const LEFT_OUT = [
   /undici\/lib\/api\/(index|api-(stream|pipeline|upgrade))\.js/,
   /undici\/lib\/llhttp\/llhttp(_simd)?-wasm\.js/,
   /undici\/lib\/llhttp\/(constants|utils)\.js/,
+  /undici\/lib\/core\/diagnostics\.js/,
   /ws\/lib\/(websocket-server|stream|subprotocol|permessage-deflate|extension)\.js/,
   /ws\/index\.js/,
 ];
@@ -239,6 +241,23 @@ describe('the production bundle (stubbed undici and ws)', function () {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+
+  it("publishes undici's diagnostics channels (only the NODE_DEBUG tracing is left out)", async () => {
+    const seen: string[] = [];
+    const onCreate = (m: unknown): void => {
+      seen.push(String((m as { request: { path: string } }).request.path));
+    };
+    diagnostics.subscribe('undici:request:create', onCreate);
+    try {
+      await client().listSessions();
+    } finally {
+      diagnostics.unsubscribe('undici:request:create', onCreate);
+    }
+    assert.ok(
+      seen.some((p) => p.startsWith('/sessions')),
+      JSON.stringify(seen),
+    );
   });
 
   it('answers a response that is not HTTP with a network error (the parser codes are kept)', async () => {
