@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formFromRequest, readSchemaText } from '../protocol/webtask-form';
+import { formFromRequest, readForForm, readSchemaText } from '../protocol/webtask-form';
 import type { WebTaskForm } from '../protocol/webtask-messages';
 import type { WebTaskNode } from '../webtasks/webtasks-tree';
 import type { WebTasks } from '../webtasks/web-tasks';
@@ -37,7 +37,8 @@ export function registerWebTaskCommands(tasks: WebTasks): vscode.Disposable[] {
         }
         const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(target));
         const where = vscode.workspace.asRelativePath(target, false);
-        const { error } = readSchemaText(text);
+        // a JSON Schema is converted (and what it cannot say listed) in the form
+        const { error } = readSchemaText(text, readForForm);
         if (error) {
           void vscode.window.showErrorMessage(`${where} is not a schema Den can run: ${error}`);
           return;

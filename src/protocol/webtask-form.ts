@@ -2,10 +2,57 @@
  * The Web Task form's rules, shared by the webview (inline validation as the person types) and the
  * host (which checks again before it runs: the webview is not trusted): form → request, request →
  * form (a stored run's inputs, to re-run or show). Pure; no `vscode` import.
+ *
+ * How the schema box is read is passed in. The webview converts a JSON Schema
+ * (`readSchemaDocument`) and posts the converted schema with `run`; the host reads the service's
+ * form itself and takes the webview's conversion only for a box that holds a JSON Schema, after
+ * checking that it is a usable service schema (`hostSchemaReader`). So the host bundle carries no
+ * converter, and a JSON Schema never reaches the service unconverted.
  */
 import type { LamRunRequest } from '../core/api/types';
-import { readSchemaDocument, type SchemaDocument } from '../core/webtask/json-schema';
+import { looksLikeJsonSchema, type SchemaDocument } from '../core/webtask/json-schema';
+import { serviceSchemaErrors, type ServiceSchema } from '../core/webtask/service-schema';
 import { EMPTY_WEB_TASK_FORM, type WebTaskForm } from './webtask-messages';
+
+/** Reads a parsed schema box: the schema and how it was obtained (see `SchemaDocument`). */
+export type SchemaReader = (doc: unknown) => SchemaDocument;
+
+/** The service's form only: a document that is one as it stands. */
+export function readServiceForm(doc: unknown): SchemaDocument {
+  const errors = serviceSchemaErrors(doc);
+  const schema = errors.length === 0 ? (doc as ServiceSchema) : {};
+  return { schema, notes: [], problems: [], source: 'service', errors };
+}
+
+/**
+ * The host's reader for a run: the service's form as it stands; a JSON Schema through `converted`
+ * (what the webview made of it), which must itself be a usable service schema. A JSON Schema
+ * without a conversion is refused: it never reaches the service unconverted.
+ */
+export function hostSchemaReader(converted?: ServiceSchema): SchemaReader {
+  return (doc) => {
+    if (!looksLikeJsonSchema(doc)) return readServiceForm(doc);
+    if (converted !== undefined) return { ...readServiceForm(converted), source: 'json-schema' };
+    return {
+      schema: {},
+      notes: [],
+      problems: [],
+      source: 'json-schema',
+      errors: [
+        { path: 'fields', message: 'a JSON Schema is converted by the Web Task form: run it from there' },
+      ],
+    };
+  };
+}
+
+/**
+ * The host's reader for a file to open in the form: the service's form as it stands, or a JSON
+ * Schema taken as it is (the form converts it, and lists what it cannot say).
+ */
+export const readForForm: SchemaReader = (doc) =>
+  looksLikeJsonSchema(doc)
+    ? { schema: {}, notes: [], problems: [], source: 'json-schema', errors: [] }
+    : readServiceForm(doc);
 
 /** What the run asks (`stream` beside the request's fields, as the history stores it). */
 export type WebTaskRequest = LamRunRequest & { stream: boolean };
@@ -36,8 +83,11 @@ function checkUrl(text: string): string | undefined {
   return undefined;
 }
 
-/** Reads the schema box: JSON in the service's form, or a JSON Schema (converted). */
-export function readSchemaText(text: string): { schema?: SchemaDocument; error?: string } {
+/** Reads the schema box: JSON in the service's form, or a JSON Schema (as `read` converts it). */
+export function readSchemaText(
+  text: string,
+  read: SchemaReader,
+): { schema?: SchemaDocument; error?: string } {
   if (!text.trim()) return {};
   let doc: unknown;
   try {
@@ -45,7 +95,7 @@ export function readSchemaText(text: string): { schema?: SchemaDocument; error?:
   } catch (e) {
     return { error: `The schema is not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
   }
-  const schema = readSchemaDocument(doc);
+  const schema = read(doc);
   if (schema.errors.length > 0) {
     const first = schema.errors.slice(0, 3).map((x) => `${x.path}: ${x.message}`);
     const more = schema.errors.length > 3 ? ` (and ${schema.errors.length - 3} more)` : '';
@@ -57,13 +107,13 @@ export function readSchemaText(text: string): { schema?: SchemaDocument; error?:
   return { schema };
 }
 
-/** Checks every field and, when all are fine, builds the request. */
-export function checkForm(form: WebTaskForm): FormCheck {
+/** Checks every field and, when all are fine, builds the request (the schema box read by `read`). */
+export function checkForm(form: WebTaskForm, read: SchemaReader): FormCheck {
   const errors: FormCheck['errors'] = {};
   const url = checkUrl(form.appUrl);
   if (url) errors.appUrl = url;
   if (!form.query.trim()) errors.query = 'Say what the task should find or do.';
-  const { schema, error } = readSchemaText(form.schemaText);
+  const { schema, error } = readSchemaText(form.schemaText, read);
   if (error) errors.schemaText = error;
   let maxCount: number | undefined;
   if (form.maxCount.trim()) {

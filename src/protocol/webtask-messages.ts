@@ -161,8 +161,11 @@ export type SaveFormat = (typeof SAVE_FORMATS)[number];
 /** Web Task webview → host. The host acts on nothing that fails it. */
 export const isWebTaskWebviewMessage = variant('type', {
   ready: {},
-  /** Run with these inputs (the host validates again, remembers them for the workspace, and runs). */
-  run: { form: isWebTaskForm },
+  /**
+   * Run with these inputs (the host validates again, remembers them for the workspace, and runs).
+   * `schema`: the schema box converted, when it holds a JSON Schema (see `webtask-form.ts`).
+   */
+  run: { form: isWebTaskForm, schema: optional(isSchema) },
   cancel: {},
   /** Open the shown run's `livestream_url`: in the editor (Simple Browser) or the system browser. */
   watchLive: { external: isBoolean },

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import { compareRuns } from '../core/webtask/compare';
-import { isServiceSchema } from '../core/webtask/service-schema';
+import { isServiceSchema, type ServiceSchema } from '../core/webtask/service-schema';
 import { toCsv, toJsonLines, toPrettyJson } from '../core/webtask/writers';
 import { panelHtml } from '../panel/panel-html';
 import { SessionPanel } from '../panel/session-panel';
 import { dispatch, type Handlers } from '../protocol/handlers';
-import { checkForm, formFromRequest } from '../protocol/webtask-form';
+import { checkForm, formFromRequest, hostSchemaReader } from '../protocol/webtask-form';
 import {
   EMPTY_WEB_TASK_FORM,
   isWebTaskForm,
@@ -212,7 +212,7 @@ export class WebTaskPanel implements vscode.Disposable {
   private makeHandlers(): Handlers<WebTaskWebviewMessage> {
     return {
       ready: async () => this.postInit(),
-      run: (m) => this.run(m.form),
+      run: (m) => this.run(m.form, m.schema),
       cancel: async () => {
         if (this.runId) this.deps.runner.cancel(this.runId);
       },
@@ -241,9 +241,9 @@ export class WebTaskPanel implements vscode.Disposable {
   }
 
   /** Checks the form again, remembers it, and starts a run shown here. */
-  private async run(form: WebTaskForm): Promise<void> {
+  private async run(form: WebTaskForm, converted?: ServiceSchema): Promise<void> {
     this.formValue = { ...form };
-    const check = checkForm(form);
+    const check = checkForm(form, hostSchemaReader(converted));
     if (!check.request) {
       this.post({ type: 'formErrors', errors: check.errors as Record<string, string> });
       return;

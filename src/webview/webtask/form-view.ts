@@ -4,6 +4,7 @@
  * attempt), the host's `formErrors` shown the same way, and Run (button or Ctrl/Cmd+Enter) posting
  * the form only when it has no errors.
  */
+import { readSchemaDocument } from '../../core/webtask/json-schema';
 import { checkForm, readSchemaText } from '../../protocol/webtask-form';
 import type { WebTaskForm } from '../../protocol/webtask-messages';
 import { clear, h } from '../dom';
@@ -218,7 +219,11 @@ export class FormView {
       this.focusFirstError();
       return;
     }
-    this.options.post({ type: 'run', form: this.value() });
+    const form = this.value();
+    const read = readSchemaText(form.schemaText, readSchemaDocument).schema;
+    this.options.post(
+      read?.source === 'json-schema' ? { type: 'run', form, schema: read.schema } : { type: 'run', form },
+    );
   }
 
   private field(
@@ -306,7 +311,7 @@ export class FormView {
 
   /** Shows the errors due now; returns how many errors the form has (shown or not). */
   private validate(): number {
-    const check = checkForm(this.form);
+    const check = checkForm(this.form, readSchemaDocument);
     for (const key of ORDER) {
       const local = this.submitted || this.touched.has(key) ? check.errors[key] : undefined;
       this.showError(key, this.hostErrors[key] ?? local);
@@ -344,7 +349,7 @@ export class FormView {
     if (this.schemaInfoFor === this.form.schemaText) return;
     this.schemaInfoFor = this.form.schemaText;
     clear(this.schemaInfo);
-    const doc = readSchemaText(this.form.schemaText).schema;
+    const doc = readSchemaText(this.form.schemaText, readSchemaDocument).schema;
     if (!doc || doc.source !== 'json-schema' || doc.notes.length + doc.problems.length === 0) return;
     this.schemaInfo.append(
       h('div', {

@@ -1,6 +1,17 @@
 import { strict as assert } from 'node:assert';
-import { checkForm, formFromRequest, readSchemaText } from '../../../src/protocol/webtask-form';
+import { readSchemaDocument } from '../../../src/core/webtask/json-schema';
+import {
+  checkForm as checkWith,
+  formFromRequest,
+  hostSchemaReader,
+  readForForm,
+  readSchemaText as readWith,
+} from '../../../src/protocol/webtask-form';
 import { EMPTY_WEB_TASK_FORM, isWebTaskForm, type WebTaskForm } from '../../../src/protocol/webtask-messages';
+
+/** As the webview reads the form: a JSON Schema converted. */
+const checkForm = (f: WebTaskForm) => checkWith(f, readSchemaDocument);
+const readSchemaText = (t: string) => readWith(t, readSchemaDocument);
 
 const ok: WebTaskForm = {
   ...EMPTY_WEB_TASK_FORM,
@@ -74,5 +85,44 @@ describe('protocol: the Web Task form', () => {
     assert.ok(isWebTaskForm(form));
     assert.equal(form.schemaSource, 'schemas/p.denschema.json');
     assert.deepEqual(checkForm(form).request, req);
+  });
+
+  describe('on the host (no converter: the webview sends its conversion)', () => {
+    const jsonSchema = JSON.stringify({
+      type: 'object',
+      properties: { title: { description: 'the title' } },
+    });
+
+    it('reads the service form as the webview does', () => {
+      assert.deepEqual(checkWith(ok, hostSchemaReader()).request, checkForm(ok).request);
+      assert.match(
+        checkWith({ ...ok, schemaText: '{"a": 1}' }, hostSchemaReader()).errors.schemaText!,
+        /fields\.a/,
+      );
+    });
+
+    it("runs a JSON Schema box with the webview's conversion, once that is a usable service schema", () => {
+      const form = { ...ok, schemaText: jsonSchema };
+      assert.deepEqual(checkWith(form, hostSchemaReader({ title: 'the title' })).request?.schema, {
+        title: 'the title',
+      });
+      const bad = checkWith(form, hostSchemaReader({ title: 3 } as never));
+      assert.equal(bad.request, undefined);
+      assert.match(bad.errors.schemaText!, /fields\.title/);
+      // the conversion is taken only for a JSON Schema box: a service form is read as it stands
+      assert.deepEqual(checkWith(ok, hostSchemaReader({ other: 'x' })).request?.schema, {
+        name: 'product name',
+        price: 'price in USD',
+      });
+    });
+
+    it('never runs a JSON Schema box without a conversion; opens one in the form as it is', () => {
+      const check = checkWith({ ...ok, schemaText: jsonSchema }, hostSchemaReader());
+      assert.equal(check.request, undefined);
+      assert.match(check.errors.schemaText!, /converted by the Web Task form/);
+      assert.equal(readWith(jsonSchema, readForForm).error, undefined);
+      assert.match(readWith('{"a": 1}', readForForm).error!, /fields\.a/);
+      assert.match(readWith('{', readForForm).error!, /not valid JSON/);
+    });
   });
 });

@@ -196,6 +196,17 @@ describe('web task page: the form (Chromium)', function () {
       '',
       'edited text is no longer the file’s',
     );
+    // Run posts the conversion beside the text: the host has no converter and runs only that.
+    await page.getByRole('button', { name: 'Run' }).click();
+    const [run] = await waitFor('the run posted', async () => {
+      const r = await runs();
+      return r.length > 0 && r;
+    });
+    assert.deepEqual(run, {
+      type: 'run',
+      form: { ...FORM, schemaText: `${JSON_SCHEMA} `, schemaSource: '' },
+      schema: { name: 'the product name', price: 'price (number)' },
+    });
   });
 
   it('keeps the draft across a reload, over the form the host remembered', async () => {
