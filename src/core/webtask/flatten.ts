@@ -71,12 +71,20 @@ function unionKeys(rows: readonly FlatRow[]): string[] {
   return [...seen];
 }
 
-/** The columns of a table: the schema's leaf paths, then the rows' other paths in order of first sight. */
+/**
+ * The columns of a table: the schema's leaf paths, then the rows' other paths in order of first
+ * sight. A nested schema field that came back null or empty (`seller: null`) adds no column of its
+ * own: its leaves' cells are empty (and flagged by the result check). One that came back as a
+ * scalar (the wrong shape) does, so the value is seen.
+ */
 export function columnsFor(rows: readonly FlatRow[], schema?: ServiceSchema): string[] {
-  const cols = schema ? schemaLeaves(schema).map((l) => l.path.join('.')) : [];
+  const leaves = schema ? schemaLeaves(schema).map((l) => l.path) : [];
+  const cols = leaves.map((p) => p.join('.'));
   const seen = new Set(cols);
+  const groups = new Set(leaves.flatMap((p) => p.slice(1).map((_x, i) => p.slice(0, i + 1).join('.'))));
   for (const r of rows) {
     for (const k of Object.keys(r)) {
+      if (groups.has(k) && (r[k] === null || r[k] === '')) continue;
       if (!seen.has(k)) {
         seen.add(k);
         cols.push(k);

@@ -50,6 +50,19 @@ describe('webtask: flattening records into table rows', () => {
     ]);
     assert.deepEqual(toTable([{ q: 1 }], { p: 'p' }).columns, ['p', 'q']);
   });
+
+  it('adds no column for a nested schema field that came back null or empty, but one for a scalar there', () => {
+    const schema = { name: 'n', seller: { name: 's', rating: 'r' } };
+    const columns = (records: Record<string, unknown>[]) => toTable(records, schema).columns;
+    const leaves = ['name', 'seller.name', 'seller.rating'];
+    assert.deepEqual(
+      columns([{ name: 'a', seller: null }, { name: 'b', seller: {} }, { seller: [] }]),
+      leaves,
+    );
+    assert.deepEqual(columns([{ name: 'a', seller: 'Bob' }]), [...leaves, 'seller']);
+    // without a schema nothing is known to be nested: null stays a column
+    assert.deepEqual(toTable([{ seller: null }]).columns, ['seller']);
+  });
 });
 
 describe('webtask: sorting and filtering the table', () => {
