@@ -2,7 +2,7 @@
  * Compare with Previous Run: the counts against the earlier run (or why there is none), then the
  * added, removed and changed records, each list bounded ("and N more").
  */
-import { cellText, flattenRecord } from '../../core/webtask/flatten';
+import { cellText, flattenRecord, type Cell } from '../../core/webtask/flatten';
 import type { WebTaskComparisonView } from '../../protocol/webtask-messages';
 import { clear, h } from '../dom';
 import { section } from './parts';
@@ -18,6 +18,13 @@ const clip = (text: string): string => (text.length > MAX_TEXT ? `${text.slice(0
 /** A value as clipped text, with the whole text in the title. */
 function value(text: string, cls: string): HTMLElement {
   return h('span', { class: cls, text: clip(text) || '(empty)', attrs: { title: text } });
+}
+
+/** A changed cell: absent, null and empty text say which they are. */
+function cell(c: Cell, cls: string): HTMLElement {
+  if (c === undefined || c === null)
+    return h('span', { class: `${cls} wt-absent`, text: c === null ? 'null' : '(missing)' });
+  return value(cellText(c), cls);
 }
 
 export class ComparisonView {
@@ -61,9 +68,9 @@ export class ComparisonView {
             h('li', {}, [
               h('code', { text: f }),
               ': ',
-              value(cellText(before[f]), 'wt-before'),
+              cell(before[f], 'wt-before'),
               ' → ',
-              value(cellText(after[f]), 'wt-after'),
+              cell(after[f], 'wt-after'),
             ]),
           ),
         ),

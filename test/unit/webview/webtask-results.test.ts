@@ -254,9 +254,9 @@ describe('web task page: status, results and comparison (Chromium)', function ()
     h = await openWebTask();
     const changed = Array.from({ length: 205 }, (_, i) => ({
       key: String(i),
-      before: { id: i, price: 1 },
-      after: { id: i, price: 2 },
-      fields: ['price'],
+      before: { id: i, price: 1, seller: null, note: '' },
+      after: { id: i, price: 2, note: '' },
+      fields: ['price', 'seller', 'note'],
     }));
     await h.send(
       webTaskInit({
@@ -287,7 +287,7 @@ describe('web task page: status, results and comparison (Chromium)', function ()
     assert.equal(await page.locator('#wt-changed > li').last().innerText(), 'and 5 more');
     assert.match(
       await page.locator('#wt-changed > li').first().innerText(),
-      /^0 changed price\s+price: 1 → 2$/,
+      /^0 changed price, seller, note\s+price: 1 → 2\s+seller: null → \(missing\)\s+note: \(empty\) → \(empty\)$/,
     );
 
     await h.send({
