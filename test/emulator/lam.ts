@@ -42,10 +42,11 @@ const MAX_RECORDED = 100;
 /** `hold`: the most "still working" states sent before the emulator gives up on the client. */
 const MAX_HOLD_STATES = 6_000;
 
+/** `gaps`, after the first field (which stays whole, as a key would): see the README. */
 function leaveGaps(record: Record<string, unknown>, i: number): void {
-  const keys = Object.keys(record);
-  if (i % 3 === 1 && keys[0] !== undefined) delete record[keys[0]];
-  if (i % 3 === 2 && keys[1] !== undefined) record[keys[1]] = null;
+  const keys = Object.keys(record).slice(1);
+  if (i % 3 === 1 && keys.length > 0) delete record[keys[0]];
+  if (i % 3 === 2 && keys.length > 0) record[keys[keys.length - 1]] = null;
 }
 
 export async function lamRun(
@@ -93,8 +94,8 @@ export async function lamRun(
     };
   } else {
     // `drift`: the n-th run of the same query and app starts n records later (the first n gone, n
-    // new at the end) with prices raised by n. `gaps`: every third record lacks its first field,
-    // the next one has its second field null.
+    // new at the end) with prices raised by n. `gaps`: every third record lacks its second field,
+    // the next one has its last field null.
     const shift = q.includes('drift') ? nth : 0;
     const data = schema ? Array.from({ length: max }, (_x, i) => sampleFor(schema, i + shift, shift)) : [];
     if (q.includes('gaps')) data.forEach(leaveGaps);
