@@ -254,13 +254,16 @@ async function retryUntilHidden(
   }
 }
 
-/** Right-clicks a side-bar tree item (by the start of its label) and runs `action` from its context menu. */
-export async function contextMenuAction(page: Page, itemLabel: string, action: string): Promise<void> {
+/**
+ * Right-clicks a side-bar tree item (by the start of its label, or the row itself when two views
+ * show the same label) and runs `action` from its context menu.
+ */
+export async function contextMenuAction(page: Page, item: string | Locator, action: string): Promise<void> {
   const menu = page.locator('.context-view .monaco-menu');
   const entry = menu.locator('.action-item', {
     has: page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(action)}$`) }),
   });
-  await treeItem(page, itemLabel).click({ button: 'right' });
+  await (typeof item === 'string' ? treeItem(page, item) : item).click({ button: 'right' });
   await entry.waitFor({ state: 'visible' });
   // A context menu ignores mouse-ups for a moment after it opens (VS Code's `runOnceToEnableMouseUp`),
   // so a click that comes too soon leaves it open: click again until it closes.

@@ -1,0 +1,240 @@
+/**
+ * Web tasks, as a person runs them in the browser: a schema file's Explorer menu opens the Web Task
+ * panel, the form refuses an address without a scheme until it is fixed, Run streams the status
+ * live, the results table highlights what the extraction left out, Save as CSV writes the file the
+ * save dialog proposes in the workspace, Re-run from the Web Tasks view and Compare with Previous
+ * Run show what changed. A second test cancels a run that would not end. A screenshot at every step.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { startEmulator, type Emulator } from '../emulator';
+import { WEB_TASK_SAMPLE, webTaskSampleFiles } from '../emulator/web-task-sample';
+import {
+  clickActivityBar,
+  contextMenuAction,
+  notifications,
+  openWorkbench,
+  sideBarPane,
+  treeItem,
+  webviewFrame,
+  type Workbench,
+} from '../harness/workbench';
+import { waitFor } from '../support/wait';
+import { UI_WAIT, shot } from './sessions-view';
+
+const ROWS = 5;
+
+describe('A person runs a web task from a schema file, saves the results, reruns and compares', function () {
+  this.timeout(300_000);
+  let emu: Emulator;
+  let wb: Workbench;
+  let page: Page;
+  let frame: FrameLocator;
+  let workspace: string;
+
+  beforeEach(async () => {
+    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'den-webtask-ws-'));
+    for (const [name, text] of Object.entries(webTaskSampleFiles())) {
+      fs.mkdirSync(path.dirname(path.join(workspace, name)), { recursive: true });
+      fs.writeFileSync(path.join(workspace, name), text);
+    }
+    emu = await startEmulator({ eventDelayMs: 40, lamSessions: true });
+    wb = await openWorkbench({
+      workspaceDir: workspace,
+      settings: { 'den.baseUrl': emu.url },
+      env: { DEN_API_KEY: emu.keys.primary },
+    });
+    page = wb.page;
+    frame = webviewFrame(page);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') {
+      await wb?.screenshot('web-task-failure').catch(() => undefined);
+      const toasts = await notifications(page).catch(() => []);
+      if (toasts.length) console.log(`notifications shown: ${JSON.stringify(toasts)}`);
+    }
+    await wb?.close();
+    await emu?.close();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  });
+
+  /** The phase the panel shows, once it is `phase`. */
+  const phase = (phase: string, timeoutMs = UI_WAIT.timeoutMs) =>
+    waitFor(`the run to be ${phase}`, () => frame.locator('#wt-phase').getAttribute('data-phase'), {
+      ...UI_WAIT,
+      timeoutMs,
+      until: (p) => p === phase,
+    });
+
+  /**
+   * Records, inside the page, every phase `#wt-phase` shows from now on (a run's states can pass
+   * faster than a poll), for `phasesSeen`.
+   */
+  async function recordPhases(): Promise<void> {
+    await frame.locator('body').evaluate(() => {
+      const w = window as unknown as { denPhases?: string[] };
+      w.denPhases = [];
+      const note = (): void => {
+        const p = document.querySelector('#wt-phase')?.getAttribute('data-phase');
+        const seen = w.denPhases!;
+        if (p && seen.at(-1) !== p) seen.push(p);
+      };
+      new MutationObserver(note).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['data-phase', 'hidden'],
+      });
+    });
+  }
+  const phasesSeen = () =>
+    frame.locator('body').evaluate(() => (window as unknown as { denPhases?: string[] }).denPhases ?? []);
+
+  /**
+   * Waits for the new run shown to end, and returns the phases it went through (from `running`:
+   * the page may show the previous run's `done` until the new run's first status arrives).
+   */
+  async function newRunPhases(timeoutMs = 60_000): Promise<string[]> {
+    const seen = await waitFor('the new run to end', phasesSeen, {
+      ...UI_WAIT,
+      timeoutMs,
+      until: (p) => p.includes('running') && p.at(-1) !== 'running',
+    });
+    return seen.slice(seen.indexOf('running'));
+  }
+
+  it('schema file → form with an inline error fixed → live status → results with gaps → CSV → re-run → compare', async () => {
+    // 1. The schema file's Explorer menu: Run Web Task with This Schema.
+    await clickActivityBar(page, 'Explorer');
+    await treeItem(page, 'schemas').click();
+    await treeItem(page, 'laptops.denschema.json').waitFor();
+    await contextMenuAction(page, 'laptops.denschema.json', 'Run Web Task with This Schema');
+    const schemaBox = frame.locator('#wt-schemaText');
+    await waitFor('the schema in the form', () => schemaBox.inputValue(), {
+      ...UI_WAIT,
+      until: (t) => t.includes('"seller"'),
+    });
+    assert.deepEqual(JSON.parse(await schemaBox.inputValue()), WEB_TASK_SAMPLE.schema);
+    assert.match(await frame.locator('#wt-schema-source').innerText(), /schemas\/laptops\.denschema\.json/);
+    await shot(wb, 'web-task-1-form-from-schema-file');
+
+    // 2. An address without its scheme is refused inline; Run posts nothing until it is fixed.
+    await frame.locator('#wt-appUrl').fill('shop.example.com/laptops');
+    await frame.locator('#wt-query').fill(WEB_TASK_SAMPLE.query);
+    await frame.locator('#wt-maxCount').fill(String(ROWS));
+    await frame.locator('#wt-run').click();
+    await frame.locator('#wt-appUrl[aria-invalid="true"]').waitFor();
+    assert.match(await frame.locator('#wt-appUrl-error').innerText(), /absolute address/);
+    assert.equal(await frame.locator('#wt-status').isVisible(), false, 'a run started from a bad form');
+    await shot(wb, 'web-task-2-inline-error');
+
+    // 3. Fixed; Run: the status goes from running to done, live.
+    await frame.locator('#wt-appUrl').fill(WEB_TASK_SAMPLE.appUrl);
+    await frame.locator('#wt-appUrl:not([aria-invalid="true"])').waitFor();
+    await recordPhases();
+    await frame.locator('#wt-run').click();
+    assert.deepEqual(await newRunPhases(), ['running', 'done']);
+    assert.equal((await frame.locator('#wt-task-status').innerText()).trim(), 'DONE');
+    assert.match(await frame.locator('#wt-message').innerText(), new RegExp(`Found ${ROWS} results`));
+
+    // 4. The table: every record, the gaps highlighted and counted.
+    const rows = frame.locator('#wt-table tbody tr[data-row]');
+    await waitFor('the table rows', () => rows.count(), { ...UI_WAIT, until: (n) => n === ROWS });
+    assert.match(await frame.locator('#wt-rows').innerText(), new RegExp(`${ROWS} rows`));
+    const missing = await frame.locator('td.wt-issue-missing').count();
+    const nulls = await frame.locator('td.wt-issue-null').count();
+    assert.ok(missing >= 1 && nulls >= 1, `missing ${missing}, null ${nulls}`);
+    const issues = await frame.locator('#wt-issues').innerText();
+    assert.match(issues, new RegExp(`${missing} missing`), issues);
+    assert.match(issues, new RegExp(`${nulls} null`), issues);
+    // sort by price, highest first (a second click)
+    const priceHeader = frame.locator('button.wt-sort[data-column="price"]');
+    await priceHeader.click();
+    await priceHeader.click();
+    await frame.locator('th[aria-sort="descending"] button.wt-sort[data-column="price"]').waitFor();
+    await shot(wb, 'web-task-3-results');
+
+    // 5. Save as CSV: the save dialog proposes a file in the workspace; the file is written.
+    await frame.locator('#wt-save-csv').click();
+    const saveBox = page.locator('.quick-input-widget .quick-input-box input');
+    await saveBox.waitFor({ state: 'visible' });
+    // (the simple dialog fills its box in steps: the folder first, then the file name)
+    const proposed = await waitFor('the proposed file', () => saveBox.inputValue(), {
+      ...UI_WAIT,
+      until: (v) => v.endsWith('.csv'),
+    });
+    assert.ok(proposed.includes(path.basename(workspace)), `${proposed} is not in the workspace`);
+    await shot(wb, 'web-task-4-save-dialog');
+    await saveBox.press('Enter');
+    const csvFile = await waitFor(
+      'the CSV file',
+      () => fs.readdirSync(workspace).find((f) => f.endsWith('.csv')),
+      { ...UI_WAIT, until: (f) => f !== undefined },
+    );
+    const csv = fs.readFileSync(path.join(workspace, csvFile!), 'utf8').split('\r\n');
+    assert.equal(csv[0], 'url,name,price,seller.name,seller.rating');
+    assert.equal(csv.filter((l) => l !== '').length, ROWS + 1);
+    await page.locator('.notifications-toasts', { hasText: `Saved ${ROWS} records` }).waitFor();
+    await shot(wb, 'web-task-5-saved-csv');
+
+    // 6. Re-run from the Web Tasks view: a second run of the same query (the service drifts).
+    await clickActivityBar(page, 'Den');
+    // (the run's session has the same title in the Sessions view: look in the Web Tasks view)
+    const runRows = sideBarPane(page, 'Web Tasks').locator('[role="treeitem"]', {
+      hasText: WEB_TASK_SAMPLE.query,
+    });
+    const runRow = runRows.first();
+    await runRow.waitFor();
+    await waitFor('the run row to say done', () => runRow.innerText(), {
+      ...UI_WAIT,
+      until: (t) => t.includes(`${ROWS} rows`),
+    });
+    await shot(wb, 'web-task-6-web-tasks-view');
+    await recordPhases();
+    await contextMenuAction(page, runRow, 'Re-run');
+    assert.deepEqual(await newRunPhases(), ['running', 'done']);
+    await waitFor('two runs in the view', () => runRows.count(), { ...UI_WAIT, until: (n) => n === 2 });
+
+    // 7. Compare with Previous Run: one record gone, one new, the others' prices changed.
+    await frame.locator('#wt-compare').click();
+    const headline = frame.locator('#wt-comparison-headline');
+    await headline.waitFor();
+    const text = await headline.innerText();
+    assert.match(text, /1 added/, text);
+    assert.match(text, /1 removed/, text);
+    assert.match(text, new RegExp(`${ROWS - 1} changed`), text);
+    assert.equal(await frame.locator('#wt-added li').count(), 1);
+    assert.match(await frame.locator('#wt-changed').innerText(), /price/);
+    await frame.locator('#wt-comparison').scrollIntoViewIfNeeded();
+    await shot(wb, 'web-task-7-compared');
+  });
+
+  it('a run that does not end is watched live and cancelled', async () => {
+    await clickActivityBar(page, 'Den');
+    await page.locator('.part.sidebar .welcome-view-content', { hasText: 'No web tasks yet' }).waitFor();
+    await page.locator('.part.sidebar .welcome-view-content a', { hasText: 'Run Web Task…' }).click();
+    await frame.locator('#wt-appUrl').fill(WEB_TASK_SAMPLE.appUrl);
+    await frame.locator('#wt-query').fill('Watch the prices (hold)');
+    await frame.locator('#wt-run').click();
+    await phase('running');
+    await waitFor('the latest message', () => frame.locator('#wt-message').innerText(), {
+      ...UI_WAIT,
+      until: (m) => /Still working \(\d+\)/.test(m),
+    });
+    await frame.locator('#wt-watch-live').waitFor();
+    await shot(wb, 'web-task-8-running');
+    await frame.locator('#wt-cancel').click();
+    await phase('cancelled');
+    assert.equal(await frame.locator('#wt-cancel').isVisible(), false);
+    const row = sideBarPane(page, 'Web Tasks').locator('[role="treeitem"]', { hasText: 'Watch the prices' });
+    await waitFor('the run row to say cancelled', () => row.innerText(), {
+      ...UI_WAIT,
+      until: (t) => /cancel/i.test(t),
+    });
+    await shot(wb, 'web-task-9-cancelled');
+  });
+});
