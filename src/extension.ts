@@ -23,6 +23,7 @@ import { SessionDropController } from './sessions/session-drop';
 import { SessionsTreeProvider } from './sessions/sessions-tree';
 import { StatusBar } from './status/status-bar';
 import { PasscodeStore } from './webtasks/passcode-store';
+import { WEB_TASK_VIEW_TYPE } from './webtasks/webtask-panel';
 import { WebTasks } from './webtasks/web-tasks';
 
 /** What `activate` returns: the live pieces, for the integration tests and other extensions. */
@@ -182,6 +183,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     }),
     ...registerPanelCommands(panels),
     vscode.window.registerWebviewPanelSerializer('den.session', panels.serializer()),
+    vscode.window.registerWebviewPanelSerializer(WEB_TASK_VIEW_TYPE, webTasks.panel.serializer()),
     ...registerSessionCommands(sessions, connection, {
       open: (id) => panels.open(id),
       exportMarkdown: (id) => openSessionMarkdown(sessions, id),

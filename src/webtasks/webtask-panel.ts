@@ -127,15 +127,41 @@ export class WebTaskPanel implements vscode.Disposable {
     }
   }
 
+  /**
+   * Restores the panel after a window reload: the page keeps its draft (the webview's own state),
+   * and shows the newest run of the history, as it was recorded (a run the closed window left
+   * going reads as interrupted).
+   */
+  serializer(): vscode.WebviewPanelSerializer {
+    return {
+      deserializeWebviewPanel: async (panel: vscode.WebviewPanel) => {
+        if (this.panel) {
+          panel.dispose();
+          return;
+        }
+        const newest = (await this.history().list())[0];
+        if (newest) await this.showRun(newest.id).catch(() => undefined);
+        this.attach(panel);
+      },
+    };
+  }
+
   private create(): void {
     const { extensionUri } = this.deps.context;
-    const panel = vscode.window.createWebviewPanel(
-      WEB_TASK_VIEW_TYPE,
-      'Den: Web Task',
-      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-      SessionPanel.webviewOptions(extensionUri),
+    this.attach(
+      vscode.window.createWebviewPanel(
+        WEB_TASK_VIEW_TYPE,
+        'Den: Web Task',
+        { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+        SessionPanel.webviewOptions(extensionUri),
+      ),
     );
+  }
+
+  private attach(panel: vscode.WebviewPanel): void {
+    const { extensionUri } = this.deps.context;
     this.panel = panel;
+    panel.webview.options = SessionPanel.webviewOptions(extensionUri);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'den.svg');
     const webview = panel.webview;
     const uri = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
@@ -388,9 +414,15 @@ export class WebTaskPanel implements vscode.Disposable {
 
 /** Opens a live view: in the editor's Simple Browser when it exists (and not `external`), else outside. */
 export async function openLive(url: string, external: boolean): Promise<void> {
-  if (!external && (await vscode.commands.getCommands(true)).includes('simpleBrowser.show')) {
-    await vscode.commands.executeCommand('simpleBrowser.show', url);
-    return;
+  if (!external) {
+    // The built-in Simple Browser registers its command when it activates (on this first call); an
+    // editor without it (or with it disabled) opens the link outside instead.
+    try {
+      await vscode.commands.executeCommand('simpleBrowser.show', url);
+      return;
+    } catch {
+      /* not available: the system browser below */
+    }
   }
   await vscode.env.openExternal(vscode.Uri.parse(url));
 }

@@ -360,6 +360,49 @@ describe('Web tasks', () => {
     assert.deepEqual(opened, [last.status.livestreamUrl]);
   });
 
+  it('Watch Live in the editor opens the live link in the Simple Browser', async () => {
+    await runFromPanel(den.api, form('log in as a human'));
+    const live = lastPost(watched.posts, 'status')?.status.livestreamUrl;
+    assert.match(live ?? '', /^http:\/\/127\.0\.0\.1:\d+\/livestream\//);
+    assert.ok(
+      vscode.extensions.getExtension('vscode.simple-browser'),
+      'code-server ships the Simple Browser',
+    );
+    const browserTabs = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputWebview && /simpleBrowser/i.test(t.input.viewType));
+    const before = browserTabs().length;
+    await den.api.webTasks.panel.handleMessage({ type: 'watchLive', external: false });
+    await waitFor('the Simple Browser tab', () => browserTabs().length > before);
+    for (const t of browserTabs()) await vscode.window.tabGroups.close(t);
+  });
+
+  it('restores the panel after a window reload, showing the newest run as recorded', async () => {
+    const older = await runFromPanel(den.api, form('list products'));
+    const newest = await runFromPanel(den.api, form('list products drift'));
+    assert.notEqual(older, newest);
+    den.api.webTasks.panel.close();
+    const raw = vscode.window.createWebviewPanel('den.webTask', 'Restoring…', vscode.ViewColumn.Active, {});
+    await den.api.webTasks.panel.serializer().deserializeWebviewPanel(raw, {});
+    assert.equal(den.api.webTasks.panel.isOpen, true);
+    assert.equal(den.api.webTasks.panel.shownRunId, newest);
+    // the page loads and says ready: its init carries the newest run and its results
+    const init = await waitFor('the restored page to get its init', () => {
+      const m = lastPost(watched.posts, 'init');
+      return m?.status?.runId === newest ? m : undefined;
+    });
+    assert.equal(init.status?.phase, 'done');
+    assert.equal(init.results?.runId, newest);
+    assert.equal(init.form.query, 'list products drift');
+    // a second restored panel while one is open is closed, not adopted
+    const extra = vscode.window.createWebviewPanel('den.webTask', 'Another', vscode.ViewColumn.Active, {});
+    let disposed = false;
+    extra.onDidDispose(() => (disposed = true));
+    await den.api.webTasks.panel.serializer().deserializeWebviewPanel(extra, {});
+    assert.equal(disposed, true);
+  });
+
   it('FAILURE: failed, with the service message and what to try', async () => {
     const id = await runFromPanel(den.api, form('this will fail'));
     const last = lastPost(watched.posts, 'status');
