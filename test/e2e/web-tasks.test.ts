@@ -211,6 +211,31 @@ describe('A person runs a web task from a schema file, saves the results, reruns
     assert.match(await frame.locator('#wt-changed').innerText(), /price/);
     await frame.locator('#wt-comparison').scrollIntoViewIfNeeded();
     await shot(wb, 'web-task-7-compared');
+
+    // 8. Open Results of the first run from the view (a click), then Open as JSON.
+    await runRows.nth(1).click();
+    await waitFor(
+      'the first run shown',
+      () => frame.locator('#wt-table tbody tr[data-row="0"]').innerText(),
+      {
+        ...UI_WAIT,
+        until: (t) => t.includes('https://example.com/items/1'),
+      },
+    );
+    assert.equal(
+      await frame.locator('#wt-comparison').isVisible(),
+      false,
+      'the comparison was of the other run',
+    );
+    await frame.locator('#wt-open-json').click();
+    const jsonTab = page.locator('.part.editor .tab.active', { hasText: 'Untitled' });
+    await jsonTab.waitFor();
+    const firstLines = await page
+      .locator('.part.editor .editor-instance .monaco-editor .view-lines')
+      .first()
+      .innerText();
+    assert.match(firstLines.replace(/\u00a0/g, ' '), /"url": "https:\/\/example\.com\/items\/1"/);
+    await shot(wb, 'web-task-8-opened-as-json');
   });
 
   it('a run that does not end is watched live and cancelled', async () => {
@@ -226,7 +251,7 @@ describe('A person runs a web task from a schema file, saves the results, reruns
       until: (m) => /Still working \(\d+\)/.test(m),
     });
     await frame.locator('#wt-watch-live').waitFor();
-    await shot(wb, 'web-task-8-running');
+    await shot(wb, 'web-task-9-running');
     await frame.locator('#wt-cancel').click();
     await phase('cancelled');
     assert.equal(await frame.locator('#wt-cancel').isVisible(), false);
@@ -235,6 +260,6 @@ describe('A person runs a web task from a schema file, saves the results, reruns
       ...UI_WAIT,
       until: (t) => /cancel/i.test(t),
     });
-    await shot(wb, 'web-task-9-cancelled');
+    await shot(wb, 'web-task-10-cancelled');
   });
 });
