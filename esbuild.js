@@ -24,25 +24,12 @@ function listTs(dir) {
   return out;
 }
 
-const { dropSimdParser, slimUndici } = require('./scripts/esbuild-plugins');
+const { dropSimdParser, extensionBuildOptions } = require('./scripts/esbuild-plugins');
 
 /** @type {import('esbuild').BuildOptions[]} */
 const configs = [];
 if (fs.existsSync('src/extension.ts')) {
-  configs.push({
-    entryPoints: ['src/extension.ts'],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    outfile: 'dist/extension.js',
-    plugins: [dropSimdParser, slimUndici],
-    metafile: sizes,
-    minify: production,
-    sourcemap: !production,
-    logLevel: 'warning',
-  });
+  configs.push(extensionBuildOptions({ production, metafile: sizes }));
 }
 // The webviews' entry points: each builds its page on import (browser bundles, not unit-loadable).
 const WEBVIEW_ENTRIES = [

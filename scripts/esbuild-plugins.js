@@ -121,4 +121,29 @@ const slimUndici = {
   },
 };
 
-module.exports = { dropSimdParser, slimUndici };
+/**
+ * The extension-host bundle's build options (esbuild.js builds dist/extension.js with them; the
+ * bundle test builds the same thing elsewhere to check its size).
+ */
+function extensionBuildOptions({
+  production,
+  outfile = path.join('dist', 'extension.js'),
+  metafile = false,
+}) {
+  return {
+    entryPoints: ['src/extension.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    outfile,
+    plugins: [dropSimdParser, slimUndici],
+    metafile,
+    minify: production,
+    sourcemap: !production,
+    logLevel: 'warning',
+  };
+}
+
+module.exports = { dropSimdParser, slimUndici, extensionBuildOptions };

@@ -7,23 +7,19 @@
  * the Merge Conflict extension's Accept Both Changes, and one undo. A screenshot at every step. */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { startEmulator, type Emulator } from '../emulator';
 import { ROUND_TRIP_SAMPLE } from '../emulator/write-back';
 import {
   clickActivityBar,
   contextMenuAction,
   dialog,
-  notifications,
-  openWorkbench,
   runCommand,
   treeItem,
-  webviewFrame,
   type Workbench,
 } from '../harness/workbench';
 import { waitFor } from '../support/wait';
+import { useSignedInWorkbench } from './signed-in';
 import { openSessionFromTree, panelShot, scrollRowToTop, sendTask, TURN_TIMEOUT_MS } from './panel-view';
 import { UI_WAIT, shot } from './sessions-view';
 
@@ -38,37 +34,18 @@ const MY_LINE = '  for (const item of items) sum += item;';
 
 describe('A person attaches a file, lets the agent rewrite it and applies it back with a merge', function () {
   this.timeout(300_000);
-  let emu: Emulator;
+  const t = useSignedInWorkbench('round-trip', {
+    files: () => ({ 'src/total.ts': MINE }),
+    emulator: { eventDelayMs: 25 },
+  });
   let wb: Workbench;
   let page: Page;
   let frame: FrameLocator;
   let workspace: string;
   let file: string;
-
-  beforeEach(async () => {
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'den-roundtrip-ws-'));
+  beforeEach(() => {
+    ({ wb, page, frame, workspace } = t);
     file = path.join(workspace, 'src', 'total.ts');
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, MINE);
-    emu = await startEmulator({ eventDelayMs: 25 });
-    wb = await openWorkbench({
-      workspaceDir: workspace,
-      settings: { 'den.baseUrl': emu.url },
-      env: { DEN_API_KEY: emu.keys.primary },
-    });
-    page = wb.page;
-    frame = webviewFrame(page);
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      await wb?.screenshot('round-trip-failure').catch(() => undefined);
-      const toasts = await notifications(page).catch(() => []);
-      if (toasts.length) console.log(`notifications shown: ${JSON.stringify(toasts)}`);
-    }
-    await wb?.close();
-    await emu?.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
   });
 
   /** The text of the editor showing `name` (Monaco's view lines, top to bottom; the file is short). */

@@ -7,60 +7,33 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { startEmulator, type Emulator } from '../emulator';
 import { WEB_TASK_SAMPLE, webTaskSampleFiles } from '../emulator/web-task-sample';
 import {
   clickActivityBar,
   contextMenuAction,
-  notifications,
-  openWorkbench,
   sideBarPane,
   treeItem,
-  webviewFrame,
   type Workbench,
 } from '../harness/workbench';
 import { waitFor } from '../support/wait';
+import { useSignedInWorkbench } from './signed-in';
 import { UI_WAIT, shot } from './sessions-view';
 
 const ROWS = 5;
 
 describe('A person runs a web task from a schema file, saves the results, reruns and compares', function () {
   this.timeout(300_000);
-  let emu: Emulator;
+  const t = useSignedInWorkbench('web-task', {
+    files: webTaskSampleFiles,
+    emulator: { eventDelayMs: 40, lamSessions: true },
+  });
   let wb: Workbench;
   let page: Page;
   let frame: FrameLocator;
   let workspace: string;
-
-  beforeEach(async () => {
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'den-webtask-ws-'));
-    for (const [name, text] of Object.entries(webTaskSampleFiles())) {
-      fs.mkdirSync(path.dirname(path.join(workspace, name)), { recursive: true });
-      fs.writeFileSync(path.join(workspace, name), text);
-    }
-    emu = await startEmulator({ eventDelayMs: 40, lamSessions: true });
-    wb = await openWorkbench({
-      workspaceDir: workspace,
-      settings: { 'den.baseUrl': emu.url },
-      env: { DEN_API_KEY: emu.keys.primary },
-    });
-    page = wb.page;
-    frame = webviewFrame(page);
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === 'failed') {
-      await wb?.screenshot('web-task-failure').catch(() => undefined);
-      const toasts = await notifications(page).catch(() => []);
-      if (toasts.length) console.log(`notifications shown: ${JSON.stringify(toasts)}`);
-    }
-    await wb?.close();
-    await emu?.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
-  });
+  beforeEach(() => ({ wb, page, frame, workspace } = t));
 
   /** The phase the panel shows, once it is `phase`. */
   const phase = (phase: string, timeoutMs = UI_WAIT.timeoutMs) =>
