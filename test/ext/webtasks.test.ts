@@ -403,6 +403,37 @@ describe('Web tasks', () => {
     assert.equal(disposed, true);
   });
 
+  it('checks *.denschema.json files in the editor through the contributed JSON schema', async () => {
+    const file = vscode.Uri.joinPath(root(), 'checked.denschema.json');
+    await vscode.workspace.fs.writeFile(file, Buffer.from('{\n  "title": "the title",\n  "price": 3\n}\n'));
+    try {
+      const doc = await vscode.workspace.openTextDocument(file);
+      assert.equal(doc.languageId, 'json');
+      await vscode.window.showTextDocument(doc);
+      // The JSON language server reports the number where a description or nested fields belong.
+      const problems = await waitFor(
+        'the JSON language server to check the file',
+        () => vscode.languages.getDiagnostics(file),
+        { timeoutMs: 30_000, until: (d) => d.length > 0 },
+      );
+      assert.ok(
+        problems.some((d) => d.range.start.line === 2),
+        JSON.stringify(problems.map((d) => [d.range.start.line, d.message])),
+      );
+      // Fixed, the file has no problem left.
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(file, new vscode.Range(2, 11, 2, 12), '"the price in USD"');
+      await vscode.workspace.applyEdit(edit);
+      await waitFor('the problem to go', () => vscode.languages.getDiagnostics(file), {
+        timeoutMs: 30_000,
+        until: (d) => d.length === 0,
+      });
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      await vscode.workspace.fs.delete(file);
+    }
+  });
+
   it('FAILURE: failed, with the service message and what to try', async () => {
     const id = await runFromPanel(den.api, form('this will fail'));
     const last = lastPost(watched.posts, 'status');
