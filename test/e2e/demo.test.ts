@@ -1,7 +1,8 @@
 /**
  * The README's first command, as a person runs it: `npm run demo` (through npm, with whatever
  * environment npm hands it), then the printed URL in a browser, the printed key into "Den: Set API
- * Key", the seeded sessions in the tree; Ctrl+C stops everything it started. Uses the CS_HOME of
+ * Key", the seeded sessions in the tree, the README's web task from the sample schema file; Ctrl+C
+ * stops everything it started. Uses the CS_HOME of
  * this run (under CI a first install made moments before by the same scripts).
  */
 import assert from 'node:assert/strict';
@@ -11,7 +12,15 @@ import { launchChromium } from '../harness/chromium';
 import { freePort } from '../harness/code-server';
 import { repoRoot } from '../harness/paths';
 import { descendants, isAlive, killTree } from '../harness/process-tree';
-import { answerInputBox, clickActivityBar, runCommand } from '../harness/workbench';
+import { WEB_TASK_SAMPLE } from '../emulator/web-task-sample';
+import {
+  answerInputBox,
+  clickActivityBar,
+  contextMenuAction,
+  runCommand,
+  treeItem,
+  webviewFrame,
+} from '../harness/workbench';
 import { waitFor } from '../support/wait';
 import { UI_WAIT, sessionTitles, welcomeText } from './sessions-view';
 
@@ -89,6 +98,29 @@ describe('npm run demo: a person starts Den against the embedded emulator', func
       until: (t) => t.length > 0,
     });
     assert.ok(titles.includes('Refactor auth middleware'), titles.join(', '));
+
+    // The README's web task: the demo workspace's schema file, run from its Explorer menu.
+    await clickActivityBar(page, 'Explorer');
+    await treeItem(page, 'schemas').click();
+    await contextMenuAction(page, 'laptops.denschema.json', 'Run Web Task with This Schema');
+    const frame = webviewFrame(page);
+    await waitFor('the schema in the form', () => frame.locator('#wt-schemaText').inputValue(), {
+      ...UI_WAIT,
+      until: (t) => t.includes('"seller"'),
+    });
+    await frame.locator('#wt-appUrl').fill(WEB_TASK_SAMPLE.appUrl);
+    await frame.locator('#wt-query').fill(WEB_TASK_SAMPLE.query);
+    await frame.locator('#wt-run').click();
+    await waitFor('the web task to finish', () => frame.locator('#wt-phase').getAttribute('data-phase'), {
+      ...UI_WAIT,
+      timeoutMs: 60_000,
+      until: (p) => p === 'done',
+    });
+    const rows = await waitFor('its rows', () => frame.locator('#wt-table tbody tr[data-row]').count(), {
+      ...UI_WAIT,
+      until: (n) => n > 0,
+    });
+    assert.ok((await frame.locator('td.wt-issue').count()) > 0, `no gap highlighted in ${rows} rows`);
     await browser.close();
     browser = undefined;
 
