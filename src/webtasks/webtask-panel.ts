@@ -140,7 +140,10 @@ export class WebTaskPanel implements vscode.Disposable {
           return;
         }
         const newest = (await this.history().list())[0];
-        if (newest) await this.showRun(newest.id).catch(() => undefined);
+        if (newest)
+          await this.showRun(newest.id).catch((err: unknown) =>
+            this.deps.logger.warn(`Web Task panel: could not show the newest run again: ${String(err)}`),
+          );
         this.attach(panel);
       },
     };
