@@ -70,6 +70,8 @@ export function sessionItem(s: Session, running: boolean, now: number): vscode.T
   item.accessibilityInformation = {
     label: `${s.title || 'Untitled session'}${s.isPinned ? ', pinned' : ''}${running ? ', running' : ''}, updated ${relativeTime(s.updatedAt, now)}`,
   };
+  // A click (or Enter) opens the session, what a person came for; the twistie (or →) still expands it.
+  item.command = { command: 'den.openSession', title: 'Open Session', arguments: [s.sessionId] };
   return item;
 }
 

@@ -172,7 +172,7 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
       hasText: 'Den: choose a session to open',
     });
     for (let attempt = 1; ; attempt++) {
-      // a session row expands on click; opening is its context menu's first entry
+      // (a click on the row opens it too; the context menu's entry says which command ran)
       await contextMenuAction(page, SESSION, 'Open Session');
       // whichever shows first (the other wait times out unobserved)
       const shown: unknown = await Promise.race([

@@ -160,7 +160,7 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
     // 7. The Sessions tree: the session's Files group says what applying each file would do.
     await clickActivityBar(page, 'Den');
     await runCommand(page, 'Den: Refresh Sessions');
-    await treeItem(page, SESSION).click();
+    await treeItem(page, SESSION).locator('.monaco-tl-twistie').click();
     await treeItem(page, 'Turns').click();
     await treeItem(page, TASK).waitFor();
     await treeItem(page, 'Files').click();

@@ -14,6 +14,7 @@ import {
   statusBarEntry,
   treeItem,
   treeItems,
+  webviewFrame,
   type Workbench,
 } from '../harness/workbench';
 import { waitFor } from '../support/wait';
@@ -248,6 +249,21 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
     });
     await waitFor('no search message', () => viewMessage(page), { ...UI_WAIT, until: (t) => t === '' });
   });
+  it('opens a session with a click on its row; its twistie still expands it', async () => {
+    const row = treeItem(page, 'Plan the Postgres 16 migration');
+    await row.locator('.monaco-tl-contents').click();
+    const frame = webviewFrame(page);
+    await frame.locator('#session-title', { hasText: 'Plan the Postgres 16 migration' }).waitFor();
+    await frame.locator('#composer-input').waitFor({ state: 'visible' });
+    assert.notEqual(await row.getAttribute('aria-expanded'), 'true', 'the click expanded the row too');
+    await expand(row);
+    await treeItem(page, 'Turns').waitFor();
+    await shot(wb, 'session-opened-by-click');
+    // the next test starts from the tree alone
+    await runCommand(page, 'View: Close All Editors');
+    await page.locator('.part.editor .tab').first().waitFor({ state: 'detached' });
+  });
+
   it('shows the Turns and Files of a session when it is expanded', async () => {
     await expand(treeItem(page, 'Refactor auth middleware'));
     await treeItem(page, 'Turns').waitFor();

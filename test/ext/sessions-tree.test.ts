@@ -132,6 +132,12 @@ describe('Sessions tree', () => {
     await signIn(den.api, den.emu.url, den.emu.keys.primary);
     const session = findSession(await rows(den.api), 'Refactor auth middleware');
     const id = (session.node as { sessionId: string }).sessionId;
+    // a click opens the session; it still has children to expand
+    assert.deepEqual(session.item.command && [session.item.command.command, session.item.command.arguments], [
+      'den.openSession',
+      [id],
+    ]);
+    assert.equal(session.item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     const groups = await rows(den.api, session.node);
     assert.deepEqual(
       groups.map((g) => [labelOf(g.item), g.item.contextValue]),
