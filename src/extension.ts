@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { seedDemoKey } from './auth/demo-key';
 import { KeyStore } from './auth/key-store';
 import { registerAttachCommands } from './commands/attach-commands';
 import { registerApplyCommands } from './commands/apply-commands';
@@ -69,7 +70,11 @@ export function activate(context: vscode.ExtensionContext): DenApi {
   );
   // Reading SecretStorage can take a round trip to the UI (code-server keeps it in the browser):
   // activation does not wait for it; the tree waits for `connection.ready` instead.
-  const connection = new Connection(readSettings(), keys, logger, keys.load());
+  const keysReady = keys
+    .load()
+    .then(() => seedDemoKey(keys, context.globalState, process.env.DEN_DEMO_API_KEY, logger))
+    .then(() => undefined);
+  const connection = new Connection(readSettings(), keys, logger, keysReady);
   // Set after the connection's first keys: until then (and before activation) no welcome that
   // depends on them may show, or "needs the address of your service" flashes when a URL is set.
   void vscode.commands.executeCommand('setContext', 'den.ready', true);

@@ -1,8 +1,8 @@
 /**
  * The README's first command, as a person runs it: `npm run demo` (through npm, with whatever
- * environment npm hands it), then the printed URL in a browser, the printed key into "Den: Set API
- * Key", the seeded sessions in the tree, the README's web task from the sample schema file; Ctrl+C
- * stops everything it started. Uses the CS_HOME of
+ * environment npm hands it), then the printed URL in a browser: signed in already (the demo key in
+ * SecretStorage), the seeded sessions in the tree, the README's web task from the sample schema file,
+ * Sign Out and the printed key back into "Den: Set API Key"; Ctrl+C stops everything it started. Uses the CS_HOME of
  * this run (under CI a first install made moments before by the same scripts).
  */
 import assert from 'node:assert/strict';
@@ -85,14 +85,8 @@ describe('npm run demo: a person starts Den against the embedded emulator', func
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
     await page.goto(url);
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+    // Signed in from the start: the demo key went into SecretStorage (DEN_DEMO_API_KEY), no pasting.
     await clickActivityBar(page, 'Den');
-    await waitFor(
-      'the "Set API Key" welcome (the demo already set the service URL)',
-      () => welcomeText(page),
-      { ...UI_WAIT, until: (t) => /Sign in to see your sessions/.test(t) },
-    );
-    await runCommand(page, 'Den: Set API Key');
-    await answerInputBox(page, 'Den: Set API Key', key);
     const titles = await waitFor('the emulator’s seeded sessions', () => sessionTitles(page), {
       ...UI_WAIT,
       until: (t) => t.length > 0,
@@ -121,6 +115,20 @@ describe('npm run demo: a person starts Den against the embedded emulator', func
       until: (n) => n > 0,
     });
     assert.ok((await frame.locator('td.wt-issue').count()) > 0, `no gap highlighted in ${rows} rows`);
+
+    // The key was stored as a person's would be: Sign Out signs out; the printed key signs in again.
+    await clickActivityBar(page, 'Den');
+    await runCommand(page, 'Den: Sign Out');
+    await waitFor('the "Set API Key" welcome after signing out', () => welcomeText(page), {
+      ...UI_WAIT,
+      until: (t) => /Sign in to see your sessions/.test(t),
+    });
+    await runCommand(page, 'Den: Set API Key');
+    await answerInputBox(page, 'Den: Set API Key', key);
+    await waitFor('the sessions again', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.length > 0,
+    });
     await browser.close();
     browser = undefined;
 

@@ -8,8 +8,9 @@ import { repoRoot } from './paths';
 
 /**
  * `npm run demo`: the local emulator of the service plus code-server (real VS Code in the browser)
- * with the packaged Den installed and pointed at the emulator, both on 127.0.0.1. Prints the URL
- * to open and the demo API key, then runs until Ctrl+C, stopping everything it started.
+ * with the packaged Den installed, pointed at the emulator and signed in to it (the key goes through
+ * SecretStorage), both on 127.0.0.1. Prints the URL to open and the demo keys, then runs until
+ * Ctrl+C, stopping everything it started.
  */
 async function main(): Promise<void> {
   const root = repoRoot();
@@ -57,6 +58,8 @@ async function main(): Promise<void> {
     port: editorPort,
     installVsix: vsix,
     settings: { 'den.baseUrl': emulator.url, 'workbench.startupEditor': 'none' },
+    // Den stores it in SecretStorage on its first start (src/auth/demo-key.ts): signed in already.
+    env: { DEN_DEMO_API_KEY: emulator.keys.primary },
   }));
 
   console.log(`
@@ -68,7 +71,8 @@ Den demo is running.
   Second user's key:   ${emulator.keys.second}
   Read-only key:       ${emulator.keys.readOnly}
 
-Click the Den icon in the activity bar, then "Set API Key" and paste the demo key.
+Den starts signed in with the demo key (kept in the editor's SecretStorage): click the Den icon in
+the activity bar and a session to open it. After Den: Sign Out, "Set API Key" takes a key again.
 Both servers listen on 127.0.0.1 only; from another machine use an SSH tunnel
 (ssh -L ${editorPort}:127.0.0.1:${editorPort} …). The emulator plays back scripted turns; it is not an agent.
 Press Ctrl+C to stop.`);
