@@ -3,7 +3,7 @@ import { seedDemoKey } from './auth/demo-key';
 import { KeyStore } from './auth/key-store';
 import { registerAttachCommands } from './commands/attach-commands';
 import { registerApplyCommands } from './commands/apply-commands';
-import { registerAuthCommands } from './commands/auth-commands';
+import { registerAuthCommands, registerGetStarted } from './commands/auth-commands';
 import { registerFileCommands } from './commands/file-commands';
 import { registerPanelCommands } from './commands/panel-commands';
 import { registerReviewCommands } from './commands/review-commands';
@@ -178,6 +178,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
       new SessionMarkdownProvider(sessions),
     ),
     ...registerAuthCommands(keys, connection, channel),
+    registerGetStarted(context.extension.id),
     panels,
     panels.onDidChangeRunningTurns(({ turns, sessions: changed }) => {
       for (const c of changed) sessions.setRunning(c.sessionId, c.running);

@@ -21,6 +21,20 @@ export function registerAuthCommands(
   ];
 }
 
+/** The walkthrough's id in `package.json` (`contributes.walkthroughs`). */
+export const WALKTHROUGH_ID = 'gettingStarted';
+
+/** Den: Get Started opens the walkthrough (`<publisher>.<name>#<id>`), in the active group. */
+export function registerGetStarted(extensionId: string): vscode.Disposable {
+  return vscode.commands.registerCommand('den.getStarted', () =>
+    vscode.commands.executeCommand(
+      'workbench.action.openWalkthrough',
+      `${extensionId}#${WALKTHROUGH_ID}`,
+      false,
+    ),
+  );
+}
+
 async function configure(given?: string): Promise<string | undefined> {
   const config = vscode.workspace.getConfiguration('den');
   const url =

@@ -124,4 +124,49 @@ describe('Activation', () => {
     const missing = contributed.filter((c) => !registered.has(c));
     assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
   });
+
+  it('contributes a walkthrough whose steps finish on things Den does, opened by Den: Get Started', async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    await ext.activate();
+    type Step = { id: string; description: string; media: { markdown: string }; completionEvents: string[] };
+    const manifest = JSON.parse(fs.readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8')) as {
+      contributes: {
+        walkthroughs: { id: string; steps: Step[] }[];
+        configuration: { properties: Record<string, unknown> };
+      };
+    };
+    const [walkthrough] = manifest.contributes.walkthroughs;
+    assert.equal(walkthrough.id, 'gettingStarted');
+    assert.deepEqual(
+      walkthrough.steps.map((s) => s.id),
+      ['service', 'key', 'task', 'attach', 'apply'],
+    );
+    const registered = new Set(await vscode.commands.getCommands(true));
+    // the contexts Den sets (src/service/connection.ts)
+    const contexts = new Set(['den.configured', 'den.signedIn']);
+    for (const step of walkthrough.steps) {
+      assert.ok(fs.existsSync(path.join(ext.extensionPath, step.media.markdown)), step.media.markdown);
+      for (const link of step.description.matchAll(/\(command:([\w.]+)\)/g))
+        assert.ok(registered.has(link[1]), `${step.id} links to ${link[1]}, which is not a command`);
+      assert.ok(step.completionEvents.length > 0, step.id);
+      for (const event of step.completionEvents) {
+        const [kind, what] = event.split(':');
+        if (kind === 'onCommand') assert.ok(registered.has(what), `${step.id}: ${event}`);
+        else if (kind === 'onContext') assert.ok(contexts.has(what), `${step.id}: ${event}`);
+        else if (kind === 'onSettingChanged')
+          assert.ok(what in manifest.contributes.configuration.properties, `${step.id}: ${event}`);
+        else assert.fail(`${step.id}: unexpected completion event ${event}`);
+      }
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('den.getStarted');
+    const label = await waitFor(
+      'the walkthrough tab',
+      () => vscode.window.tabGroups.activeTabGroup.activeTab?.label,
+      { until: (l) => l !== undefined },
+    );
+    assert.match(label ?? '', /Get Started with Den|Walkthrough|Welcome/, label);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 });
