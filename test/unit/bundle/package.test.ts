@@ -1,0 +1,77 @@
+// What `npm run package` ships and declares: the .vsix's file list (`vsce ls`, the same computation
+// `vsce package` makes) holds only what runs or is shown, and the manifest is ready to publish with
+// stable API only.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+interface Manifest {
+  name: string;
+  publisher: string;
+  icon?: string;
+  license?: string;
+  repository?: { url?: string };
+  bugs?: { url?: string };
+  galleryBanner?: { color?: string; theme?: string };
+  categories?: string[];
+  keywords?: string[];
+  engines: { vscode: string };
+  extensionKind?: string[];
+  enabledApiProposals?: unknown;
+  activationEvents?: string[];
+  contributes: { walkthroughs?: unknown[] };
+}
+
+const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8')) as Manifest;
+
+describe('the package (.vsix)', function () {
+  this.timeout(60_000);
+
+  it('ships only the bundles, the parser, media, the manifest, README, CHANGELOG and LICENSE', () => {
+    const vsce = path.join('node_modules', '.bin', 'vsce');
+    const files = execFileSync(vsce, ['ls', '--no-dependencies'], { encoding: 'utf8' })
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .sort();
+    const allowed = [
+      /^package\.json$/,
+      /^README\.md$/,
+      /^CHANGELOG\.md$/,
+      /^LICENSE$/,
+      /^dist\/(extension|webview|webtask)\.js$/,
+      /^dist\/llhttp\.wasm$/,
+      /^media\/[\w./-]+\.(css|svg|png|json|md)$/,
+    ];
+    const unexpected = files.filter((f) => !allowed.some((re) => re.test(f)));
+    assert.deepEqual(unexpected, [], `shipped but not needed: ${unexpected.join(', ')}`);
+    for (const needed of [
+      'dist/extension.js',
+      'dist/webview.js',
+      'dist/webtask.js',
+      'dist/llhttp.wasm',
+      'CHANGELOG.md',
+    ])
+      assert.ok(files.includes(needed), `${needed} is not shipped`);
+    assert.ok(!files.some((f) => /\.map$|^src\/|^test\/|node_modules/.test(f)), files.join(', '));
+  });
+
+  it('declares a publishable manifest: stable API only, an icon, listing fields, a workspace extension kind', () => {
+    assert.equal(manifest.enabledApiProposals, undefined, 'proposed API cannot be published');
+    assert.equal(manifest.engines.vscode, '^1.138.0');
+    assert.deepEqual(manifest.extensionKind, ['workspace']);
+    assert.ok(
+      manifest.license && manifest.repository?.url && manifest.bugs?.url,
+      'license, repository, bugs',
+    );
+    assert.ok(manifest.galleryBanner?.color && manifest.galleryBanner.theme, 'gallery banner');
+    assert.ok((manifest.categories ?? []).length > 0 && (manifest.keywords ?? []).length >= 3);
+    assert.ok((manifest.contributes.walkthroughs ?? []).length === 1, 'the walkthrough');
+    // the icon: a 128×128 PNG (the IHDR chunk's width and height)
+    assert.ok(manifest.icon);
+    const png = fs.readFileSync(manifest.icon);
+    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
+  });
+});
