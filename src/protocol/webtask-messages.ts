@@ -73,9 +73,6 @@ export const EMPTY_WEB_TASK_FORM: WebTaskForm = {
   proxyZip: '',
 };
 
-/** The form fields a message about a field may name. */
-export const WEB_TASK_FIELDS = Object.keys(EMPTY_WEB_TASK_FORM) as (keyof WebTaskForm)[];
-
 /**
  * Where a run is: `running` until the request ends; then `done` (DONE), `needs-you` is live
  * (HUMAN_INTERACTION), `failed` (FAILURE), `error` (the request failed: network, 4xx/5xx, a stream
@@ -149,7 +146,7 @@ export const isWebTaskHostMessage = variant('type', {
   comparison: { comparison: isWebTaskComparison },
   /** A schema file was chosen: its text and path replace the form's schema. */
   schema: { schemaText: text, schemaSource: short },
-  /** The host refused the run: messages by form field (see `WEB_TASK_FIELDS`), shown inline. */
+  /** The host refused the run: messages by form field (the keys of `WebTaskForm`), shown inline. */
   formErrors: { errors: recordOf(isString) },
   passcode: { passcodeSet: isBoolean },
 });

@@ -12,23 +12,25 @@ export class PasscodeStore implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly subscription: vscode.Disposable;
   readonly onDidChange = this.changed.event;
-  /** Resolves once SecretStorage has been read. */
-  readonly ready: Promise<void>;
+  /** The first read of SecretStorage: on first use, not at activation. */
+  private loading?: Promise<void>;
 
   constructor(private readonly secrets: vscode.SecretStorage) {
     this.subscription = secrets.onDidChange(async (e) => {
       if (e.key === PASSCODE_SECRET_ID) await this.load();
     });
-    this.ready = this.load();
   }
 
-  /** The passcode in memory (for redaction; read `get()` to wait for SecretStorage). */
+  /**
+   * The passcode in memory (for redaction and "set / not set"); undefined until first read, which
+   * is safe: Den quotes nothing of a passcode before `get()` has read it.
+   */
   get value(): string | undefined {
     return this.stored;
   }
 
   async get(): Promise<string | undefined> {
-    await this.ready;
+    await (this.loading ??= this.load());
     return this.stored;
   }
 
@@ -36,6 +38,7 @@ export class PasscodeStore implements vscode.Disposable {
   async set(passcode: string): Promise<void> {
     if (passcode) await this.secrets.store(PASSCODE_SECRET_ID, passcode);
     else await this.secrets.delete(PASSCODE_SECRET_ID);
+    this.loading ??= Promise.resolve();
     this.update(passcode || undefined);
   }
 

@@ -7,8 +7,7 @@ import { DenError, redact } from '../core/api/errors';
 import type { WebTaskPhase } from '../protocol/webtask-messages';
 import type { WebTaskRun } from '../session/web-task-history';
 
-/** Statuses Den records besides the service's task statuses. */
-export const RUNNING = 'RUNNING';
+/** Statuses Den records besides the service's task statuses (and the history's `RUNNING`). */
 export const ERROR = 'ERROR';
 export const CANCELLED = 'CANCELLED';
 

@@ -114,10 +114,16 @@ export class WebTaskRunner implements vscode.Disposable {
     return [...this.active.keys()];
   }
 
+  /** The status of a run this window ran: live while it runs, then as it ended (else undefined). */
+  liveStatus(runId: string): WebTaskStatusView | undefined {
+    const live = this.active.get(runId)?.status ?? this.finished.get(runId)?.status;
+    return live && { ...live };
+  }
+
   /** The status of a stored run: live while it runs, else as recorded. */
   statusOf(run: WebTaskRun): WebTaskStatusView {
-    const live = this.active.get(run.id)?.status ?? this.finished.get(run.id)?.status;
-    if (live) return { ...live };
+    const live = this.liveStatus(run.id);
+    if (live) return live;
     const phase = phaseOf(run.status, false);
     const view: WebTaskStatusView = {
       runId: run.id,

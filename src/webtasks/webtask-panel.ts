@@ -164,6 +164,8 @@ export class WebTaskPanel implements vscode.Disposable {
   private attach(panel: vscode.WebviewPanel): void {
     const { extensionUri } = this.deps.context;
     this.panel = panel;
+    // read the passcode now (not at activation): the page hears "set" once it is known
+    void this.deps.passcode.get();
     panel.webview.options = SessionPanel.webviewOptions(extensionUri);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'den.svg');
     const webview = panel.webview;
@@ -251,15 +253,13 @@ export class WebTaskPanel implements vscode.Disposable {
         await vscode.commands.executeCommand('den.setWebTaskPasscode');
       },
       openJson: async () => {
-        const content = toPrettyJson(this.data());
+        const content = this.resultsText('json');
         const doc = await vscode.workspace.openTextDocument({ language: 'json', content });
         await vscode.window.showTextDocument(doc, { preview: false });
       },
       save: (m) => this.save(m.format),
       copy: async (m) => {
-        const data = this.data();
-        const text = m.format === 'csv' ? toCsv(data, this.csvOptions()) : toPrettyJson(data);
-        await vscode.env.clipboard.writeText(text);
+        await vscode.env.clipboard.writeText(this.resultsText(m.format));
       },
       compare: (m) => this.compare(m.keyField),
       openSession: async () => {
@@ -282,10 +282,11 @@ export class WebTaskPanel implements vscode.Disposable {
     this.runId = runId;
     this.results = null;
     this.comparison = null;
-    const run = await this.history().get(runId);
-    if (run && this.runId === runId) {
-      this.status = this.deps.runner.statusOf(run);
-      this.post({ type: 'status', status: this.status });
+    // (the runner published the first status before this panel knew the run's id)
+    const status = this.deps.runner.liveStatus(runId);
+    if (status) {
+      this.status = status;
+      this.post({ type: 'status', status });
     }
   }
 
@@ -294,8 +295,12 @@ export class WebTaskPanel implements vscode.Disposable {
     return this.results.data;
   }
 
-  private csvOptions() {
-    return this.results?.schema ? { schema: this.results.schema } : {};
+  /** The shown results written in a format (CSV puts the schema's fields first). */
+  private resultsText(format: SaveFormat): string {
+    const data = this.data();
+    if (format === 'jsonl') return toJsonLines(data);
+    if (format === 'json') return toPrettyJson(data);
+    return toCsv(data, this.results?.schema ? { schema: this.results.schema } : {});
   }
 
   private async watchLive(external: boolean): Promise<void> {
@@ -330,13 +335,7 @@ export class WebTaskPanel implements vscode.Disposable {
       title: `Den: Save Results as ${format.toUpperCase()}`,
     });
     if (!target) return;
-    const text =
-      format === 'csv'
-        ? toCsv(data, this.csvOptions())
-        : format === 'jsonl'
-          ? toJsonLines(data)
-          : toPrettyJson(data);
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(this.resultsText(format)));
     const where = vscode.workspace.asRelativePath(target, false);
     void Promise.resolve(
       vscode.window.showInformationMessage(`Saved ${data.length} records to ${where}.`, 'Open'),
