@@ -40,7 +40,12 @@ const layers = [
   { dir: 'attachments', may: [...GLUE_VIEWS, 'attachments'] },
   { dir: 'panel', may: [...GLUE_VIEWS, 'attachments', 'panel'] },
   { dir: 'webtasks', may: [...GLUE_VIEWS, 'attachments', 'panel', 'webtasks'] },
-  { dir: 'commands', may: [...GLUE_VIEWS, 'attachments', 'panel', 'webtasks', 'commands'] },
+  { dir: 'commands', may: [...GLUE_VIEWS, 'attachments', 'panel', 'webtasks', 'commands', 'api/types.ts'] },
+  // The public API's types (vscode types only), its implementation over the glue, and the chat
+  // participant and language model tools, which reach Den only through that API (a separate bundle).
+  { dir: 'api/types.ts', may: ['api/types.ts'] },
+  { dir: 'api', may: [...GLUE_VIEWS, 'attachments', 'panel', 'webtasks', 'commands', 'api'] },
+  { dir: 'integrations', may: ['integrations', 'api/types.ts'] },
   { dir: 'webview', may: ['webview', 'protocol', 'core/transcript', 'core/webtask'] },
 ];
 const zones = [

@@ -167,6 +167,8 @@ describe('layers: the lint and compiler rules catch violations', function () {
     ['panel', 'webtasks', 'src/panel may import only'],
     ['panel', 'webview', 'src/panel may import only'],
     ['webtasks', 'commands', 'src/webtasks may import only'],
+    ['integrations', 'panel', 'src/integrations may import only src/{integrations,api/types.ts}'],
+    ['api', 'integrations', 'src/api may import only'],
   ];
   for (const [from, to, text] of backEdges) {
     it(`a back-edge src/${from} → src/${to}: import-x/no-restricted-paths`, async () => {
