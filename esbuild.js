@@ -24,12 +24,23 @@ function listTs(dir) {
   return out;
 }
 
-const { dropSimdParser, extensionBuildOptions } = require('./scripts/esbuild-plugins');
+const {
+  dropSimdParser,
+  extensionBuildOptions,
+  integrationsBuildOptions,
+  compactBundle,
+} = require('./scripts/esbuild-plugins');
 
 /** @type {import('esbuild').BuildOptions[]} */
 const configs = [];
+/** The extension host's bundles (the activation bundle first). */
+const hostConfigs = [];
 if (fs.existsSync('src/extension.ts')) {
-  configs.push(extensionBuildOptions({ production, metafile: sizes }));
+  hostConfigs.push(
+    extensionBuildOptions({ production, metafile: sizes }),
+    integrationsBuildOptions({ production }),
+  );
+  configs.push(...hostConfigs);
 }
 // The webviews' entry points: each builds its page on import (browser bundles, not unit-loadable).
 const WEBVIEW_ENTRIES = [
@@ -94,6 +105,8 @@ if (tests) {
     return;
   }
   const results = await Promise.all(configs.map((c) => esbuild.build(c)));
+  // The host bundles get a second minifying pass (the sizes below are esbuild's, before it).
+  if (production) await Promise.all(hostConfigs.map((c) => compactBundle(c.outfile)));
   if (sizes) printSizes(results[0].metafile, process.env.DEN_SIZES_FILES === '1');
 })().catch((err) => {
   console.error(err);

@@ -121,24 +121,17 @@ const slimUndici = {
   },
 };
 
-/**
- * The extension-host bundle's build options (esbuild.js builds dist/extension.js with them; the
- * bundle test builds the same thing elsewhere to check its size).
- */
-function extensionBuildOptions({
-  production,
-  outfile = path.join('dist', 'extension.js'),
-  metafile = false,
-}) {
+/** An extension-host bundle: CommonJS for Node 20, `vscode` from the host. */
+function hostBundle(entry, { production, outfile, metafile = false, plugins = [] }) {
   return {
-    entryPoints: ['src/extension.ts'],
+    entryPoints: [entry],
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
     outfile,
-    plugins: [dropSimdParser, slimUndici],
+    plugins,
     metafile,
     minify: production,
     sourcemap: !production,
@@ -146,4 +139,48 @@ function extensionBuildOptions({
   };
 }
 
-module.exports = { dropSimdParser, slimUndici, extensionBuildOptions };
+/**
+ * The extension-host bundle's build options (esbuild.js builds dist/extension.js with them; the
+ * bundle test builds the same thing elsewhere to check its size).
+ */
+function extensionBuildOptions({ production, outfile = path.join('dist', 'extension.js'), metafile }) {
+  return hostBundle('src/extension.ts', {
+    production,
+    outfile,
+    metafile,
+    plugins: [dropSimdParser, slimUndici],
+  });
+}
+
+/**
+ * The integrations bundle (the chat participant and the language model tools), loaded by the
+ * extension on first use: it reaches Den only through the public API object it is handed, so it
+ * shares no module with dist/extension.js (docs/decisions/2026-11-24-integrations-bundle.md).
+ */
+function integrationsBuildOptions({ production, outfile = path.join('dist', 'integrations.js'), metafile }) {
+  return hostBundle('src/integrations/main.ts', { production, outfile, metafile });
+}
+
+/**
+ * A second minifying pass over a production bundle, in place: terser's compressor (two passes, no
+ * `unsafe` option) and mangler on top of esbuild's output save about 1 % more
+ * (docs/decisions/2026-11-22-bundle-size.md). Non-ASCII text is kept as UTF-8, not `\uXXXX`.
+ */
+async function compactBundle(file) {
+  const { minify } = require('terser');
+  const out = await minify(fs.readFileSync(file, 'utf8'), {
+    ecma: 2020,
+    compress: { passes: 2 },
+    mangle: true,
+    format: { ascii_only: false, comments: false },
+  });
+  fs.writeFileSync(file, out.code);
+}
+
+module.exports = {
+  dropSimdParser,
+  slimUndici,
+  extensionBuildOptions,
+  integrationsBuildOptions,
+  compactBundle,
+};

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { createDenApi } from './api/den-api';
+import type { DenExtensionApi, DenSessionChangeEvent } from './api/types';
 import { seedDemoKey } from './auth/demo-key';
 import { KeyStore } from './auth/key-store';
 import { registerAttachCommands } from './commands/attach-commands';
@@ -26,9 +28,15 @@ import { StatusBar } from './status/status-bar';
 import { PasscodeStore } from './webtasks/passcode-store';
 import { WEB_TASK_VIEW_TYPE } from './webtasks/webtask-panel';
 import { WebTasks } from './webtasks/web-tasks';
+import { registerIntegrations, type IntegrationsHandle } from './integrations/register';
 
-/** What `activate` returns: the live pieces, for the integration tests and other extensions. */
-export interface DenApi {
+export type * from './api/types';
+
+/**
+ * What `activate` returns: the public API (`api/types.ts`, docs/api.md) for other extensions, and
+ * the live pieces for Den's integration tests (not part of the public API).
+ */
+export interface DenApi extends DenExtensionApi {
   readonly connection: Connection;
   readonly keys: KeyStore;
   readonly sessions: SessionsTreeProvider;
@@ -42,6 +50,8 @@ export interface DenApi {
   readonly fileStatus: WorkspaceFileStatus;
   /** Web tasks (`POST /lam/run`): the runner, the panel, the view, the passcode. */
   readonly webTasks: WebTasks;
+  /** The chat participant and the language model tools (tests watch `@den`'s answers). */
+  readonly integrations: IntegrationsHandle;
   /** How long `activate` took, in ms (reported by the integration tests). */
   readonly activationMs: number;
 }
@@ -208,9 +218,21 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     webTasksView,
     ...registerWebTaskCommands(webTasks),
   );
+  const sessionChanges = new vscode.EventEmitter<DenSessionChangeEvent>();
+  const api = createDenApi({
+    connection,
+    panels,
+    webTasks,
+    titleOf: (id) => sessions.get(id)?.title,
+    onDidChangeSession: sessionChanges.event,
+    apiKey: () => keys.key,
+  });
+  const integrations = registerIntegrations(context, api);
+  context.subscriptions.push(sessionChanges, integrations);
   const activationMs = performance.now() - started;
   logger.info(`Den activated in ${activationMs.toFixed(1)} ms.`);
   return {
+    ...api,
     connection,
     keys,
     sessions,
@@ -220,6 +242,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     files,
     fileStatus,
     webTasks,
+    integrations,
     activationMs,
   };
 }

@@ -18,8 +18,8 @@ export interface DenTurnOptions {
   effort?: DenEffort;
   /** Continue this session; without it a new session is started. */
   sessionId?: string;
-  /** Workspace files (or folders) uploaded and attached to the turn. */
-  files?: readonly vscode.Uri[];
+  /** Uploaded and attached to the turn: a `Uri` the whole file, a `Location` that range as a selection. */
+  files?: readonly (vscode.Uri | vscode.Location)[];
   /** Open (or reveal) the session's panel. Default false: the turn runs headless. */
   openPanel?: boolean;
 }

@@ -57,21 +57,26 @@ export function selectionSources(editor: vscode.TextEditor): AttachmentSource[] 
     .filter((s) => !s.isEmpty)
     .map((s) => trimmed(doc, s))
     .sort((a, b) => a.start.compareTo(b.start))
-    .map((range) => ({
-      name: selectionFileName(baseName(doc.uri), range.start.line + 1, range.end.line + 1),
-      text: doc.getText(range),
-      uri: doc.uri,
-      reference: {
-        type: 'selection',
-        ...locate(doc.uri),
-        language: doc.languageId,
-        range: {
-          start: { line: range.start.line, character: range.start.character },
-          end: { line: range.end.line, character: range.end.character },
-        },
-        ...(doc.isDirty ? { unsaved: true } : {}),
+    .map((range) => rangeSource(doc, range));
+}
+
+/** A range of a document as a text attachment with a `selection` reference. */
+export function rangeSource(doc: vscode.TextDocument, range: vscode.Range): AttachmentSource {
+  return {
+    name: selectionFileName(baseName(doc.uri), range.start.line + 1, range.end.line + 1),
+    text: doc.getText(range),
+    uri: doc.uri,
+    reference: {
+      type: 'selection',
+      ...locate(doc.uri),
+      language: doc.languageId,
+      range: {
+        start: { line: range.start.line, character: range.start.character },
+        end: { line: range.end.line, character: range.end.character },
       },
-    }));
+      ...(doc.isDirty ? { unsaved: true } : {}),
+    },
+  };
 }
 
 /**

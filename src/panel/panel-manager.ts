@@ -3,7 +3,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { wsAgentFor } from '../core/api/proxy';
 import type { Logger } from '../core/log';
-import type { Turn } from '../core/transcript/model';
+import type { Transcript, Turn } from '../core/transcript/model';
 import type { SessionFileSystem } from '../files/session-fs';
 import type { Connection } from '../service/connection';
 import { firstLine } from '../protocol/format';
@@ -54,6 +54,9 @@ export class PanelManager implements vscode.Disposable {
   /** A turn started in a session (by id), which the Sessions view may not list yet. */
   readonly onDidStartTurn = this.started.event;
   private readonly disposables: vscode.Disposable[];
+  private readonly transcriptChanged = new vscode.EventEmitter<string>();
+  /** A session's transcript changed in a host (an open panel, or a turn followed headless). */
+  readonly onDidChangeTranscript = this.transcriptChanged.event;
   private runningSessions = new Set<string>();
   private runningKey = '';
   private agent?: { key: string; agent: Agent | undefined };
@@ -66,6 +69,7 @@ export class PanelManager implements vscode.Disposable {
     this.disposables = [
       this.changed,
       this.started,
+      this.transcriptChanged,
       deps.connection.onDidChangeState(() => {
         for (const h of this.hosts.values()) h.view.updateComposer();
       }),
@@ -95,6 +99,35 @@ export class PanelManager implements vscode.Disposable {
       host.link.focusComposer();
     }
     void host.open();
+  }
+
+  /**
+   * Starts a turn without opening a panel (the API, chat, tools): the session's host follows it
+   * and lives until the turn ends. Resolves to the new turn's id, or the reason it did not start.
+   */
+  async startHeadless(
+    sessionId: string,
+    turn: PanelTurnRequest,
+    options: { title?: string; isNew?: boolean } = {},
+  ): Promise<{ agentMessageId: string } | { error: string }> {
+    const host = this.hostFor(sessionId, options.title);
+    if (options.isNew) host.expectNew();
+    const before = new Set(host.transcript.turns.map((t) => t.agentMessageId));
+    const ok = await host.startTurn(turn);
+    const started = host.transcript.turns.find((t) => t.agentMessageId && !before.has(t.agentMessageId));
+    this.releaseIdleHosts();
+    if (ok && started) return { agentMessageId: started.agentMessageId };
+    return { error: host.view.notice?.message ?? 'The turn did not start (the service is busy: try again).' };
+  }
+
+  /** Whether the session's host has read its stored history (else it holds only turns started here). */
+  historyLoaded(sessionId: string): boolean {
+    return this.hosts.get(sessionId)?.loaded ?? false;
+  }
+
+  /** The transcript a host holds for the session now (an open panel or a followed turn). */
+  transcriptOf(sessionId: string): Transcript | undefined {
+    return this.hosts.get(sessionId)?.transcript;
   }
 
   /** Turns running in any session, in the order their sessions were opened. */
@@ -184,6 +217,7 @@ export class PanelManager implements vscode.Disposable {
         onTitleChanged: (h) => this.panels.get(h.sessionId)?.setTitle(h.title),
         onTurnStarted: (h) => this.started.fire(h.sessionId),
         onFilesChanged: (h, update) => this.deps.sessionFs.files.update(h.sessionId, update),
+        onTranscriptChanged: (h) => this.transcriptChanged.fire(h.sessionId),
       },
       reportSuccess: () => connection.reportSuccess(),
       reportFailure: (err) => connection.reportFailure(err),

@@ -45,6 +45,8 @@ export interface SessionHostEvents {
   onTurnStarted?(host: SessionHost, turn: Turn): void;
   /** What the session's files are: a live `sandbox.snapshot`'s changes, or the stored snapshot fetched to reconcile. */
   onFilesChanged?(host: SessionHost, update: FilesUpdate): void;
+  /** The transcript changed (an event applied, a turn begun, the history folded in). */
+  onTranscriptChanged?(host: SessionHost): void;
 }
 
 export interface SessionHostDeps {
@@ -276,6 +278,7 @@ export class SessionHost {
   }
 
   private afterReplace(): void {
+    this.deps.events?.onTranscriptChanged?.(this);
     this.view.updateTitle();
     this.view.updateComposer();
     this.cacheLater();
@@ -333,6 +336,7 @@ export class SessionHost {
   /** A change was posted: the cache, the composer (running, queued) and the title follow. */
   private recorded(cs: ChangeSet): void {
     this.cacheLater();
+    this.deps.events?.onTranscriptChanged?.(this);
     if (cs.turnCreated || cs.statusChanged || cs.turnInfoChanged) this.view.updateComposer();
     if (cs.turnCreated) this.view.updateTitle();
   }

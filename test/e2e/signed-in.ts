@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
+import { repoRoot } from '../harness/paths';
 import { notifications, openWorkbench, webviewFrame, type Workbench } from '../harness/workbench';
 
 export interface SignedIn {
@@ -21,7 +22,12 @@ export interface SignedIn {
 
 export function useSignedInWorkbench(
   name: string,
-  setup: { files?: () => Record<string, string>; emulator?: EmulatorOptions },
+  setup: {
+    files?: () => Record<string, string>;
+    emulator?: EmulatorOptions;
+    /** The Chat view with the test-only stub model (test/stub-model), so `@den` can be called. */
+    chat?: boolean;
+  },
 ): SignedIn {
   const t = {} as SignedIn;
   beforeEach(async () => {
@@ -33,8 +39,9 @@ export function useSignedInWorkbench(
     t.emu = await startEmulator(setup.emulator);
     t.wb = await openWorkbench({
       workspaceDir: t.workspace,
-      settings: { 'den.baseUrl': t.emu.url },
+      settings: { 'den.baseUrl': t.emu.url, ...(setup.chat ? { 'chat.disableAIFeatures': false } : {}) },
       env: { DEN_API_KEY: t.emu.keys.primary },
+      ...(setup.chat ? { extraExtensions: [path.join(repoRoot(), 'test', 'stub-model')] } : {}),
     });
     t.page = t.wb.page;
     t.frame = webviewFrame(t.page);

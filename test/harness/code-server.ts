@@ -25,6 +25,8 @@ export interface CodeServerOptions {
   smokeTestDriver?: boolean;
   /** A .vsix installed into the extensions folder before the server starts. */
   installVsix?: string;
+  /** Unpacked extension folders (with a package.json) copied into the extensions folder and registered. */
+  extraExtensions?: string[];
   /** How long to wait for /healthz, default 30 s. */
   startTimeoutMs?: number;
 }
@@ -57,6 +59,33 @@ export const OFFLINE_SETTINGS: Readonly<Record<string, unknown>> = {
 };
 
 const CONFIG_YAML = 'auth: none\ndisable-telemetry: true\ndisable-update-check: true\n';
+
+/**
+ * Copies unpacked extensions into an extensions folder and lists them in its `extensions.json`, as
+ * an install would (e.g. the test-only stub language model, test/stub-model).
+ */
+function addExtensions(extensionsDir: string, folders: string[]): void {
+  const listFile = path.join(extensionsDir, 'extensions.json');
+  const list = fs.existsSync(listFile) ? (JSON.parse(fs.readFileSync(listFile, 'utf8')) as unknown[]) : [];
+  for (const folder of folders) {
+    const m = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8')) as {
+      publisher: string;
+      name: string;
+      version: string;
+    };
+    const rel = `${m.publisher}.${m.name}-${m.version}`;
+    const target = path.join(extensionsDir, rel);
+    fs.cpSync(folder, target, { recursive: true });
+    list.push({
+      identifier: { id: `${m.publisher}.${m.name}` },
+      version: m.version,
+      location: { $mid: 1, path: target, scheme: 'file' },
+      relativeLocation: rel,
+      metadata: { installedTimestamp: Date.now(), source: 'vsix' },
+    });
+  }
+  fs.writeFileSync(listFile, JSON.stringify(list));
+}
 
 /** A port that was free a moment ago on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -138,6 +167,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const common = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
 
   const vsix = options.installVsix;
+  if (options.extraExtensions?.length) addExtensions(extensionsDir, options.extraExtensions);
   try {
     if (vsix) {
       await new Promise<void>((resolve, reject) => {

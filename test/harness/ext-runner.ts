@@ -59,6 +59,11 @@ async function main(): Promise<number> {
     server = await startCodeServer({
       workspaceDir,
       smokeTestDriver: true,
+      // The Chat view (for @den) exists only with AI features on; the stub model serves it offline.
+      settings: { 'chat.disableAIFeatures': false },
+      // The test-only language model: VS Code calls chat participants only when a model is there.
+      // (A second extensionDevelopmentPath is ignored by code-server: only one is loaded.)
+      extraExtensions: [path.join(root, 'test', 'stub-model')],
       env: { DEN_RESULT_FILE: reporterFile, DEN_SUITE: SUITE },
     });
     browser = await launchChromium();

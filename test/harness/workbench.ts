@@ -19,6 +19,8 @@ export interface WorkbenchOptions {
   workspaceDir?: string;
   /** Default 1400×900. */
   viewport?: { width: number; height: number };
+  /** Unpacked test-only extensions installed beside Den (e.g. test/stub-model). */
+  extraExtensions?: string[];
 }
 
 /** A real VS Code workbench in Chromium with Den installed from its .vsix into a fresh profile. */
@@ -68,6 +70,7 @@ export async function openWorkbench(options: WorkbenchOptions = {}): Promise<Wor
     codeServer = await startCodeServer({
       workspaceDir,
       installVsix: vsix,
+      ...(options.extraExtensions ? { extraExtensions: options.extraExtensions } : {}),
       ...(options.settings ? { settings: options.settings } : {}),
       ...(options.env ? { env: options.env } : {}),
     });

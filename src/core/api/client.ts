@@ -82,44 +82,44 @@ export interface UploadRequest {
  * cancellation and proxies.
  */
 export class ApiClient {
-  private readonly transport: HttpTransport;
-  private readonly logger: Logger;
-  private readonly limits: RateLimitInfo = {};
+  readonly #transport: HttpTransport;
+  readonly #logger: Logger;
+  readonly #limits: RateLimitInfo = {};
 
   constructor(private readonly opts: ApiClientOptions) {
-    this.logger = redactingLogger(opts.logger ?? silentLogger, () => [opts.apiKey()]);
+    this.#logger = redactingLogger(opts.logger ?? silentLogger, () => [opts.apiKey()]);
     if (!opts.baseUrl?.trim()) {
       throw new DenError({ code: 'config', message: 'No service URL is set: configure the base URL' });
     }
-    this.transport = new HttpTransport({
+    this.#transport = new HttpTransport({
       baseUrl: opts.baseUrl.trim(),
       apiKey: opts.apiKey,
       timeoutMs: opts.timeoutMs ?? 30_000,
       dispatcher: opts.dispatcher,
       proxy: opts.proxy,
-      logger: this.logger,
+      logger: this.#logger,
       userAgent: opts.userAgent ?? 'den-vscode',
       retry: { ...DEFAULT_RETRY, ...opts.retry },
-      onHeaders: (h) => this.noteLimits(h),
+      onHeaders: (h) => this.#noteLimits(h),
       deadlineTimers: opts.deadlineTimers,
     });
   }
 
   /** Limits last reported by the service (`X-Rate-Limit-Max-Concurrent`). */
   get rateLimit(): RateLimitInfo {
-    return { ...this.limits };
+    return { ...this.#limits };
   }
 
   /** Starts a turn (creating the session when new). Never repeated once it may have reached the service. */
   startTurn(req: StartTurnRequest, signal?: AbortSignal): Promise<StartTurnResult> {
-    return this.guard(async () => {
+    return this.#guard(async () => {
       if (!req.sessionId?.trim() || !req.task?.trim()) {
         throw new DenError({
           code: 'bad_request',
           message: 'A turn needs a session id and a non-empty task',
         });
       }
-      const body = await this.json({
+      const body = await this.#json({
         method: 'POST',
         url: '/sessions/new',
         json: startTurnBody(req, this.opts.sdkVersion),
@@ -133,8 +133,8 @@ export class ApiClient {
 
   /** One page of the user's sessions, deleted ones included (see `visibleSessions`). */
   listSessions(query: ListSessionsQuery = {}, signal?: AbortSignal): Promise<SessionPage> {
-    return this.guard(async () => {
-      const body = await this.json({
+    return this.#guard(async () => {
+      const body = await this.#json({
         method: 'GET',
         url: '/sessions',
         query: listSessionsParams(query),
@@ -148,8 +148,8 @@ export class ApiClient {
 
   /** A session with all its messages. */
   getSession(sessionId: string, signal?: AbortSignal): Promise<SessionDetail> {
-    return this.guard(async () => {
-      const body = await this.json({
+    return this.#guard(async () => {
+      const body = await this.#json({
         method: 'GET',
         url: `/sessions/${encodeURIComponent(sessionId)}`,
         idempotent: true,
@@ -163,8 +163,8 @@ export class ApiClient {
 
   /** Renames a session. Any 2xx is success; the session is returned when the service sends it. */
   renameSession(sessionId: string, title: string, signal?: AbortSignal): Promise<Session | undefined> {
-    return this.guard(async () => {
-      const body = (await this.json({
+    return this.#guard(async () => {
+      const body = (await this.#json({
         method: 'PUT',
         url: `/sessions/${encodeURIComponent(sessionId)}/title`,
         json: { title },
@@ -184,8 +184,8 @@ export class ApiClient {
   }
 
   deleteSession(sessionId: string, signal?: AbortSignal): Promise<void> {
-    return this.guard(async () => {
-      await this.json({
+    return this.#guard(async () => {
+      await this.#json({
         method: 'DELETE',
         url: `/sessions/${encodeURIComponent(sessionId)}`,
         idempotent: true,
@@ -201,7 +201,7 @@ export class ApiClient {
    * stays flat whatever the size. Times out only after a silence of `transferIdleTimeoutMs`.
    */
   upload(req: UploadRequest, signal?: AbortSignal): Promise<UploadResult> {
-    return this.guard(async () => {
+    return this.#guard(async () => {
       let sent = 0;
       let reported = 0;
       const onFileBytes = (n: number): void => {
@@ -212,7 +212,7 @@ export class ApiClient {
           req.onProgress?.(sent, req.size);
         }
       };
-      const body = await this.json({
+      const body = await this.#json({
         method: 'PUT',
         url: '/media/upload',
         body: () => {
@@ -231,7 +231,7 @@ export class ApiClient {
         },
         idempotent: false,
         operation: `upload ${req.filename}`,
-        timeoutMs: this.idleTimeoutMs(),
+        timeoutMs: this.#idleTimeoutMs(),
         idle: true,
         signal,
       });
@@ -247,8 +247,8 @@ export class ApiClient {
 
   /** Stops a running turn (`DELETE /message/{id}/abort`). */
   abortMessage(agentMessageId: string, signal?: AbortSignal): Promise<AbortResult> {
-    return this.guard(async () => {
-      const body = await this.json({
+    return this.#guard(async () => {
+      const body = await this.#json({
         method: 'DELETE',
         url: `/message/${encodeURIComponent(agentMessageId)}/abort`,
         idempotent: true,
@@ -262,13 +262,13 @@ export class ApiClient {
 
   /** A generated file's bytes through the fetch chain (see `download.ts`). */
   downloadFile(file: FileInfo, ctx: DownloadContext = {}, signal?: AbortSignal): Promise<DownloadedFile> {
-    return this.guard(() =>
+    return this.#guard(() =>
       downloadFile(
-        this.transport,
+        this.#transport,
         {
           mediaUrlTemplate: this.opts.mediaUrlTemplate,
-          idleTimeoutMs: this.idleTimeoutMs(),
-          logger: this.logger,
+          idleTimeoutMs: this.#idleTimeoutMs(),
+          logger: this.#logger,
         },
         file,
         ctx,
@@ -279,8 +279,8 @@ export class ApiClient {
 
   /** Runs a task against an application (`POST /lam/run`) and waits for its single answer. */
   lamRun(req: LamRunRequest, signal?: AbortSignal): Promise<LamRunResponse> {
-    return this.guard(async () => {
-      const body = await this.json({
+    return this.#guard(async () => {
+      const body = await this.#json({
         method: 'POST',
         url: '/lam/run',
         auth: 'service-secret',
@@ -297,7 +297,7 @@ export class ApiClient {
   /** Runs a task with `stream: true`: each server-sent event is the task's latest state. */
   async *lamRunStream(req: LamRunRequest, signal?: AbortSignal): AsyncGenerator<LamRunResponse> {
     try {
-      const res = await this.transport.stream({
+      const res = await this.#transport.stream({
         method: 'POST',
         url: '/lam/run',
         auth: 'service-secret',
@@ -311,39 +311,39 @@ export class ApiClient {
       });
       yield* readLamStream(res);
     } catch (e) {
-      throw this.clean(e);
+      throw this.#clean(e);
     }
   }
 
   /** Closes connections this client opened. */
   close(): Promise<void> {
-    return this.transport.close();
+    return this.#transport.close();
   }
 
-  private json(spec: Omit<RequestSpec, 'auth'> & { auth?: RequestSpec['auth'] }): Promise<unknown> {
-    return this.transport.json({ auth: 'bearer', ...spec });
+  #json(spec: Omit<RequestSpec, 'auth'> & { auth?: RequestSpec['auth'] }): Promise<unknown> {
+    return this.#transport.json({ auth: 'bearer', ...spec });
   }
 
-  private idleTimeoutMs(): number {
+  #idleTimeoutMs(): number {
     return this.opts.transferIdleTimeoutMs ?? this.opts.timeoutMs ?? 30_000;
   }
 
   /** Runs `work`, removing the key from any DenError it throws (file names, echoed input…). */
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
+  async #guard<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (e) {
-      throw this.clean(e);
+      throw this.#clean(e);
     }
   }
 
-  private clean(e: unknown): unknown {
+  #clean(e: unknown): unknown {
     return isDenError(e) ? redactError(e, [this.opts.apiKey()]) : e;
   }
 
-  private noteLimits(h: Headers): void {
+  #noteLimits(h: Headers): void {
     const raw = h['x-rate-limit-max-concurrent'];
     const n = readNumber(Array.isArray(raw) ? raw[0] : raw);
-    if (n !== undefined) this.limits.maxConcurrent = n;
+    if (n !== undefined) this.#limits.maxConcurrent = n;
   }
 }

@@ -78,13 +78,13 @@ class Deadline {
   readonly controller = new AbortController();
   timedOut = false;
   aborted = false;
-  private timer: unknown;
-  private disposed = false;
-  private readonly expire = (): void => {
+  #timer: unknown;
+  #disposed = false;
+  readonly #expire = (): void => {
     this.timedOut = true;
     this.controller.abort(new Error('timed out'));
   };
-  private readonly onAbort = (): void => {
+  readonly #onAbort = (): void => {
     this.aborted = true;
     this.controller.abort(new Error('aborted by caller'));
   };
@@ -95,22 +95,22 @@ class Deadline {
     private readonly signal: AbortSignal | undefined,
     private readonly timers: DeadlineTimers,
   ) {
-    this.timer = timers.setTimeout(this.expire, ms);
-    if (signal?.aborted) this.onAbort();
-    else signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.#timer = timers.setTimeout(this.#expire, ms);
+    if (signal?.aborted) this.#onAbort();
+    else signal?.addEventListener('abort', this.#onAbort, { once: true });
   }
 
   /** Activity: an idle deadline starts its full budget again (as `Timeout.refresh()` would). */
   touch(): void {
-    if (!this.idle || this.disposed) return;
-    this.timers.clearTimeout(this.timer);
-    this.timer = this.timers.setTimeout(this.expire, this.ms);
+    if (!this.idle || this.#disposed) return;
+    this.timers.clearTimeout(this.#timer);
+    this.#timer = this.timers.setTimeout(this.#expire, this.ms);
   }
 
   dispose(): void {
-    this.disposed = true;
-    this.timers.clearTimeout(this.timer);
-    this.signal?.removeEventListener('abort', this.onAbort);
+    this.#disposed = true;
+    this.timers.clearTimeout(this.#timer);
+    this.signal?.removeEventListener('abort', this.#onAbort);
   }
 }
 
@@ -124,20 +124,20 @@ type Consume<T> = (
 
 /** Low-level HTTP for `ApiClient`: auth headers, timeouts, abort, retries, error mapping, logging. */
 export class HttpTransport {
-  private readonly base: string;
-  private readonly dispatchers = new Map<string, Dispatcher>();
+  readonly #base: string;
+  readonly #dispatchers = new Map<string, Dispatcher>();
 
   constructor(private readonly opts: TransportOptions) {
-    this.base = opts.baseUrl.replace(/\/+$/, '');
+    this.#base = opts.baseUrl.replace(/\/+$/, '');
   }
 
   get baseUrl(): string {
-    return this.base;
+    return this.#base;
   }
 
   /** Sends `spec` and returns the parsed JSON body (undefined for an empty body). */
   json(spec: RequestSpec): Promise<unknown> {
-    return this.run(spec, async (res, dl, facts) => {
+    return this.#run(spec, async (res, dl, facts) => {
       const buf = await readAll(res.body, spec.maxBodyBytes ?? DEFAULT_MAX_BODY, dl, facts);
       const text = buf.toString('utf8');
       if (text.trim() === '') return undefined;
@@ -155,7 +155,7 @@ export class HttpTransport {
 
   /** Sends `spec` and returns the whole body as bytes. */
   bytes(spec: RequestSpec): Promise<{ body: Buffer; headers: Headers }> {
-    return this.run(spec, async (res, dl, facts) => ({
+    return this.#run(spec, async (res, dl, facts) => ({
       body: await readAll(res.body, spec.maxBodyBytes ?? DEFAULT_MAX_BODY, dl, facts),
       headers: res.headers,
     }));
@@ -163,7 +163,7 @@ export class HttpTransport {
 
   /** Sends `spec` and hands the body over unread; retries stop once headers have arrived. */
   stream(spec: RequestSpec): Promise<StreamedResponse> {
-    return this.run(spec, async (res, dl, facts, handOff) => {
+    return this.#run(spec, async (res, dl, facts, handOff) => {
       handOff();
       const body = res.body;
       const mapErr = (e: unknown): DenError => readError(e, dl, facts);
@@ -194,34 +194,34 @@ export class HttpTransport {
 
   /** Closes the dispatchers this transport created (not one passed in). */
   async close(): Promise<void> {
-    const all = [...this.dispatchers.values()];
-    this.dispatchers.clear();
+    const all = [...this.#dispatchers.values()];
+    this.#dispatchers.clear();
     await Promise.all(all.map((d) => d.close().catch(() => undefined)));
   }
 
-  private dispatcherFor(url: URL): Dispatcher {
+  #dispatcherFor(url: URL): Dispatcher {
     if (this.opts.dispatcher) return this.opts.dispatcher;
-    let d = this.dispatchers.get(url.origin);
+    let d = this.#dispatchers.get(url.origin);
     if (!d) {
       d = proxyFor(url, this.opts.proxy ?? {});
-      this.dispatchers.set(url.origin, d);
+      this.#dispatchers.set(url.origin, d);
     }
     return d;
   }
 
-  private resolve(spec: RequestSpec): URL {
-    const raw = /^https?:\/\//i.test(spec.url) ? spec.url : `${this.base}${spec.url}`;
+  #resolve(spec: RequestSpec): URL {
+    const raw = /^https?:\/\//i.test(spec.url) ? spec.url : `${this.#base}${spec.url}`;
     let url: URL;
     try {
       url = new URL(raw);
     } catch {
-      throw new DenError({ code: 'config', message: `The service URL "${this.base}" is not a valid URL` });
+      throw new DenError({ code: 'config', message: `The service URL "${this.#base}" is not a valid URL` });
     }
     for (const [k, v] of Object.entries(spec.query ?? {})) url.searchParams.set(k, v);
     return url;
   }
 
-  private key(spec: RequestSpec): string | undefined {
+  #key(spec: RequestSpec): string | undefined {
     if (spec.auth === 'none') return undefined;
     const key = this.opts.apiKey()?.trim();
     if (!key) {
@@ -233,11 +233,11 @@ export class HttpTransport {
     return key;
   }
 
-  private async run<T>(spec: RequestSpec, consume: Consume<T>): Promise<T> {
-    const key = this.key(spec);
-    const url = this.resolve(spec);
+  async #run<T>(spec: RequestSpec, consume: Consume<T>): Promise<T> {
+    const key = this.#key(spec);
+    const url = this.#resolve(spec);
     const log = this.opts.logger;
-    const label = `${spec.method} ${url.href.startsWith(this.base) ? url.pathname + url.search : url.origin + url.pathname}`;
+    const label = `${spec.method} ${url.href.startsWith(this.#base) ? url.pathname + url.search : url.origin + url.pathname}`;
     for (let attempt = 0; ; attempt++) {
       const facts: FailureFacts = {
         operation: spec.operation,
@@ -249,7 +249,7 @@ export class HttpTransport {
       };
       if (spec.signal?.aborted) throw errorFromException(spec.signal.reason, { ...facts, aborted: true });
       try {
-        return await this.attempt(spec, url, key, label, facts, consume);
+        return await this.#attempt(spec, url, key, label, facts, consume);
       } catch (e) {
         const err = errorFromException(e, facts);
         const wait =
@@ -268,7 +268,7 @@ export class HttpTransport {
     }
   }
 
-  private async attempt<T>(
+  async #attempt<T>(
     spec: RequestSpec,
     url: URL,
     key: string | undefined,
@@ -310,7 +310,7 @@ export class HttpTransport {
           // undici streams async iterables (documented for dispatch) but its types omit them.
           body: body as string | undefined,
           signal: dl.controller.signal,
-          dispatcher: this.dispatcherFor(url),
+          dispatcher: this.#dispatcherFor(url),
           headersTimeout: 0,
           bodyTimeout: 0,
         });

@@ -22,11 +22,11 @@ const MAX_HEAD = 16 * 1024;
  * take an agent (the `ws` WebSocket). Each connection gets its own tunnel; nothing is kept alive.
  */
 export class TunnelAgent extends http.Agent {
-  private readonly opts: TunnelAgentOptions;
+  readonly #opts: TunnelAgentOptions;
 
   constructor(opts: TunnelAgentOptions) {
     super({ keepAlive: false });
-    this.opts = opts;
+    this.#opts = opts;
     // https.request insists that its agent's protocol is https: (the TLS is done here instead).
     Object.assign(this, { protocol: opts.secure ? 'https:' : 'http:', defaultPort: opts.secure ? 443 : 80 });
   }
@@ -36,9 +36,9 @@ export class TunnelAgent extends http.Agent {
     callback?: (err: Error | null, stream: Duplex) => void,
   ): Duplex | null | undefined {
     const host = String(options.hostname ?? options.host ?? 'localhost').replace(/^\[|\]$/g, '');
-    const port = Number(options.port) || (this.opts.secure ? 443 : 80);
+    const port = Number(options.port) || (this.#opts.secure ? 443 : 80);
     const servername = (options as tls.ConnectionOptions).servername || (net.isIP(host) ? undefined : host);
-    openTunnel(this.opts, host, port, servername).then(
+    openTunnel(this.#opts, host, port, servername).then(
       (socket) => callback?.(null, socket),
       (err: Error) => callback?.(err, undefined as unknown as Duplex),
     );

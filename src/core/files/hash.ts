@@ -13,25 +13,25 @@ export function contentHash(data: HashInput): string {
 
 /** A hash fed chunk by chunk; `digest()` ends it. */
 export class ContentHasher {
-  private readonly hash: Hash = createHash('sha256');
-  private done = false;
-  private bytes = 0;
+  readonly #hash: Hash = createHash('sha256');
+  #done = false;
+  #bytes = 0;
 
   update(chunk: HashInput): this {
-    if (this.done) throw new Error('ContentHasher: update after digest');
-    this.bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
-    this.hash.update(chunk);
+    if (this.#done) throw new Error('ContentHasher: update after digest');
+    this.#bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+    this.#hash.update(chunk);
     return this;
   }
 
   /** Bytes hashed so far. */
   get size(): number {
-    return this.bytes;
+    return this.#bytes;
   }
 
   digest(): string {
-    this.done = true;
-    return this.hash.digest('hex');
+    this.#done = true;
+    return this.#hash.digest('hex');
   }
 }
 

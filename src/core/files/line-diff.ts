@@ -85,9 +85,9 @@ function keep(seq: Int32Array, other: Uint8Array, changed: Uint8Array): Int32Arr
 
 class Search {
   /** Furthest x reached on each diagonal k = x - y, forward and backward, offset by `off`. */
-  private readonly fd: Int32Array;
-  private readonly bd: Int32Array;
-  private readonly off: number;
+  readonly #fd: Int32Array;
+  readonly #bd: Int32Array;
+  readonly #off: number;
 
   constructor(
     private readonly x: Int32Array,
@@ -97,9 +97,9 @@ class Search {
     private budget: number,
   ) {
     const size = x.length + y.length + 3;
-    this.fd = new Int32Array(size);
-    this.bd = new Int32Array(size);
-    this.off = y.length + 1;
+    this.#fd = new Int32Array(size);
+    this.#bd = new Int32Array(size);
+    this.#off = y.length + 1;
   }
 
   run(): void {
@@ -114,19 +114,19 @@ class Search {
       for (; xoff < xlim && yoff < ylim && x[xoff] === y[yoff]; xoff++) yoff++;
       for (; xoff < xlim && yoff < ylim && x[xlim - 1] === y[ylim - 1]; xlim--) ylim--;
       if (xoff === xlim || yoff === ylim) {
-        this.mark(xoff, xlim, yoff, ylim);
+        this.#mark(xoff, xlim, yoff, ylim);
         continue;
       }
-      const mid = this.middleSnake(xoff, xlim, yoff, ylim);
+      const mid = this.#middleSnake(xoff, xlim, yoff, ylim);
       if (mid === undefined) {
-        this.mark(xoff, xlim, yoff, ylim);
+        this.#mark(xoff, xlim, yoff, ylim);
         continue;
       }
       stack.push(xoff, mid[0], yoff, mid[1], mid[0], xlim, mid[1], ylim);
     }
   }
 
-  private mark(xoff: number, xlim: number, yoff: number, ylim: number): void {
+  #mark(xoff: number, xlim: number, yoff: number, ylim: number): void {
     this.xc.fill(1, xoff, xlim);
     this.yc.fill(1, yoff, ylim);
   }
@@ -135,8 +135,9 @@ class Search {
    * A point on a shortest edit path of the box, found by searching from both corners until the
    * paths meet; undefined when the budget runs out first. The box's ends differ (trimmed).
    */
-  private middleSnake(xoff: number, xlim: number, yoff: number, ylim: number): [number, number] | undefined {
-    const { x, y, fd, bd, off } = this;
+  #middleSnake(xoff: number, xlim: number, yoff: number, ylim: number): [number, number] | undefined {
+    const { x, y } = this;
+    const [fd, bd, off] = [this.#fd, this.#bd, this.#off];
     const dmin = xoff - ylim;
     const dmax = xlim - yoff;
     const fmid = xoff - yoff;

@@ -178,9 +178,9 @@ function finishEndings(out: Line[], eol: '\n' | '\r\n', final: boolean): void {
 
 class Merger {
   readonly conflicts: Conflict[] = [];
-  private readonly out: Line[] = [];
-  private readonly oursHunks: Hunk[];
-  private readonly theirsHunks: Hunk[];
+  readonly #out: Line[] = [];
+  readonly #oursHunks: Hunk[];
+  readonly #theirsHunks: Hunk[];
 
   constructor(
     private readonly base: Line[],
@@ -190,13 +190,13 @@ class Merger {
   ) {
     // Hunks of base → side: `a*` are base lines, `b*` the side's.
     const b = contents(base);
-    this.oursHunks = diffLines(b, contents(ours));
-    this.theirsHunks = diffLines(b, contents(theirs));
+    this.#oursHunks = diffLines(b, contents(ours));
+    this.#theirsHunks = diffLines(b, contents(theirs));
   }
 
   run(): Line[] {
-    const A = this.oursHunks;
-    const B = this.theirsHunks;
+    const A = this.#oursHunks;
+    const B = this.#theirsHunks;
     let i = 0;
     let j = 0;
     /** Base lines done, and the offset of each side's line numbers from the base's after them. */
@@ -215,48 +215,48 @@ class Merger {
         else if (j < B.length && B[j].aStart <= end) end = Math.max(end, B[j++].aEnd);
         else break;
       }
-      this.keepOurs(pos + dOurs, start + dOurs);
+      this.#keepOurs(pos + dOurs, start + dOurs);
       const o = sideRange(A, i0, i, start, end, dOurs);
       const t = sideRange(B, j0, j, start, end, dTheirs);
       dOurs = o.end - end;
       dTheirs = t.end - end;
       pos = end;
-      if (j === j0) this.keepOurs(o.start, o.end);
-      else if (i === i0) this.take(this.theirs, t);
-      else if (sameLines(this.ours, o, this.theirs, t)) this.keepOurs(o.start, o.end);
-      else this.conflict(o, { start, end }, t);
+      if (j === j0) this.#keepOurs(o.start, o.end);
+      else if (i === i0) this.#take(this.theirs, t);
+      else if (sameLines(this.ours, o, this.theirs, t)) this.#keepOurs(o.start, o.end);
+      else this.#conflict(o, { start, end }, t);
     }
-    this.keepOurs(pos + dOurs, this.ours.length);
-    return this.out;
+    this.#keepOurs(pos + dOurs, this.ours.length);
+    return this.#out;
   }
 
-  private keepOurs(start: number, end: number): void {
-    for (let k = start; k < end; k++) this.out.push(this.ours[k]);
+  #keepOurs(start: number, end: number): void {
+    for (let k = start; k < end; k++) this.#out.push(this.ours[k]);
   }
 
   /** Lines of the base or the agent, in the workspace's ending style. */
-  private take(lines: Line[], r: LineRange): void {
+  #take(lines: Line[], r: LineRange): void {
     const { eol, convert } = this.style;
     for (let k = r.start; k < r.end; k++) {
       const l = lines[k];
-      this.out.push(convert && l.eol !== '' && l.eol !== eol ? { text: l.text, eol } : l);
+      this.#out.push(convert && l.eol !== '' && l.eol !== eol ? { text: l.text, eol } : l);
     }
   }
 
-  private marker(text: string): void {
-    this.out.push({ text, eol: this.style.eol });
+  #marker(text: string): void {
+    this.#out.push({ text, eol: this.style.eol });
   }
 
-  private conflict(ours: LineRange, base: LineRange, theirs: LineRange): void {
-    const start = this.out.length;
-    this.marker(CONFLICT_MARKERS.ours);
-    this.keepOurs(ours.start, ours.end);
-    this.marker(CONFLICT_MARKERS.base);
-    this.take(this.base, base);
-    this.marker(CONFLICT_MARKERS.separator);
-    this.take(this.theirs, theirs);
-    this.marker(CONFLICT_MARKERS.theirs);
-    const resultRange = { start, end: this.out.length };
+  #conflict(ours: LineRange, base: LineRange, theirs: LineRange): void {
+    const start = this.#out.length;
+    this.#marker(CONFLICT_MARKERS.ours);
+    this.#keepOurs(ours.start, ours.end);
+    this.#marker(CONFLICT_MARKERS.base);
+    this.#take(this.base, base);
+    this.#marker(CONFLICT_MARKERS.separator);
+    this.#take(this.theirs, theirs);
+    this.#marker(CONFLICT_MARKERS.theirs);
+    const resultRange = { start, end: this.#out.length };
     this.conflicts.push({ oursRange: ours, baseRange: base, theirsRange: theirs, resultRange });
   }
 }

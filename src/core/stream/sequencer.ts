@@ -63,46 +63,46 @@ export const START_CURSOR = '0-0';
  * taken as standing for them (`snapshot` from `expire`) so that the caller can show it instead.
  */
 export class Sequencer {
-  private last: number;
-  private cur: string;
+  #last: number;
+  #cur: string;
   /** Whether `last` is trustworthy: given by the caller, or an event was delivered. */
-  private anchored: boolean;
+  #anchored: boolean;
   /** Whether the cursor is the position of the last delivered event (false after one without an id). */
-  private cursorCurrent = true;
-  private readonly held = new Map<number, AgentEvent>();
-  private deadline: number | undefined;
-  private candidate: number | undefined;
-  private baselineAttempts = 0;
-  private claim: SnapshotClaim | undefined;
+  #cursorCurrent = true;
+  readonly #held = new Map<number, AgentEvent>();
+  #deadline: number | undefined;
+  #candidate: number | undefined;
+  #baselineAttempts = 0;
+  #claim: SnapshotClaim | undefined;
   /** The cursor is the caller's guess and no event was delivered yet. */
-  private hint: boolean;
-  private readonly windowMs: number;
-  private readonly maxBuffered: number;
-  private readonly maxBaselineAttempts: number;
+  #hint: boolean;
+  readonly #windowMs: number;
+  readonly #maxBuffered: number;
+  readonly #maxBaselineAttempts: number;
 
   constructor(options: SequencerOptions = {}) {
-    this.last = Math.max(0, Math.floor(options.lastEventId ?? 0));
-    this.anchored = options.lastEventId !== undefined;
-    this.cur = options.cursor || START_CURSOR;
-    this.hint = Boolean(options.cursorIsHint) && this.cur !== START_CURSOR;
-    this.windowMs = Math.max(0, options.windowMs ?? 1000);
-    this.maxBuffered = Math.max(1, options.maxBuffered ?? 1024);
-    this.maxBaselineAttempts = Math.max(1, options.maxBaselineAttempts ?? 3);
+    this.#last = Math.max(0, Math.floor(options.lastEventId ?? 0));
+    this.#anchored = options.lastEventId !== undefined;
+    this.#cur = options.cursor || START_CURSOR;
+    this.#hint = Boolean(options.cursorIsHint) && this.#cur !== START_CURSOR;
+    this.#windowMs = Math.max(0, options.windowMs ?? 1000);
+    this.#maxBuffered = Math.max(1, options.maxBuffered ?? 1024);
+    this.#maxBaselineAttempts = Math.max(1, options.maxBaselineAttempts ?? 3);
   }
 
   /** `event_id` of the last delivered event (0 when none). */
   get lastEventId(): number {
-    return this.last;
+    return this.#last;
   }
 
   /** `stream_entry_id` to resume from. */
   get cursor(): string {
-    return this.cur;
+    return this.#cur;
   }
 
   /** True when delivered events came without `stream_entry_id`, so a replay from the cursor repeats them. */
   get cursorBehind(): boolean {
-    return !this.cursorCurrent;
+    return !this.#cursorCurrent;
   }
 
   /**
@@ -110,38 +110,38 @@ export class Sequencer {
    * when it belongs to the last delivered event.
    */
   resumeAt(eventId: number, cursor: string): boolean {
-    if (eventId !== this.last || !cursor) return false;
-    this.cur = cursor;
-    this.cursorCurrent = true;
+    if (eventId !== this.#last || !cursor) return false;
+    this.#cur = cursor;
+    this.#cursorCurrent = true;
     return true;
   }
 
   /** Events held back waiting for a gap to fill. */
   get buffered(): number {
-    return this.held.size;
+    return this.#held.size;
   }
 
   /** When the current gap must be filled by (same clock as `now`); undefined without a gap. */
   get gapDeadline(): number | undefined {
-    return this.deadline;
+    return this.#deadline;
   }
 
   push(ev: AgentEvent, now: number): PushResult {
     const id = ev.event_id;
-    if (id <= this.last || this.held.has(id)) return { outcome: 'duplicate', ready: [] };
-    if (id === this.last + 1) {
+    if (id <= this.#last || this.#held.has(id)) return { outcome: 'duplicate', ready: [] };
+    if (id === this.#last + 1) {
       const ready = [ev];
-      this.take(ev);
-      this.drain(ready);
-      this.rearm(now);
+      this.#take(ev);
+      this.#drain(ready);
+      this.#rearm(now);
       return { outcome: 'delivered', ready };
     }
-    if (this.held.size >= this.maxBuffered) {
-      this.dropHint();
+    if (this.#held.size >= this.#maxBuffered) {
+      this.#dropHint();
       return { outcome: 'overflow', ready: [] };
     }
-    this.held.set(id, ev);
-    if (this.deadline === undefined) this.deadline = now + this.windowMs;
+    this.#held.set(id, ev);
+    if (this.#deadline === undefined) this.#deadline = now + this.#windowMs;
     return { outcome: 'buffered', ready: [] };
   }
 
@@ -152,40 +152,40 @@ export class Sequencer {
    * the connection showed that its events will not come (see `claimFailed`).
    */
   expire(now: number, connectionEnded = false, closedByServer = false): ExpireResult {
-    const claim = this.claim;
-    if (this.held.size === 0 && !claim) {
-      this.deadline = undefined;
+    const claim = this.#claim;
+    if (this.#held.size === 0 && !claim) {
+      this.#deadline = undefined;
       return { action: 'none' };
     }
-    const due = this.deadline !== undefined && now >= this.deadline;
-    if (claim && (due || (connectionEnded && this.claimFailed(claim, closedByServer))))
-      return this.takeSnapshot(claim, now);
-    if (this.held.size === 0) return { action: 'none' };
+    const due = this.#deadline !== undefined && now >= this.#deadline;
+    if (claim && (due || (connectionEnded && this.#claimFailed(claim, closedByServer))))
+      return this.#takeSnapshot(claim, now);
+    if (this.#held.size === 0) return { action: 'none' };
     if (!connectionEnded && !due) return { action: 'none' };
-    this.deadline = undefined;
-    if (this.anchored) {
-      this.dropHint();
+    this.#deadline = undefined;
+    if (this.#anchored) {
+      this.#dropHint();
       return { action: 'resync' };
     }
-    const lowest = Math.min(...this.held.keys());
+    const lowest = Math.min(...this.#held.keys());
     // A caller's cursor without an event id: what the server sends after it is the start.
     // From `0-0`, only a second fresh replay agreeing on the first event makes it the start,
     // so a frame swapped or lost on one connection cannot drop the real first events.
     const accept =
-      this.cur !== START_CURSOR ||
-      this.candidate === lowest ||
-      this.baselineAttempts + 1 >= this.maxBaselineAttempts;
+      this.#cur !== START_CURSOR ||
+      this.#candidate === lowest ||
+      this.#baselineAttempts + 1 >= this.#maxBaselineAttempts;
     if (!accept) {
-      this.candidate = lowest;
-      this.baselineAttempts++;
+      this.#candidate = lowest;
+      this.#baselineAttempts++;
       return { action: 'resync' };
     }
-    const from = this.last + 1;
-    this.last = lowest - 1;
-    this.anchored = true;
+    const from = this.#last + 1;
+    this.#last = lowest - 1;
+    this.#anchored = true;
     const ready: AgentEvent[] = [];
-    this.drain(ready);
-    this.rearm(now);
+    this.#drain(ready);
+    this.#rearm(now);
     return { action: 'baseline', ready, from, to: lowest - 1 };
   }
 
@@ -195,9 +195,9 @@ export class Sequencer {
    * clock stops.
    */
   beginConnection(): void {
-    this.held.clear();
-    this.claim = undefined;
-    this.deadline = undefined;
+    this.#held.clear();
+    this.#claim = undefined;
+    this.#deadline = undefined;
   }
 
   /**
@@ -212,9 +212,9 @@ export class Sequencer {
     now: number,
     final = false,
   ): void {
-    if (lastEventId === undefined || !Number.isInteger(lastEventId) || lastEventId <= this.last) return;
-    this.claim = cursor ? { lastEventId, cursor, final } : { lastEventId, final };
-    if (this.deadline === undefined) this.deadline = now + this.windowMs;
+    if (lastEventId === undefined || !Number.isInteger(lastEventId) || lastEventId <= this.#last) return;
+    this.#claim = cursor ? { lastEventId, cursor, final } : { lastEventId, final };
+    if (this.#deadline === undefined) this.#deadline = now + this.#windowMs;
   }
 
   /**
@@ -223,28 +223,28 @@ export class Sequencer {
    * closed the connection after a finished turn's snapshot (a cut may come right after a snapshot;
    * the replay then comes on the next connection).
    */
-  private claimFailed(claim: SnapshotClaim, closedByServer: boolean): boolean {
-    if (this.held.size > 0) return Math.min(...this.held.keys()) > claim.lastEventId;
+  #claimFailed(claim: SnapshotClaim, closedByServer: boolean): boolean {
+    if (this.#held.size > 0) return Math.min(...this.#held.keys()) > claim.lastEventId;
     return claim.final && closedByServer;
   }
 
   /** Whether a snapshot claims events that were not delivered yet. */
   get snapshotPending(): boolean {
-    return this.claim !== undefined;
+    return this.#claim !== undefined;
   }
 
-  private takeSnapshot(claim: SnapshotClaim, now: number): ExpireResult {
-    const from = this.last + 1;
-    this.claim = undefined;
-    this.last = claim.lastEventId;
-    this.anchored = true;
-    this.hint = false;
-    if (claim.cursor) this.cur = claim.cursor;
-    this.cursorCurrent = Boolean(claim.cursor);
-    for (const id of [...this.held.keys()]) if (id <= this.last) this.held.delete(id);
+  #takeSnapshot(claim: SnapshotClaim, now: number): ExpireResult {
+    const from = this.#last + 1;
+    this.#claim = undefined;
+    this.#last = claim.lastEventId;
+    this.#anchored = true;
+    this.#hint = false;
+    if (claim.cursor) this.#cur = claim.cursor;
+    this.#cursorCurrent = Boolean(claim.cursor);
+    for (const id of [...this.#held.keys()]) if (id <= this.#last) this.#held.delete(id);
     const ready: AgentEvent[] = [];
-    this.drain(ready);
-    this.rearm(now);
+    this.#drain(ready);
+    this.#rearm(now);
     return { action: 'snapshot', ready, from, to: claim.lastEventId };
   }
 
@@ -255,12 +255,12 @@ export class Sequencer {
    * from there skips the other messages' events instead of sending them again after each cut.
    */
   passForeign(streamEntryId: string | undefined): void {
-    if (!streamEntryId || this.held.size > 0) return;
+    if (!streamEntryId || this.#held.size > 0) return;
     const next = entryPosition(streamEntryId);
-    const cur = entryPosition(this.cur);
+    const cur = entryPosition(this.#cur);
     if (!next || !cur || compareEntries(next, cur) <= 0) return;
-    this.cur = streamEntryId;
-    this.cursorCurrent = true;
+    this.#cur = streamEntryId;
+    this.#cursorCurrent = true;
   }
 
   /**
@@ -268,39 +268,39 @@ export class Sequencer {
    * may be past the message's events, so the next connection starts over from `0-0`.
    */
   answeredWithoutEvents(): void {
-    this.dropHint();
+    this.#dropHint();
   }
 
   /** The guessed cursor led to a gap before anything was delivered: start over from `0-0`. */
-  private dropHint(): void {
-    if (!this.hint) return;
-    this.hint = false;
-    this.cur = START_CURSOR;
+  #dropHint(): void {
+    if (!this.#hint) return;
+    this.#hint = false;
+    this.#cur = START_CURSOR;
   }
 
-  private take(ev: AgentEvent): void {
-    this.last = ev.event_id;
-    this.anchored = true;
-    this.hint = false;
-    if (this.claim && this.last >= this.claim.lastEventId) this.claim = undefined;
+  #take(ev: AgentEvent): void {
+    this.#last = ev.event_id;
+    this.#anchored = true;
+    this.#hint = false;
+    if (this.#claim && this.#last >= this.#claim.lastEventId) this.#claim = undefined;
     if (typeof ev.stream_entry_id === 'string' && ev.stream_entry_id) {
-      this.cur = ev.stream_entry_id;
-      this.cursorCurrent = true;
+      this.#cur = ev.stream_entry_id;
+      this.#cursorCurrent = true;
     } else {
-      this.cursorCurrent = false;
+      this.#cursorCurrent = false;
     }
   }
 
-  private drain(into: AgentEvent[]): void {
-    for (let next = this.held.get(this.last + 1); next; next = this.held.get(this.last + 1)) {
-      this.held.delete(next.event_id);
-      this.take(next);
+  #drain(into: AgentEvent[]): void {
+    for (let next = this.#held.get(this.#last + 1); next; next = this.#held.get(this.#last + 1)) {
+      this.#held.delete(next.event_id);
+      this.#take(next);
       into.push(next);
     }
   }
 
   /** Progress was made: a remaining gap (or snapshot claim) gets a fresh window, none means no deadline. */
-  private rearm(now: number): void {
-    this.deadline = this.held.size === 0 && !this.claim ? undefined : now + this.windowMs;
+  #rearm(now: number): void {
+    this.#deadline = this.#held.size === 0 && !this.#claim ? undefined : now + this.#windowMs;
   }
 }

@@ -36,14 +36,14 @@ export class SessionStream {
   /** Resolves once, when the stream is over; never rejects. */
   readonly done: Promise<StreamDone>;
 
-  private readonly opts: SessionStreamOptions;
-  private readonly listener: SessionStreamListener;
-  private readonly log: Logger;
-  private readonly seq: Sequencer;
-  private readonly backoff: BackoffOptions;
-  private readonly idleMs: number;
-  private readonly maxFailures: number;
-  private readonly counters: StreamStats = {
+  readonly #opts: SessionStreamOptions;
+  readonly #listener: SessionStreamListener;
+  readonly #log: Logger;
+  readonly #seq: Sequencer;
+  readonly #backoff: BackoffOptions;
+  readonly #idleMs: number;
+  readonly #maxFailures: number;
+  readonly #counters: StreamStats = {
     framesReceived: 0,
     duplicates: 0,
     malformed: 0,
@@ -51,399 +51,399 @@ export class SessionStream {
     reordered: 0,
     foreign: 0,
   };
-  private phase: Phase = 'idle';
-  private conn: StreamConnection | undefined;
-  private connections = 0;
-  private failures = 0;
-  private connFrames = 0;
-  private retryTimer: NodeJS.Timeout | undefined;
-  private gapTimer: NodeJS.Timeout | undefined;
-  private outbox: string[] = [];
+  #phase: Phase = 'idle';
+  #conn: StreamConnection | undefined;
+  #connections = 0;
+  #failures = 0;
+  #connFrames = 0;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #gapTimer: NodeJS.Timeout | undefined;
+  #outbox: string[] = [];
   /** The last `state.snapshot`: what stands in for events that are not replayed. */
-  private snapshot: { payload: Record<string, unknown>; end?: 'completed' | 'aborted' | 'error' } | undefined;
+  #snapshot: { payload: Record<string, unknown>; end?: 'completed' | 'aborted' | 'error' } | undefined;
   /** The stream began at `0-0` (not at a cursor the caller gave). */
-  private readonly fromStart: boolean;
-  private resolveDone!: (d: StreamDone) => void;
+  readonly #fromStart: boolean;
+  #resolveDone!: (d: StreamDone) => void;
 
   constructor(options: SessionStreamOptions, listener: SessionStreamListener) {
-    this.opts = options;
-    this.listener = listener;
-    this.log = redactingLogger(options.logger ?? silentLogger, () => [options.apiKey()]);
+    this.#opts = options;
+    this.#listener = listener;
+    this.#log = redactingLogger(options.logger ?? silentLogger, () => [options.apiKey()]);
     const hint = !options.lastStreamEntryId && options.sessionCursor ? options.sessionCursor : undefined;
-    this.fromStart = !options.lastStreamEntryId && !hint;
-    this.seq = new Sequencer({
+    this.#fromStart = !options.lastStreamEntryId && !hint;
+    this.#seq = new Sequencer({
       lastEventId: options.lastEventId,
       cursor: options.lastStreamEntryId || hint || START_CURSOR,
       cursorIsHint: hint !== undefined,
       windowMs: options.reorderWindowMs ?? 1000,
       maxBuffered: options.reorderBufferSize ?? 1024,
     });
-    this.backoff = { ...STREAM_BACKOFF, ...options.backoff };
-    this.idleMs = Math.max(1, options.idleTimeoutMs ?? 45_000);
-    this.maxFailures = Math.max(1, options.maxConsecutiveFailures ?? 12);
-    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    this.#backoff = { ...STREAM_BACKOFF, ...options.backoff };
+    this.#idleMs = Math.max(1, options.idleTimeoutMs ?? 45_000);
+    this.#maxFailures = Math.max(1, options.maxConsecutiveFailures ?? 12);
+    this.done = new Promise((resolve) => (this.#resolveDone = resolve));
   }
 
   /** `stream_entry_id` to resume from: the last delivered event's, or the starting cursor. */
   get cursor(): string {
-    return this.seq.cursor;
+    return this.#seq.cursor;
   }
 
   /** `event_id` of the last delivered event (0 when none). */
   get lastEventId(): number {
-    return this.seq.lastEventId;
+    return this.#seq.lastEventId;
   }
 
   get stats(): Readonly<StreamStats> {
-    return { ...this.counters };
+    return { ...this.#counters };
   }
 
   /** Opens the first connection. Calling it again does nothing. */
   start(): void {
-    if (this.phase !== 'idle') return;
-    this.phase = 'running';
-    this.connect();
+    if (this.#phase !== 'idle') return;
+    this.#phase = 'running';
+    this.#connect();
   }
 
   /** Stops everything now: the socket, every timer, every callback after `closed`. */
   close(): void {
-    if (this.phase === 'finished') return;
-    this.finish({ kind: 'closed' }, 'closed', { attempt: this.failures });
+    if (this.#phase === 'finished') return;
+    this.#finish({ kind: 'closed' }, 'closed', { attempt: this.#failures });
   }
 
   /** Asks the service to stop the turn (`{"type":"stop"}`). Returns false once the stream is over. */
   sendStop(): boolean {
-    return this.send({ type: 'stop' });
+    return this.#send({ type: 'stop' });
   }
 
   /** Queues a follow-up message for the running task, with files shaped as in a turn request. */
   sendMessage(text: string, files?: TurnFile[]): boolean {
-    return this.send({ type: 'message', text, files: files ?? [] });
+    return this.#send({ type: 'message', text, files: files ?? [] });
   }
 
   /** Retracts the last queued message. */
   sendRetract(): boolean {
-    return this.send({ type: 'retract' });
+    return this.#send({ type: 'retract' });
   }
 
   /** Tells the service about files the user edited. */
   sendFileEdits(files: { path: string; content: string }[]): boolean {
-    return this.send({ type: 'file_edits', files });
+    return this.#send({ type: 'file_edits', files });
   }
 
   /** Frames go out now when the socket is open, otherwise as soon as the next one opens. */
-  private send(frame: Record<string, unknown>): boolean {
-    if (this.phase === 'finished') {
-      this.log.debug(`stream: dropped a ${String(frame.type)} frame, the stream is over`);
+  #send(frame: Record<string, unknown>): boolean {
+    if (this.#phase === 'finished') {
+      this.#log.debug(`stream: dropped a ${String(frame.type)} frame, the stream is over`);
       return false;
     }
     const text = JSON.stringify(frame);
-    if (!this.conn?.send(text)) {
-      if (this.outbox.length >= MAX_OUTBOX) this.outbox.shift();
-      this.outbox.push(text);
+    if (!this.#conn?.send(text)) {
+      if (this.#outbox.length >= MAX_OUTBOX) this.#outbox.shift();
+      this.#outbox.push(text);
     }
     return true;
   }
 
-  private connect(): void {
-    if (this.phase !== 'running') return;
-    const resolve = this.opts.resolveCursor;
-    if (resolve && this.seq.cursorBehind) {
+  #connect(): void {
+    if (this.#phase !== 'running') return;
+    const resolve = this.#opts.resolveCursor;
+    if (resolve && this.#seq.cursorBehind) {
       // Delivered events came without stream_entry_id: learn the last one's from the stored
       // history, so the replay starts there instead of repeating everything since the cursor.
-      const last = this.seq.lastEventId;
+      const last = this.#seq.lastEventId;
       resolve(last)
         .then((cursor) => {
-          if (cursor) this.seq.resumeAt(last, cursor);
+          if (cursor) this.#seq.resumeAt(last, cursor);
         })
         .catch((err: unknown) => {
           const msg = err instanceof Error ? err.message : String(err);
-          this.log.debug(`stream: could not look up the cursor of event ${last}: ${msg}`);
+          this.#log.debug(`stream: could not look up the cursor of event ${last}: ${msg}`);
         })
-        .finally(() => this.open());
+        .finally(() => this.#open());
       return;
     }
-    this.open();
+    this.#open();
   }
 
-  private open(): void {
-    if (this.phase !== 'running') return;
-    const key = this.opts.apiKey();
+  #open(): void {
+    if (this.#phase !== 'running') return;
+    const key = this.#opts.apiKey();
     let url: string;
     try {
       if (!key)
         throw new DenError({ code: 'config', message: 'No API key is set: set one to follow live sessions' });
       url = streamUrl({
-        baseUrl: this.opts.baseUrl,
-        path: this.opts.path,
-        sessionId: this.opts.sessionId,
+        baseUrl: this.#opts.baseUrl,
+        path: this.#opts.path,
+        sessionId: this.#opts.sessionId,
         token: key,
-        messageId: this.opts.messageId,
-        cursor: this.seq.cursor,
+        messageId: this.#opts.messageId,
+        cursor: this.#seq.cursor,
       });
     } catch (err) {
-      this.fail(err instanceof DenError ? err : new DenError({ code: 'config', message: String(err) }));
+      this.#fail(err instanceof DenError ? err : new DenError({ code: 'config', message: String(err) }));
       return;
     }
-    if (this.connections++ > 0) this.counters.reconnects++;
-    this.seq.beginConnection();
-    this.connFrames = 0;
-    this.log.debug(`stream: connecting to ${redact(url, key)} (try ${this.failures + 1})`);
-    this.emitState('connecting', { attempt: this.failures + 1 });
-    if (this.phase !== 'running') return;
+    if (this.#connections++ > 0) this.#counters.reconnects++;
+    this.#seq.beginConnection();
+    this.#connFrames = 0;
+    this.#log.debug(`stream: connecting to ${redact(url, key)} (try ${this.#failures + 1})`);
+    this.#emitState('connecting', { attempt: this.#failures + 1 });
+    if (this.#phase !== 'running') return;
     const conn: StreamConnection = new StreamConnection(
       url,
-      { agent: this.opts.agent, idleMs: this.idleMs, secret: key },
+      { agent: this.#opts.agent, idleMs: this.#idleMs, secret: key },
       {
         open: () => {
-          this.log.debug(`stream: open at cursor ${this.seq.cursor}`);
-          this.emitState('open', { attempt: this.failures + 1 });
-          if (this.conn !== conn) return;
-          const pending = this.outbox;
-          this.outbox = [];
+          this.#log.debug(`stream: open at cursor ${this.#seq.cursor}`);
+          this.#emitState('open', { attempt: this.#failures + 1 });
+          if (this.#conn !== conn) return;
+          const pending = this.#outbox;
+          this.#outbox = [];
           for (const text of pending) conn.send(text);
         },
-        frame: (data, isBinary) => this.onFrame(data, isBinary),
+        frame: (data, isBinary) => this.#onFrame(data, isBinary),
         lost: (error) => {
-          if (this.conn === conn) this.lost(error);
+          if (this.#conn === conn) this.#lost(error);
         },
       },
     );
-    this.conn = conn;
+    this.#conn = conn;
   }
 
-  private onFrame(data: RawData, isBinary: boolean): void {
-    this.counters.framesReceived++;
-    if (this.connFrames++ === 0) this.failures = 0;
+  #onFrame(data: RawData, isBinary: boolean): void {
+    this.#counters.framesReceived++;
+    if (this.#connFrames++ === 0) this.#failures = 0;
     if (isBinary) {
-      this.malformed('binary frame', '<binary frame>');
+      this.#malformed('binary frame', '<binary frame>');
       return;
     }
     const text = frameText(data);
     const frame = parseFrame(text);
     switch (frame.type) {
       case 'ack':
-        this.log.debug(`stream: ack, resuming from ${frame.resumeFrom ?? '(not said)'}`);
+        this.#log.debug(`stream: ack, resuming from ${frame.resumeFrom ?? '(not said)'}`);
         return;
       case 'snapshot': {
-        this.safely('onSnapshot', () => this.listener.onSnapshot?.(frame.payload));
-        if (this.phase !== 'running') return;
+        this.#safely('onSnapshot', () => this.#listener.onSnapshot?.(frame.payload));
+        if (this.#phase !== 'running') return;
         const end = terminalPhase(frame.phase);
-        this.snapshot = end ? { payload: frame.payload, end } : { payload: frame.payload };
+        this.#snapshot = end ? { payload: frame.payload, end } : { payload: frame.payload };
         // A snapshot counts nothing as delivered: what the service replays after it is.
-        this.seq.applySnapshot(frame.lastEventId, frame.lastStreamEntryId, performance.now(), !!end);
+        this.#seq.applySnapshot(frame.lastEventId, frame.lastStreamEntryId, performance.now(), !!end);
         // A finished turn whose events were all delivered but whose end is only in the snapshot.
-        const covered = frame.lastEventId !== undefined && this.seq.lastEventId >= frame.lastEventId;
+        const covered = frame.lastEventId !== undefined && this.#seq.lastEventId >= frame.lastEventId;
         if (end && covered) {
-          this.finish({ kind: end }, 'ended', { attempt: this.failures });
+          this.#finish({ kind: end }, 'ended', { attempt: this.#failures });
           return;
         }
-        this.armGap();
+        this.#armGap();
         return;
       }
       case 'malformed':
-        this.malformed(frame.reason, text);
+        this.#malformed(frame.reason, text);
         return;
       case 'event':
-        this.onEventFrame(frame.event);
+        this.#onEventFrame(frame.event);
         return;
     }
   }
 
-  private onEventFrame(ev: AgentEvent): void {
-    if (ev.message_id !== undefined && ev.message_id !== this.opts.messageId) {
-      this.counters.foreign++;
-      this.seq.passForeign(ev.stream_entry_id);
+  #onEventFrame(ev: AgentEvent): void {
+    if (ev.message_id !== undefined && ev.message_id !== this.#opts.messageId) {
+      this.#counters.foreign++;
+      this.#seq.passForeign(ev.stream_entry_id);
       return;
     }
-    const r = this.seq.push(ev, performance.now());
+    const r = this.#seq.push(ev, performance.now());
     switch (r.outcome) {
       case 'duplicate':
-        this.counters.duplicates++;
+        this.#counters.duplicates++;
         return;
       case 'buffered':
-        this.counters.reordered++;
-        this.armGap();
+        this.#counters.reordered++;
+        this.#armGap();
         return;
       case 'overflow':
-        this.log.info(
-          `stream: too many events ahead of a gap after ${this.seq.lastEventId}; asking for a replay`,
+        this.#log.info(
+          `stream: too many events ahead of a gap after ${this.#seq.lastEventId}; asking for a replay`,
         );
-        this.resync();
+        this.#resync();
         return;
       case 'delivered':
-        this.deliver(r.ready);
+        this.#deliver(r.ready);
         return;
     }
   }
 
-  private deliver(events: AgentEvent[]): void {
+  #deliver(events: AgentEvent[]): void {
     for (const ev of events) {
-      if (this.phase !== 'running') return;
-      this.safely('onEvent', () => this.listener.onEvent(ev));
+      if (this.#phase !== 'running') return;
+      this.#safely('onEvent', () => this.#listener.onEvent(ev));
       const end = terminalKind(ev.kind);
-      if (end && this.phase === 'running') {
-        this.finish({ kind: end, event: ev }, 'ended', { attempt: this.failures });
+      if (end && this.#phase === 'running') {
+        this.#finish({ kind: end, event: ev }, 'ended', { attempt: this.#failures });
         return;
       }
     }
   }
 
-  private malformed(reason: string, raw: string): void {
-    this.counters.malformed++;
-    const clean = redact(raw.length > MAX_RAW ? raw.slice(0, MAX_RAW) : raw, this.opts.apiKey());
+  #malformed(reason: string, raw: string): void {
+    this.#counters.malformed++;
+    const clean = redact(raw.length > MAX_RAW ? raw.slice(0, MAX_RAW) : raw, this.#opts.apiKey());
     const err = new DenError({
       code: 'protocol',
       message: `Skipped an unreadable frame on the live stream (${reason})`,
     });
-    this.log.debug(`stream: ${err.message}`);
-    this.safely('onProtocolError', () => this.listener.onProtocolError?.(err, clean));
+    this.#log.debug(`stream: ${err.message}`);
+    this.#safely('onProtocolError', () => this.#listener.onProtocolError?.(err, clean));
   }
 
   /** The socket is gone (refused, closed, errored or silent) without a terminal event. */
-  private lost(error: DenError): void {
-    this.drop();
-    if (this.phase !== 'running') return;
+  #lost(error: DenError): void {
+    this.#drop();
+    if (this.#phase !== 'running') return;
     if (error.status !== undefined && !error.retryable) {
-      this.fail(error, this.failures + 1);
+      this.#fail(error, this.#failures + 1);
       return;
     }
-    if (this.connFrames > 0) this.seq.answeredWithoutEvents();
+    if (this.#connFrames > 0) this.#seq.answeredWithoutEvents();
     // Held events and a finished turn's snapshot wait for a decision; the connection's end is one.
     const closed = error.details?.closeCode === 1000;
-    this.judge(this.seq.expire(performance.now(), true, closed));
-    if (this.phase !== 'running') return;
-    this.retry(error);
+    this.#judge(this.#seq.expire(performance.now(), true, closed));
+    if (this.#phase !== 'running') return;
+    this.#retry(error);
   }
 
   /** Acts on a gap's verdict. A `resync` is left to the caller (a lost connection retries anyway). */
-  private judge(r: ExpireResult): 'resync' | undefined {
+  #judge(r: ExpireResult): 'resync' | undefined {
     switch (r.action) {
       case 'none':
         return undefined;
       case 'resync':
         return 'resync';
       case 'baseline':
-        this.log.info(`stream: taking event ${r.to + 1} as the first one`);
-        if (this.fromStart && r.from <= r.to) this.gap({ from: r.from, to: r.to, reason: 'baseline' });
-        this.deliver(r.ready);
+        this.#log.info(`stream: taking event ${r.to + 1} as the first one`);
+        if (this.#fromStart && r.from <= r.to) this.#gap({ from: r.from, to: r.to, reason: 'baseline' });
+        this.#deliver(r.ready);
         return undefined;
       case 'snapshot': {
-        const snap = this.snapshot;
-        this.log.info(`stream: events ${r.from} to ${r.to} were not replayed; the snapshot stands for them`);
+        const snap = this.#snapshot;
+        this.#log.info(`stream: events ${r.from} to ${r.to} were not replayed; the snapshot stands for them`);
         if (r.from <= r.to)
-          this.gap(
+          this.#gap(
             snap
               ? { from: r.from, to: r.to, reason: 'snapshot', snapshot: snap.payload }
               : { from: r.from, to: r.to, reason: 'snapshot' },
           );
-        this.deliver(r.ready);
+        this.#deliver(r.ready);
         const end = snap?.end;
-        if (end && this.phase === 'running' && r.ready.length === 0)
-          this.finish({ kind: end }, 'ended', { attempt: this.failures });
+        if (end && this.#phase === 'running' && r.ready.length === 0)
+          this.#finish({ kind: end }, 'ended', { attempt: this.#failures });
         return undefined;
       }
     }
   }
 
-  private gap(g: StreamGap): void {
-    this.safely('onGap', () => this.listener.onGap?.(g));
+  #gap(g: StreamGap): void {
+    this.#safely('onGap', () => this.#listener.onGap?.(g));
   }
 
-  private retry(error: DenError): void {
-    this.failures++;
-    if (this.failures >= this.maxFailures) {
-      this.log.warn(`stream: giving up after ${this.failures} failed tries`);
-      this.fail(error);
+  #retry(error: DenError): void {
+    this.#failures++;
+    if (this.#failures >= this.#maxFailures) {
+      this.#log.warn(`stream: giving up after ${this.#failures} failed tries`);
+      this.#fail(error);
       return;
     }
     const delayMs = delayWithRetryAfter(
-      backoffDelay(this.failures, this.backoff, this.opts.random),
+      backoffDelay(this.#failures, this.#backoff, this.#opts.random),
       error.retryAfter,
     );
-    this.log.info(`stream: ${error.message}; reconnecting in ${delayMs} ms`);
-    this.emitState('reconnecting', { attempt: this.failures + 1, delayMs, error });
-    this.schedule(delayMs);
+    this.#log.info(`stream: ${error.message}; reconnecting in ${delayMs} ms`);
+    this.#emitState('reconnecting', { attempt: this.#failures + 1, delayMs, error });
+    this.#schedule(delayMs);
   }
 
   /** A gap did not fill or overflowed: reconnect now from the cursor, without counting a failure. */
-  private resync(): void {
-    this.drop();
-    this.emitState('reconnecting', { attempt: this.failures + 1, delayMs: 0 });
-    this.schedule(0);
+  #resync(): void {
+    this.#drop();
+    this.#emitState('reconnecting', { attempt: this.#failures + 1, delayMs: 0 });
+    this.#schedule(0);
   }
 
-  private schedule(delayMs: number): void {
-    if (this.phase !== 'running') return;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      this.connect();
+  #schedule(delayMs: number): void {
+    if (this.#phase !== 'running') return;
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      this.#connect();
     }, delayMs);
   }
 
-  private armGap(): void {
-    const deadline = this.seq.gapDeadline;
-    if (this.gapTimer || deadline === undefined) return;
-    this.gapTimer = setTimeout(
+  #armGap(): void {
+    const deadline = this.#seq.gapDeadline;
+    if (this.#gapTimer || deadline === undefined) return;
+    this.#gapTimer = setTimeout(
       () => {
-        this.gapTimer = undefined;
-        if (!this.conn || this.phase !== 'running') return;
+        this.#gapTimer = undefined;
+        if (!this.#conn || this.#phase !== 'running') return;
         const now = performance.now();
-        const due = this.seq.gapDeadline;
+        const due = this.#seq.gapDeadline;
         if (due === undefined) return;
         if (now < due) {
-          this.armGap();
+          this.#armGap();
           return;
         }
-        if (this.judge(this.seq.expire(now)) === 'resync') {
-          this.log.info(
-            `stream: event ${this.seq.lastEventId + 1} did not arrive in time; asking for a replay`,
+        if (this.#judge(this.#seq.expire(now)) === 'resync') {
+          this.#log.info(
+            `stream: event ${this.#seq.lastEventId + 1} did not arrive in time; asking for a replay`,
           );
-          this.resync();
-        } else if (this.phase === 'running') this.armGap();
+          this.#resync();
+        } else if (this.#phase === 'running') this.#armGap();
       },
       Math.max(0, deadline - performance.now()),
     );
   }
 
   /** Forgets the current connection (no more of its callbacks) and the gap timer. */
-  private drop(graceful = false): void {
-    clearTimeout(this.gapTimer);
-    this.gapTimer = undefined;
-    const conn = this.conn;
-    this.conn = undefined;
+  #drop(graceful = false): void {
+    clearTimeout(this.#gapTimer);
+    this.#gapTimer = undefined;
+    const conn = this.#conn;
+    this.#conn = undefined;
     conn?.close(graceful);
   }
 
-  private finish(done: StreamDone, state: StreamState, info: StreamStateInfo): void {
-    if (this.phase === 'finished') return;
-    this.phase = 'finished';
-    clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
-    this.outbox = [];
+  #finish(done: StreamDone, state: StreamState, info: StreamStateInfo): void {
+    if (this.#phase === 'finished') return;
+    this.#phase = 'finished';
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    this.#outbox = [];
     // After the turn's end a polite close; the service may close first, or never answer.
-    this.drop(state === 'ended');
-    if (done.error) this.log.warn(`stream: ${done.error.message}`);
-    else this.log.debug(`stream: ${state}`);
-    this.emitState(state, info);
-    this.resolveDone(done);
+    this.#drop(state === 'ended');
+    if (done.error) this.#log.warn(`stream: ${done.error.message}`);
+    else this.#log.debug(`stream: ${state}`);
+    this.#emitState(state, info);
+    this.#resolveDone(done);
   }
 
-  private fail(error: DenError, attempt = this.failures): void {
-    this.finish({ kind: 'failed', error }, 'failed', { attempt, error });
+  #fail(error: DenError, attempt = this.#failures): void {
+    this.#finish({ kind: 'failed', error }, 'failed', { attempt, error });
   }
 
-  private emitState(state: StreamState, info: StreamStateInfo): void {
-    this.safely('onState', () => this.listener.onState?.(state, info));
+  #emitState(state: StreamState, info: StreamStateInfo): void {
+    this.#safely('onState', () => this.#listener.onState?.(state, info));
   }
 
-  private safely(what: string, fn: () => void): void {
+  #safely(what: string, fn: () => void): void {
     try {
       fn();
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
-      this.log.error(`stream: the ${what} listener threw: ${msg}`);
+      this.#log.error(`stream: the ${what} listener threw: ${msg}`);
     }
   }
 }

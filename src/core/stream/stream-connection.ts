@@ -32,9 +32,9 @@ const CLOSE_TIMEOUT_MS = 1000;
  * and silence detection. Reconnect policy lives in `SessionStream`.
  */
 export class StreamConnection {
-  private ws: WebSocket | undefined;
-  private lastFrameAt = performance.now();
-  private idleTimer: NodeJS.Timeout | undefined;
+  #ws: WebSocket | undefined;
+  #lastFrameAt = performance.now();
+  #idleTimer: NodeJS.Timeout | undefined;
 
   /** `url` carries the key; it is never logged or quoted from here. */
   constructor(
@@ -60,24 +60,24 @@ export class StreamConnection {
       queueMicrotask(() => this.handlers.lost(error));
       return;
     }
-    this.ws = ws;
-    this.armIdle();
-    ws.on('unexpected-response', (_req, res) => this.onRefused(ws, res));
+    this.#ws = ws;
+    this.#armIdle();
+    ws.on('unexpected-response', (_req, res) => this.#onRefused(ws, res));
     ws.on('open', () => {
-      if (this.ws !== ws) return;
-      this.lastFrameAt = performance.now();
+      if (this.#ws !== ws) return;
+      this.#lastFrameAt = performance.now();
       this.handlers.open();
     });
     ws.on('message', (data, isBinary) => {
-      if (this.ws !== ws) return;
-      this.lastFrameAt = performance.now();
+      if (this.#ws !== ws) return;
+      this.#lastFrameAt = performance.now();
       this.handlers.frame(data, isBinary);
     });
     ws.on('ping', () => {
-      this.lastFrameAt = performance.now();
+      this.#lastFrameAt = performance.now();
     });
     ws.on('error', (err) => {
-      this.fail(
+      this.#fail(
         ws,
         new DenError({
           code: 'network',
@@ -86,7 +86,7 @@ export class StreamConnection {
       );
     });
     ws.on('close', (code) => {
-      this.fail(
+      this.#fail(
         ws,
         new DenError({
           code: 'network',
@@ -98,13 +98,13 @@ export class StreamConnection {
   }
 
   get isOpen(): boolean {
-    return this.ws !== undefined && this.ws.readyState === WebSocket.OPEN;
+    return this.#ws !== undefined && this.#ws.readyState === WebSocket.OPEN;
   }
 
   /** Sends a text frame if the socket is open; returns whether it did. */
   send(text: string): boolean {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(text);
+    if (!this.#ws || this.#ws.readyState !== WebSocket.OPEN) return false;
+    this.#ws.send(text);
     return true;
   }
 
@@ -113,10 +113,10 @@ export class StreamConnection {
    * open (ws gives the server `CLOSE_TIMEOUT_MS` to answer); otherwise the socket is destroyed.
    */
   close(graceful = false): void {
-    clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
-    const ws = this.ws;
-    this.ws = undefined;
+    clearTimeout(this.#idleTimer);
+    this.#idleTimer = undefined;
+    const ws = this.#ws;
+    this.#ws = undefined;
     if (!ws) return;
     ws.removeAllListeners();
     ws.on('error', () => {});
@@ -124,20 +124,20 @@ export class StreamConnection {
     else ws.terminate();
   }
 
-  private fail(ws: WebSocket, error: DenError): void {
-    if (this.ws !== ws) return;
+  #fail(ws: WebSocket, error: DenError): void {
+    if (this.#ws !== ws) return;
     this.close();
     this.handlers.lost(error);
   }
 
-  private onRefused(ws: WebSocket, res: IncomingMessage): void {
-    if (this.ws !== ws) return;
+  #onRefused(ws: WebSocket, res: IncomingMessage): void {
+    if (this.#ws !== ws) return;
     let body = '';
     let settled = false;
     const settle = (): void => {
       if (settled) return;
       settled = true;
-      this.fail(ws, upgradeError(res.statusCode ?? 0, res.headers, body, this.options.secret));
+      this.#fail(ws, upgradeError(res.statusCode ?? 0, res.headers, body, this.options.secret));
     };
     res.setEncoding('utf8');
     res.on('data', (chunk: string) => {
@@ -149,17 +149,17 @@ export class StreamConnection {
   }
 
   /** One timer re-armed for whatever silence is left, rather than one timer per frame. */
-  private armIdle(): void {
-    const left = Math.max(0, this.lastFrameAt + this.options.idleMs - performance.now());
-    this.idleTimer = setTimeout(() => {
-      this.idleTimer = undefined;
-      const ws = this.ws;
+  #armIdle(): void {
+    const left = Math.max(0, this.#lastFrameAt + this.options.idleMs - performance.now());
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = undefined;
+      const ws = this.#ws;
       if (!ws) return;
-      if (performance.now() - this.lastFrameAt < this.options.idleMs) {
-        this.armIdle();
+      if (performance.now() - this.#lastFrameAt < this.options.idleMs) {
+        this.#armIdle();
         return;
       }
-      this.fail(
+      this.#fail(
         ws,
         new DenError({
           code: 'timeout',

@@ -20,7 +20,12 @@ interface Manifest {
   extensionKind?: string[];
   enabledApiProposals?: unknown;
   activationEvents?: string[];
-  contributes: { walkthroughs?: unknown[] };
+  contributes: {
+    walkthroughs?: unknown[];
+    chatParticipants?: { id: string; name: string }[];
+    languageModelTools?: { name: string }[];
+    languageModelChatProviders?: unknown;
+  };
 }
 
 const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8')) as Manifest;
@@ -40,7 +45,7 @@ describe('the package (.vsix)', function () {
       /^README\.md$/,
       /^CHANGELOG\.md$/,
       /^LICENSE$/,
-      /^dist\/(extension|webview|webtask)\.js$/,
+      /^dist\/(extension|integrations|webview|webtask)\.js$/,
       /^dist\/llhttp\.wasm$/,
       /^media\/[\w./-]+\.(css|svg|png|json|md)$/,
     ];
@@ -48,6 +53,7 @@ describe('the package (.vsix)', function () {
     assert.deepEqual(unexpected, [], `shipped but not needed: ${unexpected.join(', ')}`);
     for (const needed of [
       'dist/extension.js',
+      'dist/integrations.js',
       'dist/webview.js',
       'dist/webtask.js',
       'dist/llhttp.wasm',
@@ -68,6 +74,16 @@ describe('the package (.vsix)', function () {
     assert.ok(manifest.galleryBanner?.color && manifest.galleryBanner.theme, 'gallery banner');
     assert.ok((manifest.categories ?? []).length > 0 && (manifest.keywords ?? []).length >= 3);
     assert.ok((manifest.contributes.walkthroughs ?? []).length === 1, 'the walkthrough');
+    // the chat participant and the language model tools are stable API; no model is shipped
+    assert.deepEqual(
+      manifest.contributes.chatParticipants?.map((p) => `${p.id} @${p.name}`),
+      ['den.agent @den'],
+    );
+    assert.deepEqual(
+      manifest.contributes.languageModelTools?.map((t) => t.name),
+      ['den_delegateTask', 'den_sessionStatus', 'den_runWebTask'],
+    );
+    assert.equal(manifest.contributes.languageModelChatProviders, undefined, 'a stub model must never ship');
     // the icon: a 128×128 PNG (the IHDR chunk's width and height)
     assert.ok(manifest.icon);
     const png = fs.readFileSync(manifest.icon);

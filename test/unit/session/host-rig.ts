@@ -89,12 +89,18 @@ export function hostRig(
 
 /** `client` whose `getSession` waits for `gate` first (a service slow to answer, released by the test). */
 function heldHistory(client: ApiClient, gate: Promise<unknown>): ApiClient {
-  const held = Object.create(client) as ApiClient;
-  held.getSession = async (...args) => {
+  // Methods run on the client itself: its private (#) fields are not reachable through a prototype.
+  const getSession: ApiClient['getSession'] = async (...args) => {
     await gate;
     return client.getSession(...args);
   };
-  return held;
+  return new Proxy(client, {
+    get(target, prop) {
+      if (prop === 'getSession') return getSession;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** Whether the mirror shows exactly the host's transcript. */

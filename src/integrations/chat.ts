@@ -1,0 +1,164 @@
+/**
+ * The `@den` chat participant: `/code`, `/plan`, `/deepsearch`, `/slides` (and plain `@den …` for
+ * `auto`) start a turn: a new session, or the one this conversation already has. Progress, tool
+ * activity and the answer stream into the chat; the result offers Open Session and Review Changes.
+ */
+import * as vscode from 'vscode';
+import type { DenExtensionApi, DenMode, DenTurnRef, DenTurnSnapshot } from '../api/types';
+import { followUntilEnd } from './follow';
+import { CHAT_PARTICIPANT_ID } from './names';
+import { filesLine, turnButtons, turnOutcome } from './words';
+
+/** What a `@den` answer keeps for follow-ups (`ChatResult.metadata`). */
+export interface DenChatMetadata {
+  sessionId: string;
+  agentMessageId: string;
+  status: DenTurnSnapshot['status'];
+  hasFiles: boolean;
+}
+
+const MODES: Record<string, DenMode> = {
+  code: 'code',
+  plan: 'plan',
+  deepsearch: 'deepsearch',
+  slides: 'slides',
+};
+
+/** The session the conversation's last `@den` answer was in, if any. */
+export function conversationSession(history: vscode.ChatContext['history']): string | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const turn = history[i];
+    if (!(turn instanceof vscode.ChatResponseTurn) || turn.participant !== CHAT_PARTICIPANT_ID) continue;
+    const id = (turn.result.metadata as Partial<DenChatMetadata> | undefined)?.sessionId;
+    if (typeof id === 'string' && id) return id;
+  }
+  return undefined;
+}
+
+/** `#file` and selection references as attachments (other kinds are left to the prompt text). */
+export function referenceFiles(
+  refs: readonly vscode.ChatPromptReference[],
+): (vscode.Uri | vscode.Location)[] {
+  const out: (vscode.Uri | vscode.Location)[] = [];
+  for (const r of refs)
+    if (r.value instanceof vscode.Uri || r.value instanceof vscode.Location) out.push(r.value);
+  return out;
+}
+
+/** One `@den` request as the participant answered it: what tests and the log see. */
+export interface ChatExchange {
+  prompt: string;
+  command?: string;
+  /** Each stream call, in order: `markdown: …`, `progress: …`, `button: <title> <command>`, … */
+  parts: string[];
+  result: vscode.ChatResult;
+}
+
+/** A stream that forwards every call and notes it in `parts` (the stream is frozen: no Proxy). */
+function noting(stream: vscode.ChatResponseStream, parts: string[]): vscode.ChatResponseStream {
+  const note = (kind: string, text: string): void => void parts.push(`${kind}: ${text}`);
+  return {
+    markdown: (v) => (note('markdown', typeof v === 'string' ? v : v.value), stream.markdown(v)),
+    progress: (v) => (note('progress', v), stream.progress(v)),
+    button: (c) => (note('button', `${c.title} ${c.command}`), stream.button(c)),
+    anchor: (v, title) => (note('anchor', title ?? ''), stream.anchor(v, title)),
+    reference: (v, icon) => (note('reference', v.toString()), stream.reference(v, icon)),
+    filetree: (v, base) => (note('filetree', base.toString()), stream.filetree(v, base)),
+    push: (part) => (note('push', part.constructor.name), stream.push(part)),
+  };
+}
+
+export async function handleChat(
+  api: DenExtensionApi,
+  request: vscode.ChatRequest,
+  chat: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+  answered?: (exchange: ChatExchange) => void,
+): Promise<vscode.ChatResult> {
+  const parts: string[] = [];
+  const result = await answer(api, request, chat, noting(stream, parts), token);
+  answered?.({
+    prompt: request.prompt,
+    ...(request.command ? { command: request.command } : {}),
+    parts,
+    result,
+  });
+  return result;
+}
+
+async function answer(
+  api: DenExtensionApi,
+  request: vscode.ChatRequest,
+  chat: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<vscode.ChatResult> {
+  const task = request.prompt.trim();
+  if (!task) {
+    stream.markdown('Tell Den what to do, e.g. `@den /code add tests for the parser`.');
+    return {};
+  }
+  const sessionId = conversationSession(chat.history);
+  const files = referenceFiles(request.references);
+  stream.progress(sessionId ? 'Continuing the Den session…' : 'Starting a Den session…');
+  let ref: DenTurnRef;
+  try {
+    ref = await api.startTurn({
+      task,
+      mode: (request.command && MODES[request.command]) || 'auto',
+      ...(sessionId ? { sessionId } : {}),
+      ...(files.length ? { files } : {}),
+    });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    stream.markdown(message);
+    return { errorDetails: { message } };
+  }
+  const last = await follow(api, ref, stream, token);
+  const outcome = turnOutcome(last);
+  if (outcome) stream.markdown(`\n\n${outcome}`);
+  const files2 = filesLine(last);
+  if (files2) stream.markdown(`\n\n${files2}`);
+  for (const b of turnButtons(last)) stream.button(b);
+  const metadata: DenChatMetadata = {
+    sessionId: ref.sessionId,
+    agentMessageId: ref.agentMessageId,
+    status: last.status,
+    hasFiles: last.files.length > 0,
+  };
+  return last.status === 'error'
+    ? { metadata, errorDetails: { message: last.error ?? 'The turn failed.' } }
+    : { metadata };
+}
+
+/** Streams a turn into the chat: each new tool as progress, the answer's appended text as markdown. */
+function follow(
+  api: DenExtensionApi,
+  ref: DenTurnRef,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+): Promise<DenTurnSnapshot> {
+  let sent = '';
+  let tools = 0;
+  let queued = false;
+  return followUntilEnd(api, ref, token, (snap) => {
+    if (snap.status === 'queued' && !queued) stream.progress('Waiting in the service’s queue…');
+    queued = snap.status === 'queued';
+    for (; tools < snap.tools.length; tools++) stream.progress(`Running ${snap.tools[tools].name}…`);
+    if (snap.answer.startsWith(sent)) {
+      if (snap.answer.length > sent.length) stream.markdown(snap.answer.slice(sent.length));
+    } else {
+      // Text that was replaced, not appended: show the new answer whole.
+      stream.markdown(`\n\n---\n\n${snap.answer}`);
+    }
+    sent = snap.answer;
+  });
+}
+
+/** After an answer: nothing to suggest but the session's own next steps (the buttons). */
+export function chatFollowups(result: vscode.ChatResult): vscode.ChatFollowup[] {
+  const m = result.metadata as Partial<DenChatMetadata> | undefined;
+  if (!m?.sessionId || m.status !== 'completed') return [];
+  return [{ prompt: 'Continue', label: 'Continue in the same session', participant: CHAT_PARTICIPANT_ID }];
+}

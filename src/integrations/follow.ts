@@ -1,0 +1,38 @@
+import type * as vscode from 'vscode';
+import type { DenExtensionApi, DenTurnRef, DenTurnSnapshot } from '../api/types';
+
+/** The turn ended, or waits for the person (what it asks is the answer for now). */
+const ended = (s: DenTurnSnapshot): boolean =>
+  (s.status !== 'queued' && s.status !== 'running') || s.needsInput !== undefined;
+
+/**
+ * Follows a turn until it ends or needs the person, calling `onSnapshot` on each change. Cancelling stops the turn and
+ * waits for its end (or ends at once when nothing was running).
+ */
+export function followUntilEnd(
+  api: DenExtensionApi,
+  ref: DenTurnRef,
+  token: vscode.CancellationToken,
+  onSnapshot: (snap: DenTurnSnapshot) => void = () => undefined,
+): Promise<DenTurnSnapshot> {
+  return new Promise((resolve) => {
+    let latest: DenTurnSnapshot | undefined;
+    // Set after followTurn returns: its first call can come before (the turn may have ended).
+    const held: { sub?: vscode.Disposable } = {};
+    const end = (snap: DenTurnSnapshot): void => {
+      cancel.dispose();
+      held.sub?.dispose();
+      resolve(snap);
+    };
+    const cancel = token.onCancellationRequested(async () => {
+      if (!(await api.stopTurn(ref.sessionId)) && latest && !ended(latest))
+        end({ ...latest, status: 'aborted' });
+    });
+    held.sub = api.followTurn(ref, (snap) => {
+      latest = snap;
+      onSnapshot(snap);
+      if (ended(snap)) end(snap);
+    });
+    if (latest && ended(latest)) held.sub.dispose();
+  });
+}

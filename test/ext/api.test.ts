@@ -1,0 +1,178 @@
+/**
+ * Den's public extension API (`src/api/types.ts`, docs/api.md), as another extension uses it:
+ * `vscode.extensions.getExtension('den-dev.den').exports`.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as vscode from 'vscode';
+import type { DenExtensionApi, DenTurnSnapshot } from '../../src/api/types';
+import { waitFor } from '../support/wait';
+import { useDen } from './fixtures';
+import { emuFetch, EXTENSION_ID, settleKeyChange } from './helpers';
+
+/** The exports exactly as another extension sees them. */
+function publicApi(): DenExtensionApi {
+  const ext = vscode.extensions.getExtension<DenExtensionApi>(EXTENSION_ID);
+  assert.ok(ext?.isActive, 'Den is active');
+  return ext.exports;
+}
+
+/** Every snapshot of a turn until it ends. */
+function snapshotsUntilEnd(api: DenExtensionApi, ref: { sessionId: string; agentMessageId: string }) {
+  const seen: DenTurnSnapshot[] = [];
+  let sub: vscode.Disposable | undefined;
+  const ended = new Promise<DenTurnSnapshot>((resolve) => {
+    sub = api.followTurn(ref, (s) => {
+      seen.push(s);
+      if (!['queued', 'running'].includes(s.status)) resolve(s);
+    });
+  });
+  return { seen, ended, dispose: () => sub?.dispose() };
+}
+
+function tempDir(): string {
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  assert.ok(root, 'the test window has a workspace folder');
+  return fs.mkdtempSync(path.join(root, 'den-api-'));
+}
+
+describe('Public API', () => {
+  const den = useDen();
+
+  it('is typed and versioned: startTurn, followTurn, getSession, stopTurn, openSession, reviewChanges, runWebTask, onDidChangeSession', () => {
+    const api = publicApi();
+    assert.equal(api.apiVersion, 1);
+    for (const fn of [
+      'startTurn',
+      'followTurn',
+      'getSession',
+      'stopTurn',
+      'openSession',
+      'reviewChanges',
+      'runWebTask',
+    ])
+      assert.equal(typeof (api as unknown as Record<string, unknown>)[fn], 'function', fn);
+    assert.equal(typeof api.onDidChangeSession, 'function');
+  });
+
+  it('starts a headless turn in a new session and follows it to completed: answer, tools and files, no panel', async () => {
+    const api = publicApi();
+    const ref = await api.startTurn({ task: 'Add a slugify helper', mode: 'code' });
+    assert.match(ref.sessionId, /^[0-9a-f-]{36}$/);
+    const follow = snapshotsUntilEnd(api, ref);
+    const last = await follow.ended;
+    follow.dispose();
+    assert.equal(last.status, 'completed');
+    assert.equal(last.task, 'Add a slugify helper');
+    assert.equal(last.mode, 'code');
+    assert.ok(last.answer.length > 0, 'an answer');
+    assert.ok(
+      last.tools.length > 0 && last.tools.every((t) => t.status !== 'running'),
+      JSON.stringify(last.tools),
+    );
+    assert.ok(
+      last.files.some((f) => f.kind === 'added'),
+      JSON.stringify(last.files),
+    );
+    // The answer grew: more than one snapshot, each answer a prefix of the next.
+    assert.ok(follow.seen.length > 1);
+    for (let i = 1; i < follow.seen.length; i++)
+      assert.ok(follow.seen[i].answer.startsWith(follow.seen[i - 1].answer));
+    assert.equal(den.api.panels.panel(ref.sessionId), undefined, 'no panel was opened');
+    // The service has it.
+    const { body } = await emuFetch(den.emu, `/sessions/${ref.sessionId}`);
+    assert.equal((body.messages as { content?: string }[])[0].content, 'Add a slugify helper');
+  });
+
+  it('attaches a file and a range, then continues the same session', async () => {
+    const api = publicApi();
+    const dir = tempDir();
+    try {
+      const file = path.join(dir, 'calc.ts');
+      fs.writeFileSync(file, 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\n');
+      const uri = vscode.Uri.file(file);
+      const ref = await api.startTurn({
+        task: 'Review this',
+        files: [uri, new vscode.Location(uri, new vscode.Range(1, 0, 1, 19))],
+      });
+      await snapshotsUntilEnd(api, ref).ended;
+      const { body } = await emuFetch(den.emu, `/sessions/${ref.sessionId}`);
+      const user = (body.messages as { type: string; files: { name: string }[] }[]).find(
+        (m) => m.type === 'user',
+      );
+      assert.deepEqual(user?.files.map((f) => f.name).sort(), ['calc-L2.ts', 'calc.ts']);
+
+      const next = await api.startTurn({ task: 'Now add tests', sessionId: ref.sessionId });
+      assert.equal(next.sessionId, ref.sessionId);
+      assert.notEqual(next.agentMessageId, ref.agentMessageId);
+      await snapshotsUntilEnd(api, next).ended;
+      const session = await api.getSession(ref.sessionId);
+      assert.deepEqual(
+        session.turns.map((t) => t.task),
+        ['Review this', 'Now add tests'],
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a failed turn with its error, and reads a session it does not hold from the service', async () => {
+    const api = publicApi();
+    const ref = await api.startTurn({ task: 'Please fail this one' });
+    const last = await snapshotsUntilEnd(api, ref).ended;
+    assert.equal(last.status, 'error');
+    assert.ok(last.error, 'the error message');
+    // A session created elsewhere (on the service directly): read from GET /sessions/{id}.
+    const listed = await emuFetch(den.emu, '/sessions');
+    const other = (listed.body.sessions as { sessionId?: string; id?: string }[])[0];
+    const otherId = (other.sessionId ?? other.id) as string;
+    assert.equal(den.api.panels.transcriptOf(otherId), undefined);
+    const s = await api.getSession(otherId);
+    assert.equal(s.sessionId, otherId);
+    assert.ok(s.turns.length > 0 && s.title.length > 0);
+  });
+
+  it('stops a running turn: followers see it end aborted', async () => {
+    const api = publicApi();
+    const ref = await api.startTurn({ task: 'A slow long answer' });
+    const follow = snapshotsUntilEnd(api, ref);
+    await waitFor('the turn to run', () => follow.seen.some((s) => s.status === 'running'));
+    assert.equal(await api.stopTurn(ref.sessionId), true);
+    assert.equal((await follow.ended).status, 'aborted');
+    assert.equal(await api.stopTurn(ref.sessionId), false, 'nothing left to stop');
+  });
+
+  it('refuses an empty task, and says what to do when signed out, without the key', async () => {
+    const api = publicApi();
+    await assert.rejects(api.startTurn({ task: '  ' }), /the task is empty/);
+    await settleKeyChange(den.api, () => den.api.keys.clear());
+    const err = await api.startTurn({ task: 'Anything' }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    assert.ok(err instanceof Error, 'rejected');
+    assert.match(err.message, /^Den: .*(API key|sign in|Sign in)/i);
+    assert.ok(!err.message.includes(den.emu.keys.primary));
+  });
+
+  it('runs a web task and resolves with its records and schema problems', async () => {
+    const api = publicApi();
+    const r = await api.runWebTask({
+      appUrl: 'https://shop.example.com',
+      query: 'list products with gaps',
+      schema: { name: 'the product name', price: 'the price in USD' },
+      maxCount: 4,
+    });
+    assert.equal(r.status, 'DONE');
+    assert.equal(r.records.length, 4);
+    assert.ok(
+      Object.values(r.problems).some((n) => n > 0),
+      JSON.stringify(r.problems),
+    );
+    await assert.rejects(
+      api.runWebTask({ appUrl: 'shop.example.com', query: 'x', schema: { a: 'b' } }),
+      /not valid.*appUrl/,
+    );
+  });
+});
