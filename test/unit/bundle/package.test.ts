@@ -25,6 +25,7 @@ interface Manifest {
     chatParticipants?: { id: string; name: string }[];
     languageModelTools?: { name: string }[];
     languageModelChatProviders?: unknown;
+    keybindings?: { command: string; key: string; when?: string }[];
   };
 }
 
@@ -84,6 +85,18 @@ describe('the package (.vsix)', function () {
       ['den_delegateTask', 'den_sessionStatus', 'den_runWebTask'],
     );
     assert.equal(manifest.contributes.languageModelChatProviders, undefined, 'a stub model must never ship');
+    // keyboard shortcuts for the main commands; one chord means one command in any context
+    const keys = manifest.contributes.keybindings ?? [];
+    assert.deepEqual(keys.map((k) => k.command).sort(), [
+      'den.askAboutSelection',
+      'den.newSession',
+      'den.sendFileToAgent',
+    ]);
+    const ctrlAltA = keys.filter((k) => k.key === 'ctrl+alt+a').map((k) => k.when);
+    assert.deepEqual(ctrlAltA, [
+      'editorHasSelection && den.signedIn',
+      'editorTextFocus && !editorHasSelection && den.signedIn',
+    ]);
     // the icon: a 128×128 PNG (the IHDR chunk's width and height)
     assert.ok(manifest.icon);
     const png = fs.readFileSync(manifest.icon);
