@@ -5,7 +5,7 @@ import { seedDemoKey } from './auth/demo-key';
 import { KeyStore } from './auth/key-store';
 import { registerAttachCommands } from './commands/attach-commands';
 import { registerApplyCommands } from './commands/apply-commands';
-import { registerAuthCommands, registerGetStarted } from './commands/auth-commands';
+import { offerWalkthrough, registerAuthCommands, registerGetStarted } from './commands/auth-commands';
 import { registerFileCommands } from './commands/file-commands';
 import { registerPanelCommands } from './commands/panel-commands';
 import { registerReviewCommands } from './commands/review-commands';
@@ -229,6 +229,10 @@ export function activate(context: vscode.ExtensionContext): DenApi {
   });
   const integrations = registerIntegrations(context, api);
   context.subscriptions.push(sessionChanges, integrations);
+  // After activation, once: a new person's empty editor area shows the walkthrough.
+  void offerWalkthrough(context.globalState).catch((err) =>
+    logger.warn(`The walkthrough did not open: ${err}`),
+  );
   const activationMs = performance.now() - started;
   logger.info(`Den activated in ${activationMs.toFixed(1)} ms.`);
   return {

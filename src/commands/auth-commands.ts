@@ -35,6 +35,20 @@ export function registerGetStarted(extensionId: string): vscode.Disposable {
   );
 }
 
+/**
+ * The first time Den starts in a profile, an empty editor area shows the walkthrough (the next step
+ * for a new person); never again, and not when `den.showWalkthroughOnFirstRun` is off.
+ */
+export async function offerWalkthrough(state: vscode.Memento): Promise<boolean> {
+  const KEY = 'den.walkthroughOffered';
+  if (state.get(KEY)) return false;
+  if (!vscode.workspace.getConfiguration('den').get<boolean>('showWalkthroughOnFirstRun', true)) return false;
+  if (vscode.window.tabGroups.all.some((g) => g.tabs.length > 0)) return false;
+  await state.update(KEY, true);
+  await vscode.commands.executeCommand('den.getStarted');
+  return true;
+}
+
 async function configure(given?: string): Promise<string | undefined> {
   const config = vscode.workspace.getConfiguration('den');
   const url =

@@ -19,6 +19,11 @@ describe('@den in the Chat view', function () {
     await runCommand(page, 'Chat: Open Chat');
     const input = page.locator('.interactive-input-part .monaco-editor').first();
     await input.waitFor();
+    // Requests fail ("Language model unavailable") until the stub model is in the picker.
+    await page
+      .locator('.interactive-input-part', { hasText: 'Den Stub' })
+      .first()
+      .waitFor({ timeout: 60_000 });
     await input.click();
     await page.keyboard.type('@den /code add a slugify helper');
     await page.keyboard.press('Enter');

@@ -56,6 +56,8 @@ export const OFFLINE_SETTINGS: Readonly<Record<string, unknown>> = {
   'security.workspace.trust.enabled': false,
   'git.enabled': false,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  // Tests start from a fresh profile each time; the walkthrough is tested where it is wanted.
+  'den.showWalkthroughOnFirstRun': false,
 };
 
 const CONFIG_YAML = 'auth: none\ndisable-telemetry: true\ndisable-update-check: true\n';

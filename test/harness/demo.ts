@@ -57,7 +57,12 @@ async function main(): Promise<void> {
     workspaceDir,
     port: editorPort,
     installVsix: vsix,
-    settings: { 'den.baseUrl': emulator.url, 'workbench.startupEditor': 'none' },
+    // A new person's first minutes: Den opens its walkthrough in the empty editor area.
+    settings: {
+      'den.baseUrl': emulator.url,
+      'workbench.startupEditor': 'none',
+      'den.showWalkthroughOnFirstRun': true,
+    },
     // Den stores it in SecretStorage on its first start (src/auth/demo-key.ts): signed in already.
     env: { DEN_DEMO_API_KEY: emulator.keys.primary },
   }));
