@@ -8,6 +8,7 @@ import { registerFileCommands } from './commands/file-commands';
 import { registerPanelCommands } from './commands/panel-commands';
 import { registerReviewCommands } from './commands/review-commands';
 import { registerSessionCommands } from './commands/session-commands';
+import { linkOf, registerSessionUriHandler } from './commands/session-link-commands';
 import { registerTurnCommands } from './commands/turn-commands';
 import { registerWebTaskCommands } from './commands/webtask-commands';
 import { parseSettings } from './config/settings';
@@ -17,6 +18,7 @@ import { ApplyPreviews } from './files/apply-review';
 import { WorkspaceFileStatus } from './files/file-status';
 import { BaseStore } from './session/bases';
 import { Connection } from './service/connection';
+import { Attention } from './panel/attention';
 import { PanelManager } from './panel/panel-manager';
 import { SessionFiles } from './session/session-files';
 import { MARKDOWN_SCHEME, SessionMarkdownProvider, openSessionMarkdown } from './sessions/markdown-view';
@@ -40,6 +42,8 @@ export interface DenApi {
   readonly files: SessionFileSystem;
   /** Each session file's state against the workspace (the tree and the panels show it). */
   readonly fileStatus: WorkspaceFileStatus;
+  /** Notifications and the Sessions view's badge for turns that finish or need input unseen. */
+  readonly attention: Attention;
   /** Web tasks (`POST /lam/run`): the runner, the panel, the view, the passcode. */
   readonly webTasks: WebTasks;
   /** How long `activate` took, in ms (reported by the integration tests). */
@@ -126,6 +130,19 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     fileStatus: fileStatus.model,
   });
 
+  const attention = new Attention({
+    settings: () => connection.settings.attention,
+    panelVisible: (id) => panels.panel(id)?.visible ?? false,
+    open: (id) => panels.open(id),
+    setBadge: (n) => {
+      view.badge =
+        n > 0
+          ? { value: n, tooltip: n === 1 ? '1 turn finished unseen' : `${n} turns finished unseen` }
+          : undefined;
+    },
+  });
+  const extensionId = context.extension.id;
+
   const previews = new ApplyPreviews();
   const webTasks = new WebTasks({
     context,
@@ -168,6 +185,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
         e.affectsConfiguration('http.proxyStrictSSL')
       ) {
         connection.updateSettings(readSettings());
+        attention.settingsChanged();
         sessionFiles.forget();
         fileStatus.forget();
         void sessions.refresh({ forgetProblem: true });
@@ -187,12 +205,26 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     panels.onDidStartTurn((id) => {
       if (!sessions.get(id)) void sessions.refresh();
     }),
+    attention,
+    panels.onDidChangeTurn((a) => attention.turnChanged(a)),
+    panels.onDidShowPanel((id) => attention.seen(id)),
+    view.onDidChangeVisibility((e) => {
+      if (e.visible) attention.seen();
+    }),
+    registerSessionUriHandler({
+      check: async (id) => {
+        await connection.ready;
+        return sessions.detail(id);
+      },
+      open: (id) => panels.open(id),
+    }),
     ...registerPanelCommands(panels),
     vscode.window.registerWebviewPanelSerializer('den.session', panels.serializer()),
     vscode.window.registerWebviewPanelSerializer(WEB_TASK_VIEW_TYPE, webTasks.panel.serializer()),
     ...registerSessionCommands(sessions, connection, {
       open: (id) => panels.open(id),
       exportMarkdown: (id) => openSessionMarkdown(sessions, id),
+      linkOf: (id) => linkOf(extensionId, id),
     }),
     ...registerTurnCommands({ connection, panels, sessions }),
     ...registerAttachCommands({ connection, panels, sessions }),
@@ -219,6 +251,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     sessionDrop: drop,
     files,
     fileStatus,
+    attention,
     webTasks,
     activationMs,
   };
