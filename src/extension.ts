@@ -8,7 +8,7 @@ import { registerFileCommands } from './commands/file-commands';
 import { registerPanelCommands } from './commands/panel-commands';
 import { registerReviewCommands } from './commands/review-commands';
 import { registerSessionCommands } from './commands/session-commands';
-import { linkOf, registerSessionUriHandler } from './commands/session-link-commands';
+import { linkOf, sessionUriHandler } from './commands/session-link-commands';
 import { registerTurnCommands } from './commands/turn-commands';
 import { registerWebTaskCommands } from './commands/webtask-commands';
 import { parseSettings } from './config/settings';
@@ -44,6 +44,8 @@ export interface DenApi {
   readonly fileStatus: WorkspaceFileStatus;
   /** Notifications and the Sessions view's badge for turns that finish or need input unseen. */
   readonly attention: Attention;
+  /** Opens `<scheme>://<extension id>/session/<id>` links (registered with the window). */
+  readonly uriHandler: vscode.UriHandler;
   /** Web tasks (`POST /lam/run`): the runner, the panel, the view, the passcode. */
   readonly webTasks: WebTasks;
   /** How long `activate` took, in ms (reported by the integration tests). */
@@ -142,6 +144,13 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     },
   });
   const extensionId = context.extension.id;
+  const uriHandler = sessionUriHandler({
+    check: async (id) => {
+      await connection.ready;
+      return sessions.detail(id);
+    },
+    open: (id) => panels.open(id),
+  });
 
   const previews = new ApplyPreviews();
   const webTasks = new WebTasks({
@@ -211,13 +220,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     view.onDidChangeVisibility((e) => {
       if (e.visible) attention.seen();
     }),
-    registerSessionUriHandler({
-      check: async (id) => {
-        await connection.ready;
-        return sessions.detail(id);
-      },
-      open: (id) => panels.open(id),
-    }),
+    uriHandler,
     ...registerPanelCommands(panels),
     vscode.window.registerWebviewPanelSerializer('den.session', panels.serializer()),
     vscode.window.registerWebviewPanelSerializer(WEB_TASK_VIEW_TYPE, webTasks.panel.serializer()),
@@ -252,6 +255,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     files,
     fileStatus,
     attention,
+    uriHandler,
     webTasks,
     activationMs,
   };

@@ -30,7 +30,8 @@ export async function handleSessionUri(deps: SessionLinkDeps, uri: vscode.Uri): 
   })();
 }
 
-/** The URI handler (links to sessions). */
-export function registerSessionUriHandler(deps: SessionLinkDeps): vscode.Disposable {
-  return vscode.window.registerUriHandler({ handleUri: (uri) => handleSessionUri(deps, uri) });
+/** The URI handler (links to sessions), registered; the tests call it (code-server's browser opens no app links). */
+export function sessionUriHandler(deps: SessionLinkDeps): vscode.UriHandler & vscode.Disposable {
+  const registration = vscode.window.registerUriHandler({ handleUri: (uri) => handleSessionUri(deps, uri) });
+  return { handleUri: (uri) => handleSessionUri(deps, uri), dispose: () => registration.dispose() };
 }
