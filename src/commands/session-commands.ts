@@ -128,7 +128,7 @@ export function registerSessionCommands(
         const link = openers.linkOf(s.sessionId);
         await vscode.env.clipboard.writeText(link);
         void vscode.window.showInformationMessage(
-          `Den: copied a link to “${firstLine(s.title, 40) || 'Untitled session'}”. Opened in this editor, it shows the session's panel.`,
+          `Den: copied a link that opens “${firstLine(s.title, 40) || 'Untitled session'}” in this editor.`,
         );
         return link;
       }),

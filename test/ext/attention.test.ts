@@ -222,12 +222,38 @@ describe('Turn lifecycle events, attention and session links', () => {
     }
   });
 
+  it('den.badge.unseenTurns off takes the badge away and counts nothing more', async () => {
+    const id = randomUUID();
+    const panel = await openPanel(den.api, id, { turn: { task: 'answer in 30 events', mode: 'auto' } });
+    const turn = lastTurn(panel);
+    panel.dispose();
+    await turnEnded(den.api, turn);
+    const view = sessionsView(den.api);
+    await waitFor('on the badge', () => view.badge?.value === 1);
+    await setDenSetting(den.api, 'badge.unseenTurns', false);
+    try {
+      await waitFor('the badge gone', () => view.badge === undefined);
+      const again = await openPanel(den.api, id, { turn: { task: 'answer in 5 events', mode: 'auto' } });
+      const second = lastTurn(again);
+      again.dispose();
+      await turnEnded(den.api, second);
+      await waitFor('told', () => den.messages.texts().length === 2);
+      assert.equal(view.badge, undefined);
+      assert.equal(den.api.attention.unseenCount, 0);
+    } finally {
+      await setDenSetting(den.api, 'badge.unseenTurns', undefined);
+    }
+  });
+
   it('Copy Link writes the session’s link to the clipboard; the link opens its panel through the URI handler', async () => {
     const id = await seededSession(den.api, 'Refactor auth middleware');
     const link = await vscode.commands.executeCommand<string>('den.copySessionLink', id);
     assert.equal(link, `${vscode.env.uriScheme}://${EXTENSION_ID}/session/${id}`);
     assert.equal(await vscode.env.clipboard.readText(), link);
-    assert.match(den.messages.texts('info')[0] ?? '', /^Den: copied a link to “Refactor auth middleware”/);
+    assert.match(
+      den.messages.texts('info')[0] ?? '',
+      /^Den: copied a link that opens “Refactor auth middleware” in this editor\.$/,
+    );
     assert.equal(den.api.panels.panel(id), undefined);
     // The registered handler itself: code-server's browser opens no app links (openExternal of one
     // navigates the page away).

@@ -176,14 +176,10 @@ export const INPUT_REQUEST_KINDS: readonly string[] = [
 const STILL_WAITING = new Set([...INPUT_REQUEST_KINDS, 'task.phase', 'sandbox.snapshot', 'state.snapshot']);
 
 function askInput(c: EventContext): void {
-  const p = c.payload;
-  const text =
-    str(p.message) ??
-    str(p.question) ??
-    str(p.prompt) ??
-    str(p.text) ??
-    str(p.title) ??
-    (typeof c.raw === 'string' && c.raw ? c.raw : 'Waiting for your answer.');
+  const asked = ['message', 'question', 'prompt', 'text', 'title']
+    .map((k) => str(c.payload[k]))
+    .find(Boolean);
+  const text = asked ?? (typeof c.raw === 'string' && c.raw ? c.raw : 'Waiting for your answer.');
   if (isTerminalStatus(c.turn.status) || text === c.turn.needsInput) return;
   c.turn.needsInput = text;
   c.cs.turnInfoChanged = true;
