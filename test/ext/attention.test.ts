@@ -43,9 +43,15 @@ function answerNotifications(answer?: string): { shown: Shown[]; restore(): void
 
 describe('Turn lifecycle events, attention and session links', () => {
   // Turns of "N events" take about N × 20 ms: long enough to close or stop them midway.
+  let undo: (() => void)[] = [];
+  // Declared before the fixture's, so it runs first: what the test replaced goes back before the
+  // fixture restores VS Code's notifications and resets Den.
+  afterEach(() => {
+    for (const u of undo.reverse()) u();
+    undo = [];
+  });
   const den = useDen({ emulator: { eventDelayMs: 20 } });
   let events: SessionActivityEvent[] = [];
-  let undo: (() => void)[] = [];
   let focused = true;
 
   beforeEach(() => {
@@ -60,10 +66,13 @@ describe('Turn lifecycle events, attention and session links', () => {
     undo = [() => (attention.windowFocused = saved), () => sub.dispose(), () => attention.seen()];
   });
 
-  // Runs after the fixture's own (Den reset, then these undone).
-  afterEach(async () => {
-    for (const u of undo.reverse()) await u();
-  });
+  /** Starts a turn in a new session's panel and closes the panel at once: Den follows it headless. */
+  const headless = async (task: string, mode: 'auto' | 'code' | 'plan' = 'auto', id = randomUUID()) => {
+    const panel = await openPanel(den.api, id, { turn: { task, mode } });
+    const turn = lastTurn(panel);
+    panel.dispose();
+    return { id, turn };
+  };
 
   const kinds = (turnId: string) =>
     events
@@ -71,10 +80,7 @@ describe('Turn lifecycle events, attention and session links', () => {
       .map((e) => (e.detail ? `${e.kind}: ${e.detail}` : e.kind));
 
   it('a turn followed without its panel: started, then completed with the session, turn and title; notified, counted on the badge until its panel is shown', async () => {
-    const id = randomUUID();
-    const panel = await openPanel(den.api, id, { turn: { task: 'answer in 50 events', mode: 'auto' } });
-    const turn = lastTurn(panel);
-    panel.dispose();
+    const { id, turn } = await headless('answer in 50 events');
     await turnEnded(den.api, turn);
     await waitFor('completed', () => kinds(turn.agentMessageId).includes('completed'));
     assert.deepEqual(kinds(turn.agentMessageId), ['started', 'completed']);
@@ -133,10 +139,7 @@ describe('Turn lifecycle events, attention and session links', () => {
   it('a failing turn: failed with the error, an error notification while its panel is closed; Open opens it', async () => {
     const answered = answerNotifications('Open');
     undo.push(() => answered.restore());
-    const id = randomUUID();
-    const panel = await openPanel(den.api, id, { turn: { task: 'slow fail', mode: 'code' } });
-    const turn = lastTurn(panel);
-    panel.dispose();
+    const { id, turn } = await headless('slow fail', 'code');
     await turnEnded(den.api, turn);
     await waitFor('failed', () => kinds(turn.agentMessageId).some((k) => k.startsWith('failed')));
     const message = 'The sandbox process exited unexpectedly (exit code 1).';
@@ -184,10 +187,7 @@ describe('Turn lifecycle events, attention and session links', () => {
   });
 
   it('a turn that asks for approval with its panel closed: a notification naming the question', async () => {
-    const id = randomUUID();
-    const panel = await openPanel(den.api, id, { turn: { task: 'approve it', mode: 'plan' } });
-    const turn = lastTurn(panel);
-    panel.dispose();
+    const { id, turn } = await headless('approve it', 'plan');
     await waitFor('the notification', () => den.messages.texts().length > 0);
     assert.deepEqual(den.messages.shown, [
       { level: 'info', text: 'Den: “approve it” needs your input: Approve the plan to go on.' },
@@ -200,10 +200,7 @@ describe('Turn lifecycle events, attention and session links', () => {
     await setDenSetting(den.api, 'notifications.turnFinished', 'never');
     try {
       await waitFor('the setting', () => den.api.connection.settings.attention.turnFinished === 'never');
-      const id = randomUUID();
-      const panel = await openPanel(den.api, id, { turn: { task: 'answer in 30 events', mode: 'auto' } });
-      const turn = lastTurn(panel);
-      panel.dispose();
+      const { turn } = await headless('answer in 30 events');
       await turnEnded(den.api, turn);
       await waitFor('on the badge', () => sessionsView(den.api).badge?.value === 1);
       assert.deepEqual(den.messages.shown, []);
@@ -223,19 +220,14 @@ describe('Turn lifecycle events, attention and session links', () => {
   });
 
   it('den.badge.unseenTurns off takes the badge away and counts nothing more', async () => {
-    const id = randomUUID();
-    const panel = await openPanel(den.api, id, { turn: { task: 'answer in 30 events', mode: 'auto' } });
-    const turn = lastTurn(panel);
-    panel.dispose();
+    const { id, turn } = await headless('answer in 30 events');
     await turnEnded(den.api, turn);
     const view = sessionsView(den.api);
     await waitFor('on the badge', () => view.badge?.value === 1);
     await setDenSetting(den.api, 'badge.unseenTurns', false);
     try {
       await waitFor('the badge gone', () => view.badge === undefined);
-      const again = await openPanel(den.api, id, { turn: { task: 'answer in 5 events', mode: 'auto' } });
-      const second = lastTurn(again);
-      again.dispose();
+      const { turn: second } = await headless('answer in 5 events', 'auto', id);
       await turnEnded(den.api, second);
       await waitFor('told', () => den.messages.texts().length === 2);
       assert.equal(view.badge, undefined);
