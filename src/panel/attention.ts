@@ -25,12 +25,13 @@ export class Attention implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[];
 
   constructor(private readonly deps: AttentionDeps) {
-    this.disposables = [
-      vscode.window.onDidChangeWindowState((s) => {
-        if (!s.focused) return;
-        for (const id of this.unseen.sessions()) if (deps.panelVisible(id)) this.seen(id);
-      }),
-    ];
+    this.disposables = [vscode.window.onDidChangeWindowState(() => this.focusChanged())];
+  }
+
+  /** The window's focus changed: on return, the sessions whose panels show are seen. */
+  focusChanged(): void {
+    if (!this.windowFocused()) return;
+    for (const id of this.unseen.sessions()) if (this.deps.panelVisible(id)) this.seen(id);
   }
 
   /** The number on the badge. */

@@ -136,6 +136,22 @@ describe('Turn lifecycle events, attention and session links', () => {
     assert.equal(sessionsView(den.api).badge?.value, 1, 'a turn finished unseen');
   });
 
+  it('a turn that finished while the window had no focus counts until the window has it again with its panel shown', async () => {
+    focused = false;
+    const id = randomUUID();
+    const panel = await openPanel(den.api, id, { turn: { task: 'answer in 10 events', mode: 'auto' } });
+    await turnEnded(den.api, lastTurn(panel));
+    const view = sessionsView(den.api);
+    await waitFor('on the badge', () => view.badge?.value === 1);
+    assert.ok(panel.visible);
+    den.api.attention.focusChanged();
+    assert.equal(view.badge?.value, 1, 'cleared while the window had no focus');
+    focused = true;
+    // What `window.onDidChangeWindowState` calls (the test window's focus cannot change).
+    den.api.attention.focusChanged();
+    assert.equal(view.badge, undefined);
+  });
+
   it('a failing turn: failed with the error, an error notification while its panel is closed; Open opens it', async () => {
     const answered = answerNotifications('Open');
     undo.push(() => answered.restore());
