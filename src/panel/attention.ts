@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { showError } from '../ui/show-error';
 import { UnseenTurns, attentionText, decideAttention, type AttentionSettings } from '../session/attention';
 import type { TurnActivity } from '../session/session-activity';
 
@@ -54,11 +55,13 @@ export class Attention implements vscode.Disposable {
     const show = kind === 'failed' ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
     const actions = files ? ['Open', 'Review Changes'] : ['Open'];
     // Not awaited: the notification stays until dismissed.
-    void Promise.resolve(show(attentionText(event), ...actions)).then((choice) => {
-      if (choice === 'Open') return this.deps.open(sessionId);
-      if (choice === 'Review Changes')
-        return vscode.commands.executeCommand('den.reviewTurn', sessionId, event.agentMessageId);
-    });
+    void Promise.resolve(show(attentionText(event), ...actions))
+      .then((choice) => {
+        if (choice === 'Open') return this.deps.open(sessionId);
+        if (choice === 'Review Changes')
+          return vscode.commands.executeCommand('den.reviewTurn', sessionId, event.agentMessageId);
+      })
+      .catch((err: unknown) => showError(err, 'open the session'));
   }
 
   /** The person saw a session (its panel was shown) or, without an id, every session. */
