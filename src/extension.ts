@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { createDenApi } from './api/den-api';
-import type { DenExtensionApi, DenSessionChangeEvent } from './api/types';
+import type { DenExtensionApi } from './api/types';
 import { seedDemoKey } from './auth/demo-key';
 import { KeyStore } from './auth/key-store';
 import { registerAttachCommands } from './commands/attach-commands';
@@ -10,6 +10,7 @@ import { registerFileCommands } from './commands/file-commands';
 import { registerPanelCommands } from './commands/panel-commands';
 import { registerReviewCommands } from './commands/review-commands';
 import { registerSessionCommands } from './commands/session-commands';
+import { linkOf, sessionUriHandler } from './commands/session-link-commands';
 import { registerTurnCommands } from './commands/turn-commands';
 import { registerWebTaskCommands } from './commands/webtask-commands';
 import { parseSettings } from './config/settings';
@@ -19,6 +20,7 @@ import { ApplyPreviews } from './files/apply-review';
 import { WorkspaceFileStatus } from './files/file-status';
 import { BaseStore } from './session/bases';
 import { Connection } from './service/connection';
+import { Attention } from './panel/attention';
 import { PanelManager } from './panel/panel-manager';
 import { SessionFiles } from './session/session-files';
 import { MARKDOWN_SCHEME, SessionMarkdownProvider, openSessionMarkdown } from './sessions/markdown-view';
@@ -48,6 +50,10 @@ export interface DenApi extends DenExtensionApi {
   readonly files: SessionFileSystem;
   /** Each session file's state against the workspace (the tree and the panels show it). */
   readonly fileStatus: WorkspaceFileStatus;
+  /** Notifications and the Sessions view's badge for turns that finish or need input unseen. */
+  readonly attention: Attention;
+  /** Opens `<scheme>://<extension id>/session/<id>` links (registered with the window). */
+  readonly uriHandler: vscode.UriHandler;
   /** Web tasks (`POST /lam/run`): the runner, the panel, the view, the passcode. */
   readonly webTasks: WebTasks;
   /** The chat participant and the language model tools (tests watch `@den`'s answers). */
@@ -136,6 +142,26 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     fileStatus: fileStatus.model,
   });
 
+  const attention = new Attention({
+    settings: () => connection.settings.attention,
+    panelVisible: (id) => panels.panel(id)?.visible ?? false,
+    open: (id) => panels.open(id),
+    setBadge: (n) => {
+      view.badge =
+        n > 0
+          ? { value: n, tooltip: n === 1 ? '1 turn finished unseen' : `${n} turns finished unseen` }
+          : undefined;
+    },
+  });
+  const extensionId = context.extension.id;
+  const uriHandler = sessionUriHandler({
+    check: async (id) => {
+      await connection.ready;
+      return sessions.detail(id);
+    },
+    open: (id) => panels.open(id),
+  });
+
   const previews = new ApplyPreviews();
   const webTasks = new WebTasks({
     context,
@@ -178,6 +204,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
         e.affectsConfiguration('http.proxyStrictSSL')
       ) {
         connection.updateSettings(readSettings());
+        attention.settingsChanged();
         sessionFiles.forget();
         fileStatus.forget();
         void sessions.refresh({ forgetProblem: true });
@@ -197,12 +224,20 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     panels.onDidStartTurn((id) => {
       if (!sessions.get(id)) void sessions.refresh();
     }),
+    attention,
+    panels.onDidChangeTurn((a) => attention.turnChanged(a)),
+    panels.onDidShowPanel((id) => attention.seen(id)),
+    view.onDidChangeVisibility((e) => {
+      if (e.visible) attention.seen();
+    }),
+    uriHandler,
     ...registerPanelCommands(panels),
     vscode.window.registerWebviewPanelSerializer('den.session', panels.serializer()),
     vscode.window.registerWebviewPanelSerializer(WEB_TASK_VIEW_TYPE, webTasks.panel.serializer()),
     ...registerSessionCommands(sessions, connection, {
       open: (id) => panels.open(id),
       exportMarkdown: (id) => openSessionMarkdown(sessions, id),
+      linkOf: (id) => linkOf(extensionId, id),
     }),
     ...registerTurnCommands({ connection, panels, sessions }),
     ...registerAttachCommands({ connection, panels, sessions }),
@@ -218,17 +253,16 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     webTasksView,
     ...registerWebTaskCommands(webTasks),
   );
-  const sessionChanges = new vscode.EventEmitter<DenSessionChangeEvent>();
   const api = createDenApi({
     connection,
     panels,
     webTasks,
     titleOf: (id) => sessions.get(id)?.title,
-    onDidChangeSession: sessionChanges.event,
+    onDidChangeSession: panels.onDidChangeSession,
     apiKey: () => keys.key,
   });
   const integrations = registerIntegrations(context, api);
-  context.subscriptions.push(sessionChanges, integrations);
+  context.subscriptions.push(integrations);
   // After activation, once: a new person's empty editor area shows the walkthrough.
   void offerWalkthrough(context.globalState).catch((err) =>
     logger.warn(`The walkthrough did not open: ${err}`),
@@ -245,6 +279,8 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     sessionDrop: drop,
     files,
     fileStatus,
+    attention,
+    uriHandler,
     webTasks,
     integrations,
     activationMs,

@@ -20,6 +20,7 @@ export function turnSnapshot(sessionId: string, turn: Turn): DenTurnSnapshot {
     task: turn.userMessage.text,
     ...(turn.userMessage.mode ? { mode: turn.userMessage.mode } : {}),
     status: turn.status,
+    ...(turn.needsInput !== undefined ? { needsInput: turn.needsInput } : {}),
     answer: answer.join('\n\n'),
     tools,
     files,

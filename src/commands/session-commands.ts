@@ -12,6 +12,8 @@ export type SessionOpener = (sessionId: string) => Promise<void>;
 export interface SessionOpeners {
   open: SessionOpener;
   exportMarkdown: SessionOpener;
+  /** The link that opens the session's panel (`session-link-commands.ts`). */
+  linkOf: (sessionId: string) => string;
 }
 
 /** What a session command may be given: a tree node, a session id, or nothing (then it asks). */
@@ -116,6 +118,19 @@ export function registerSessionCommands(
         if (!s) return;
         await vscode.env.clipboard.writeText(s.sessionId);
         void vscode.window.setStatusBarMessage(`Den: copied ${s.sessionId}`, 3000);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'den.copySessionLink',
+      guarded('copy the link to the session', async (arg?: SessionArg) => {
+        const s = await pick(arg, 'copy a link to');
+        if (!s) return undefined;
+        const link = openers.linkOf(s.sessionId);
+        await vscode.env.clipboard.writeText(link);
+        void vscode.window.showInformationMessage(
+          `Den: copied a link that opens “${firstLine(s.title, 40) || 'Untitled session'}” in this editor.`,
+        );
+        return link;
       }),
     ),
   ];

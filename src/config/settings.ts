@@ -1,4 +1,5 @@
 import { EFFORTS, MODES, type Effort, type Mode } from '../core/api/types';
+import { TURN_FINISHED_NOTIFY, type AttentionSettings, type TurnFinishedNotify } from '../session/attention';
 
 /** Den's settings, read and validated in one place (see `readSettings`), then passed down. */
 export interface DenSettings {
@@ -17,6 +18,8 @@ export interface DenSettings {
   proxyUrl?: string;
   /** VS Code's `http.proxyStrictSSL`. */
   strictSSL: boolean;
+  /** `den.notifications.*` and `den.badge.unseenTurns`. */
+  attention: AttentionSettings;
 }
 
 /** Reads one setting by its full name (e.g. `den.baseUrl`). */
@@ -54,6 +57,7 @@ export function parseSettings(get: SettingReader): DenSettings {
   const effort = get('den.defaultEffort');
   const template = get('den.mediaUrlTemplate');
   const proxy = get('http.proxy');
+  const finished = get('den.notifications.turnFinished');
   return {
     baseUrl: url,
     baseUrlProblem: rawUrl.trim() ? problem : undefined,
@@ -66,5 +70,12 @@ export function parseSettings(get: SettingReader): DenSettings {
     maxAttachmentBytes: Math.round(num(get('den.attachments.maxFileSizeMB'), 100, 1, 10_240) * 1024 * 1024),
     proxyUrl: typeof proxy === 'string' && proxy.trim() ? proxy.trim() : undefined,
     strictSSL: get('http.proxyStrictSSL') !== false,
+    attention: {
+      turnFinished: TURN_FINISHED_NOTIFY.includes(finished as TurnFinishedNotify)
+        ? (finished as TurnFinishedNotify)
+        : 'whenUnfocused',
+      needsInput: get('den.notifications.needsInput') !== false,
+      badge: get('den.badge.unseenTurns') !== false,
+    },
   };
 }

@@ -3,13 +3,14 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { wsAgentFor } from '../core/api/proxy';
 import type { Logger } from '../core/log';
-import type { Transcript, Turn } from '../core/transcript/model';
+import type { Subscription } from '../core/emitter';
+import type { Transcript } from '../core/transcript/model';
 import type { SessionFileSystem } from '../files/session-fs';
 import type { Connection } from '../service/connection';
-import { firstLine } from '../protocol/format';
 import type { WebviewPersistedState } from '../protocol/messages';
 import type { RunningTurn, RunningTurnsChange } from '../session/running-turn';
 import type { FileStatusSource } from '../session/file-status';
+import { SessionActivity, type SessionActivityEvent, type TurnActivity } from '../session/session-activity';
 import { SessionHost, type HostSettings, type TurnRequest } from '../session/session-host';
 import { TranscriptCache } from '../session/transcript-cache';
 import { UploadIndex } from '../session/upload-index';
@@ -39,7 +40,7 @@ export type PanelTurnRequest = TurnRequest;
 /**
  * Owns the Session panels (one per session) and the hosts behind them. A host outlives its panel
  * while one of its turns runs, so the turn is followed to its end: the status bar, the Sessions
- * view and the "finished" notification stay right with the panel closed.
+ * view and the turns' lifecycle events (`onDidChangeSession`) stay right with the panel closed.
  */
 export class PanelManager implements vscode.Disposable {
   private readonly hosts = new Map<string, SessionHost>();
@@ -53,6 +54,15 @@ export class PanelManager implements vscode.Disposable {
   private readonly started = new vscode.EventEmitter<string>();
   /** A turn started in a session (by id), which the Sessions view may not list yet. */
   readonly onDidStartTurn = this.started.event;
+  private readonly activity: SessionActivity;
+  /** A followed turn's change, with the turn (Den's notifications read its files). */
+  readonly onDidChangeTurn: (listener: (e: TurnActivity) => void) => Subscription;
+  private readonly sessionChanged = new vscode.EventEmitter<SessionActivityEvent>();
+  /** A turn Den follows, with or without a panel, started, needs input, completed, failed or was stopped. */
+  readonly onDidChangeSession = this.sessionChanged.event;
+  private readonly shown = new vscode.EventEmitter<string>();
+  /** A session's panel was opened, revealed or became visible (by session id). */
+  readonly onDidShowPanel = this.shown.event;
   private readonly disposables: vscode.Disposable[];
   private readonly transcriptChanged = new vscode.EventEmitter<string>();
   /** A session's transcript changed in a host (an open panel, or a turn followed headless). */
@@ -66,10 +76,18 @@ export class PanelManager implements vscode.Disposable {
       dir: path.join(deps.context.globalStorageUri.fsPath, 'transcripts'),
       logger: deps.logger,
     });
+    this.activity = new SessionActivity((err) =>
+      deps.logger.warn(`A listener of the turns' changes failed: ${String(err)}`),
+    );
+    this.onDidChangeTurn = this.activity.onDidChange;
     this.disposables = [
       this.changed,
       this.started,
       this.transcriptChanged,
+      this.activity,
+      this.activity.onDidChange((a) => this.sessionChanged.fire(a.event)),
+      this.sessionChanged,
+      this.shown,
       deps.connection.onDidChangeState(() => {
         for (const h of this.hosts.values()) h.view.updateComposer();
       }),
@@ -89,6 +107,7 @@ export class PanelManager implements vscode.Disposable {
     const existing = this.panels.get(sessionId);
     if (existing) existing.reveal();
     else this.adopt(host);
+    this.shown.fire(sessionId);
     if (options.turn) {
       await host.startTurn(options.turn);
       // The panel may have been closed while the turn was being started.
@@ -212,8 +231,14 @@ export class PanelManager implements vscode.Disposable {
       ...(this.deps.recordBase ? { recordBase: this.recordBaseFor(sessionId) } : {}),
       fileStatus: this.deps.fileStatus,
       events: {
-        onRunningChanged: () => this.updateRunning(),
-        onTurnEnded: (h, turn) => this.turnEnded(h, turn),
+        onRunningChanged: (h) => {
+          for (const t of h.runningTurns()) this.activity.seen(h.sessionId, h.title, t);
+          this.updateRunning();
+        },
+        onTurnInfo: (h, turn) => {
+          if (h.runningTurns().includes(turn)) this.activity.seen(h.sessionId, h.title, turn);
+        },
+        onTurnEnded: (h, turn) => this.activity.ended(h.sessionId, h.title, turn),
         onTitleChanged: (h) => this.panels.get(h.sessionId)?.setTitle(h.title),
         onTurnStarted: (h) => this.started.fire(h.sessionId),
         onFilesChanged: (h, update) => this.deps.sessionFs.files.update(h.sessionId, update),
@@ -248,6 +273,10 @@ export class PanelManager implements vscode.Disposable {
     };
     const p = existing ? new SessionPanel(existing, host, deps) : SessionPanel.create(host, deps);
     this.panels.set(host.sessionId, p);
+    // Disposed with the panel.
+    p.panel.onDidChangeViewState((e) => {
+      if (e.webviewPanel.visible) this.shown.fire(host.sessionId);
+    });
     return p;
   }
 
@@ -312,23 +341,6 @@ export class PanelManager implements vscode.Disposable {
       this.changed.fire({ turns: list, sessions });
     }
     this.releaseIdleHosts();
-  }
-
-  private turnEnded(host: SessionHost, turn: Turn): void {
-    if (this.panels.get(host.sessionId)?.visible) return;
-    const title = firstLine(host.title, 60) || 'Untitled session';
-    const [verb, show] =
-      turn.status === 'completed'
-        ? ['finished', vscode.window.showInformationMessage]
-        : turn.status === 'error'
-          ? ['failed', vscode.window.showErrorMessage]
-          : ['was stopped', vscode.window.showWarningMessage];
-    const buttons =
-      turn.files.length > 0 || (turn.outputFiles?.length ?? 0) > 0 ? ['Open', 'Review files'] : ['Open'];
-    // Not awaited: the notification stays until dismissed.
-    void Promise.resolve(show(`Den: “${title}” ${verb}`, ...buttons)).then((choice) => {
-      if (choice) void this.open(host.sessionId);
-    });
   }
 
   dispose(): void {

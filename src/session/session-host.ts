@@ -41,6 +41,8 @@ export interface SessionHostEvents {
   /** A followed turn reached a terminal status. */
   onTurnEnded?(host: SessionHost, turn: Turn): void;
   onTitleChanged?(host: SessionHost): void;
+  /** A turn's info changed (phase, needs input, …): see `Turn.needsInput`. */
+  onTurnInfo?(host: SessionHost, turn: Turn): void;
   /** A turn was started from here (the session may be new to the service). */
   onTurnStarted?(host: SessionHost, turn: Turn): void;
   /** What the session's files are: a live `sandbox.snapshot`'s changes, or the stored snapshot fetched to reconcile. */
@@ -339,6 +341,8 @@ export class SessionHost {
     this.deps.events?.onTranscriptChanged?.(this);
     if (cs.turnCreated || cs.statusChanged || cs.turnInfoChanged) this.view.updateComposer();
     if (cs.turnCreated) this.view.updateTitle();
+    const turn = cs.turnInfoChanged ? findTurn(this.live.value, cs.turnId) : undefined;
+    if (turn) this.deps.events?.onTurnInfo?.(this, turn);
   }
 
   private turnDone(messageId: string, done: StreamDone): void {

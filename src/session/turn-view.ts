@@ -19,6 +19,7 @@ export function turnHeader(t: Turn): TurnHeader {
   if (t.queuePosition !== undefined) h.queuePosition = t.queuePosition;
   if (t.error !== undefined) h.error = t.error;
   if (t.abortReason !== undefined) h.abortReason = t.abortReason;
+  if (t.needsInput !== undefined) h.needsInput = t.needsInput;
   return h;
 }
 

@@ -70,6 +70,11 @@ export function turnStatusText(t: TurnHeader): string {
   }
 }
 
+/** The line under a turn that waits for the person (empty when it does not). */
+export function needsInputText(t: TurnHeader): string {
+  return t.needsInput ? `The agent needs your input: ${t.needsInput}` : '';
+}
+
 /** A parameter value as readable text (strings as they are, the rest as indented JSON). */
 export function valueText(v: unknown): string {
   if (typeof v === 'string') return v;

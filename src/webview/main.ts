@@ -9,7 +9,7 @@ import { Announcer } from './announcer';
 import { ComposerView } from './composer';
 import { h, installContentHandlers } from './dom';
 import { installDropTarget } from './drop';
-import { turnStatusText } from './format';
+import { needsInputText, turnStatusText } from './format';
 import { HeaderView, NoticeView } from './header';
 import type { Post } from './post';
 import { Store } from './state';
@@ -100,7 +100,7 @@ function start(): void {
       for (const text of c.spoken) announcer.answer(text);
       for (const id of c.statuses) {
         const t = store.turn(id);
-        if (t) announcer.status(turnStatusText(t.header));
+        if (t) announcer.status(needsInputText(t.header) || turnStatusText(t.header));
       }
     }
   };

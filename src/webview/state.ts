@@ -286,7 +286,8 @@ export class Store {
     let t = this.byId.get(h.id);
     if (!t && h.id !== '') t = this.adoptPending(h);
     if (t) {
-      if (t.header.status !== h.status) c.statuses.push(h.id);
+      if (t.header.status !== h.status || (h.needsInput && h.needsInput !== t.header.needsInput))
+        c.statuses.push(h.id);
       t.header = h;
     } else {
       t = { header: h, blocks: [], index: new Map(), files: [] };

@@ -34,13 +34,14 @@ export function isTerminalKind(kind: string): boolean {
   return TERMINAL_KINDS.has(kind);
 }
 
-/** The events of a turn after `message.received` and the queued phase, ending with a terminal event. */
+/** The events of a turn after `message.received` and the queued phase, ending with a terminal event (but `approve`). */
 export function scriptFor(ctx: ScriptContext): ScriptStep[] {
   const t = ctx.task.toLowerCase();
   const slow = t.includes('slow');
   let steps: ScriptStep[];
   const count = /(\d+)\s+events/.exec(t);
-  if (t.includes('fail')) steps = failTurn(ctx);
+  if (t.includes('approve')) steps = approvalTurn(ctx);
+  else if (t.includes('fail')) steps = failTurn(ctx);
   else if (count) steps = longAnswer(Math.min(Number(count[1]), 500_000));
   else if (t.includes('plan') || ctx.mode === 'plan') steps = planTurn(ctx);
   else if (t.includes('long')) steps = longAnswer(400);
@@ -312,6 +313,20 @@ function planTurn(ctx: ScriptContext): ScriptStep[] {
   );
   steps.push(completed(ctx, files, 'Plan executed'));
   return steps;
+}
+
+/** The plan, then a plan-approval request (kind assumed by Den too), then nothing: it waits until stopped. */
+function approvalTurn(ctx: ScriptContext): ScriptStep[] {
+  return [
+    { kind: 'task.phase', payload: { phase: 'running' } },
+    { kind: 'thought', block_id: 'thought:1', payload: { thought: `Planning: ${ctx.task}`, finalize: true } },
+    {
+      kind: 'plan.update',
+      block_id: 'plan:root',
+      payload: { patch: { todos: [{ id: 'todo-1', content: 'Make the change', status: 'pending' }] } },
+    },
+    { kind: 'plan.approval_request', payload: { message: 'Approve the plan to go on.' } },
+  ];
 }
 
 function deepsearchTurn(ctx: ScriptContext): ScriptStep[] {

@@ -161,6 +161,30 @@ function errorOf(raw: unknown, p: Rec): { message: string; code?: string } {
   return code === undefined ? { message } : { message, code };
 }
 
+/**
+ * Kinds of the service's plan-approval or input request, documented by title only: the strings are
+ * **assumed** (service-behaviour.md, "Event kinds"). The payload's `message`, `question`, `prompt`,
+ * `text` or `title` says what the agent asks.
+ */
+export const INPUT_REQUEST_KINDS: readonly string[] = [
+  'plan.approval_request',
+  'approval.request',
+  'input.request',
+];
+
+/** Kinds that do not show the agent moved on from a request (it may report its phase while waiting). */
+const STILL_WAITING = new Set([...INPUT_REQUEST_KINDS, 'task.phase', 'sandbox.snapshot', 'state.snapshot']);
+
+function askInput(c: EventContext): void {
+  const asked = ['message', 'question', 'prompt', 'text', 'title']
+    .map((k) => str(c.payload[k]))
+    .find(Boolean);
+  const text = asked ?? (typeof c.raw === 'string' && c.raw ? c.raw : 'Waiting for your answer.');
+  if (isTerminalStatus(c.turn.status) || text === c.turn.needsInput) return;
+  c.turn.needsInput = text;
+  c.cs.turnInfoChanged = true;
+}
+
 const handlers: Record<string, Handler> = {
   'block.create': (c) => {
     const type = str(c.payload.type) ?? '';
@@ -324,6 +348,7 @@ const handlers: Record<string, Handler> = {
     if (c.payload.references !== undefined) m.references = c.payload.references;
     add(c, m);
   },
+  ...Object.fromEntries(INPUT_REQUEST_KINDS.map((k) => [k, askInput])),
   'state.snapshot': (c) => {
     const p = c.payload;
     const covered = num(p.last_event_id) ?? num(p.lastEventId);
@@ -346,4 +371,14 @@ const handlers: Record<string, Handler> = {
 export function applyKind(c: EventContext): void {
   const handler = Object.prototype.hasOwnProperty.call(handlers, c.kind) ? handlers[c.kind] : keepGeneric;
   handler(c);
+  // A known kind other than a request or a status report means the agent moved on (or the person
+  // answered, `message.received`); an unknown kind (`focus`, `context.usage`…) says nothing.
+  const t = c.turn;
+  if (
+    t.needsInput !== undefined &&
+    (isTerminalStatus(t.status) || (handler !== keepGeneric && !STILL_WAITING.has(c.kind)))
+  ) {
+    delete t.needsInput;
+    c.cs.turnInfoChanged = true;
+  }
 }

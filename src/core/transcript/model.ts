@@ -41,6 +41,11 @@ export interface Turn {
   queuePosition?: number;
   error?: TurnError;
   abortReason?: string;
+  /**
+   * The agent waits for the person: what it asks (a plan-approval or input request, see
+   * `INPUT_REQUEST_KINDS`). Cleared when the turn ends or a later event shows it moved on.
+   */
+  needsInput?: string;
   /** `task.completed` continuation, always as a JSON string (objects are stringified). */
   continuation?: string;
   /** Files listed by `task.completed` (final results of the turn). */

@@ -110,6 +110,7 @@ const isTurn = object({
   queuePosition: optional(unchecked<number>()),
   error: optional(object({ message: isString, code: optional(unchecked<string>()) })),
   abortReason: optional(unchecked<string>()),
+  needsInput: optional(isString),
   continuation: optional(isString),
   outputFiles: optional(unchecked<FileInfo[]>()),
   result: optional(unchecked<Record<string, unknown>>()),

@@ -6,7 +6,7 @@ import type { Todo } from '../../core/transcript/model';
 import { fileStatusText, fileStatusWords } from '../../protocol/format';
 import type { FileStatusView } from '../../protocol/messages';
 import { clear, h } from '../dom';
-import { EFFORT_LABELS, MODE_LABELS, formatBytes, turnStatusText } from '../format';
+import { EFFORT_LABELS, MODE_LABELS, formatBytes, needsInputText, turnStatusText } from '../format';
 import type { RowView, ViewContext } from './context';
 
 /** Characters of the request shown in the turn's heading (the rest follows it as text). */
@@ -254,5 +254,7 @@ export class StatusLineView implements RowView {
       }),
       h('span', { class: 'status-text', text: turnStatusText(t.header) }),
     );
+    const ask = needsInputText(t.header);
+    if (ask) this.el.append(h('div', { class: 'needs-input', text: ask }));
   }
 }

@@ -48,6 +48,42 @@ describe('settings', () => {
     assert.equal(s.strictSSL, true);
   });
 
+  const attention: [string, Record<string, unknown>, object][] = [
+    [
+      'defaults to notify when not looking, input requests and the badge on',
+      {},
+      { turnFinished: 'whenUnfocused', needsInput: true, badge: true },
+    ],
+    [
+      'reads always, and false for input requests and the badge',
+      {
+        'den.notifications.turnFinished': 'always',
+        'den.notifications.needsInput': false,
+        'den.badge.unseenTurns': false,
+      },
+      { turnFinished: 'always', needsInput: false, badge: false },
+    ],
+    [
+      'reads never',
+      { 'den.notifications.turnFinished': 'never' },
+      { turnFinished: 'never', needsInput: true, badge: true },
+    ],
+    [
+      'falls back on an unknown choice and non-booleans',
+      {
+        'den.notifications.turnFinished': 'sometimes',
+        'den.notifications.needsInput': 'no',
+        'den.badge.unseenTurns': 0,
+      },
+      { turnFinished: 'whenUnfocused', needsInput: true, badge: true },
+    ],
+  ];
+  for (const [title, values, expected] of attention) {
+    it(`attention settings: ${title}`, () => {
+      assert.deepEqual(parseSettings(from(values)).attention, expected);
+    });
+  }
+
   it('clamps numbers and passes the proxy settings through', () => {
     const s = parseSettings(
       from({

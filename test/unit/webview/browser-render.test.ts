@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import type { Block } from '../../../src/core/transcript/model';
 import type { Delta } from '../../../src/protocol/messages';
+import { eventFactory } from '../../support/events';
 import { waitFor } from '../../support/wait';
 import {
   closeBrowser,
@@ -73,6 +74,26 @@ describe('webview in Chromium', function () {
         path: 'src/add-whitespace-normalizer.ts',
       },
     );
+  });
+
+  it('shows “The agent needs your input: …” under a turn that waits, and takes it away when it moves on', async () => {
+    h = await openHarness();
+    const e = eventFactory();
+    const s = scenario(
+      [
+        e('task.phase', { phase: 'running' }),
+        e('plan.approval_request', { message: 'Approve the plan to go on.' }),
+        e('markdown.chunk', { delta: 'Going on.' }, 'answer:main'),
+      ],
+      1,
+    );
+    await h.send(s.init, s.batches[0], s.batches[1]);
+    const line = h.page.locator('.turn-status .needs-input');
+    await waitFor('the line', async () => (await line.count()) === 1);
+    assert.equal(await line.innerText(), 'The agent needs your input: Approve the plan to go on.');
+    await h.send(s.batches[2]);
+    await waitFor('the line to go', async () => (await line.count()) === 0);
+    assert.match(await h.page.locator('.turn-status').innerText(), /Running/);
   });
 
   it('shows each file’s state and counts, follows fileStatus deltas, and posts the file and turn commands', async () => {
