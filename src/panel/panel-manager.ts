@@ -53,6 +53,9 @@ export class PanelManager implements vscode.Disposable {
   private readonly started = new vscode.EventEmitter<string>();
   /** A turn started in a session (by id), which the Sessions view may not list yet. */
   readonly onDidStartTurn = this.started.event;
+  private readonly ended = new vscode.EventEmitter<{ sessionId: string; status: Turn['status'] }>();
+  /** A turn Den followed ended (completed, error or aborted). */
+  readonly onDidEndTurn = this.ended.event;
   private readonly disposables: vscode.Disposable[];
   private runningSessions = new Set<string>();
   private runningKey = '';
@@ -66,6 +69,7 @@ export class PanelManager implements vscode.Disposable {
     this.disposables = [
       this.changed,
       this.started,
+      this.ended,
       deps.connection.onDidChangeState(() => {
         for (const h of this.hosts.values()) h.view.updateComposer();
       }),
@@ -180,7 +184,10 @@ export class PanelManager implements vscode.Disposable {
       fileStatus: this.deps.fileStatus,
       events: {
         onRunningChanged: () => this.updateRunning(),
-        onTurnEnded: (h, turn) => this.turnEnded(h, turn),
+        onTurnEnded: (h, turn) => {
+          this.ended.fire({ sessionId: h.sessionId, status: turn.status });
+          this.turnEnded(h, turn);
+        },
         onTitleChanged: (h) => this.panels.get(h.sessionId)?.setTitle(h.title),
         onTurnStarted: (h) => this.started.fire(h.sessionId),
         onFilesChanged: (h, update) => this.deps.sessionFs.files.update(h.sessionId, update),
