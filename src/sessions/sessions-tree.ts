@@ -37,10 +37,11 @@ function rowId(n: Extract<SessionNode, { kind: 'file' }>): string {
 /**
  * The Sessions view: renders a `SessionsModel` (sessions page by page in groups: Pinned, then by day,
  * then Archived; each with its turns, fetched on expand, and files, from `fileSnapshot`) and keeps the
- * view's context keys, message and description in step with it. It remembers, in the workspace's
- * storage and bounded, the sessions started from this workspace (shown by default: This Workspace;
- * All Sessions on request, remembered too) and the sessions archived here (hidden locally). The model's problems show in the view with what to do; network
- * failures retry by themselves (the model's schedule).
+ * view's context keys, message and description in step with it. It remembers in the workspace's
+ * storage, bounded, the sessions started from this workspace (This Workspace, shown by default; All
+ * Sessions on request, remembered too) and the sessions archived here (hidden locally). The model's
+ * problems show in the view with what to do; network failures retry by themselves (the model's
+ * schedule).
  */
 export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SessionNode | SessionNode[] | undefined>();
@@ -77,7 +78,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
     this.local = new RecentIds(storage, 'den.sessions.workspace');
     this.archived = new RecentIds(storage, 'den.sessions.archived');
     this.showAllValue = storage.get(SHOW_ALL_KEY) === true;
-    void this.applyKeys(async () => void (await setContext('den.sessionsShowAll', this.showAllValue)));
+    void this.applyKeys(() => this.setEmptyContext());
   }
 
   /** Whether All Sessions is shown rather than This Workspace. */
@@ -96,10 +97,6 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   /** Whether the session was started from this workspace (as far as the bounded memory goes). */
   isLocal(sessionId: string): boolean {
     return this.local.has(sessionId);
-  }
-
-  isArchived(sessionId: string): boolean {
-    return this.archived.has(sessionId);
   }
 
   /** Records a session a turn was started in from this window, as this workspace's. */

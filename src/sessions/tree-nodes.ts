@@ -50,7 +50,7 @@ function nodeKey(n: SessionNode): string {
   }
 }
 
-/** Each known state of a session's last turn: icon, theme colour, word. */
+/** The icon and theme colour of each known state of a session's last turn (its name is the word). */
 const TURN_STATE: Record<TurnState, [icon: string, color: string]> = {
   running: ['sync~spin', 'charts.blue'],
   done: ['pass', 'testing.iconPassed'],
@@ -70,9 +70,8 @@ export function sessionItem(s: Session, look: SessionLook, now: number): vscode.
   const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `session:${s.sessionId}`;
   const when = relativeTime(s.updatedAt, now);
-  item.description = [s.isPinned && 'pinned', archived && 'archived', state, when]
-    .filter(Boolean)
-    .join(' · ');
+  const marks = [s.isPinned && 'pinned', archived && 'archived', state].filter(Boolean);
+  item.description = [...marks, when].join(' · ');
   item.contextValue = `session${s.isPinned ? '.pinned' : ''}${archived ? '.archived' : ''}`;
   const icon = state && TURN_STATE[state];
   item.iconPath = icon
@@ -92,14 +91,13 @@ export function sessionItem(s: Session, look: SessionLook, now: number): vscode.
     `Files: ${files}${s.isPinned ? '  \nPinned' : ''}${archived ? '  \nArchived here' : ''}`,
   );
   item.tooltip = tip;
-  const words = [title, s.isPinned && 'pinned', archived && 'archived', state, `updated ${when}`];
-  item.accessibilityInformation = { label: words.filter(Boolean).join(', ') };
+  item.accessibilityInformation = { label: [title, ...marks, `updated ${when}`].join(', ') };
   // A click (or Enter) opens the session, what a person came for; the twistie (or →) still expands it.
   item.command = { command: 'den.openSession', title: 'Open Session', arguments: [s.sessionId] };
   return item;
 }
 
-/** A group of the root (Pinned, Today, …, Archived): expanded, but Archived, which holds what was put away. */
+/** A group at the root (Pinned, Today, …): expanded, but Archived, which holds what was put away. */
 export function dayItem(group: SessionGroup, count: number): vscode.TreeItem {
   const item = new vscode.TreeItem(
     GROUP_LABELS[group],
