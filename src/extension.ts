@@ -95,7 +95,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
   // depends on them may show, or "needs the address of your service" flashes when a URL is set.
   void vscode.commands.executeCommand('setContext', 'den.ready', true);
   const status = new StatusBar();
-  const sessions = new SessionsTreeProvider(connection, logger);
+  const sessions = new SessionsTreeProvider(connection, logger, context.workspaceState);
   const drop = new SessionDropController((sessionId, uris) =>
     vscode.commands.executeCommand('den.attachToSession', { uris, session: sessionId }),
   );
@@ -222,6 +222,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
       status.setRunningTurns(turns.length);
     }),
     panels.onDidStartTurn((id) => {
+      void sessions.remember(id);
       if (!sessions.get(id)) void sessions.refresh();
     }),
     attention,
@@ -231,6 +232,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
       if (e.visible) attention.seen();
     }),
     uriHandler,
+    panels.onDidEndTurn((t) => sessions.model.setEnded(t.sessionId, t.status)),
     ...registerPanelCommands(panels),
     vscode.window.registerWebviewPanelSerializer('den.session', panels.serializer()),
     vscode.window.registerWebviewPanelSerializer(WEB_TASK_VIEW_TYPE, webTasks.panel.serializer()),

@@ -112,6 +112,23 @@ export function registerSessionCommands(
       }),
     ),
     vscode.commands.registerCommand(
+      'den.sessions.showAll',
+      guarded('show all sessions', () => tree.setShowAll(true)),
+    ),
+    vscode.commands.registerCommand(
+      'den.sessions.showWorkspace',
+      guarded("show this workspace's sessions", () => tree.setShowAll(false)),
+    ),
+    ...(['archive', 'unarchive'] as const).map((verb) =>
+      vscode.commands.registerCommand(
+        `den.${verb}Session`,
+        guarded(`${verb} the session`, async (arg?: SessionArg) => {
+          const s = await pick(arg, verb);
+          if (s) await tree.setArchived(s.sessionId, verb === 'archive');
+        }),
+      ),
+    ),
+    vscode.commands.registerCommand(
       'den.copySessionId',
       guarded('copy the session ID', async (arg?: SessionArg) => {
         const s = await pick(arg, 'copy the ID of');

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { wsAgentFor } from '../core/api/proxy';
 import type { Logger } from '../core/log';
 import type { Subscription } from '../core/emitter';
-import type { Transcript } from '../core/transcript/model';
+import type { Transcript, Turn } from '../core/transcript/model';
 import type { SessionFileSystem } from '../files/session-fs';
 import type { Connection } from '../service/connection';
 import type { WebviewPersistedState } from '../protocol/messages';
@@ -63,6 +63,9 @@ export class PanelManager implements vscode.Disposable {
   private readonly shown = new vscode.EventEmitter<string>();
   /** A session's panel was opened, revealed or became visible (by session id). */
   readonly onDidShowPanel = this.shown.event;
+  private readonly ended = new vscode.EventEmitter<{ sessionId: string; status: Turn['status'] }>();
+  /** A turn Den followed ended (completed, error or aborted). */
+  readonly onDidEndTurn = this.ended.event;
   private readonly disposables: vscode.Disposable[];
   private readonly transcriptChanged = new vscode.EventEmitter<string>();
   /** A session's transcript changed in a host (an open panel, or a turn followed headless). */
@@ -88,6 +91,7 @@ export class PanelManager implements vscode.Disposable {
       this.activity.onDidChange((a) => this.sessionChanged.fire(a.event)),
       this.sessionChanged,
       this.shown,
+      this.ended,
       deps.connection.onDidChangeState(() => {
         for (const h of this.hosts.values()) h.view.updateComposer();
       }),
@@ -238,7 +242,10 @@ export class PanelManager implements vscode.Disposable {
         onTurnInfo: (h, turn) => {
           if (h.runningTurns().includes(turn)) this.activity.seen(h.sessionId, h.title, turn);
         },
-        onTurnEnded: (h, turn) => this.activity.ended(h.sessionId, h.title, turn),
+        onTurnEnded: (h, turn) => {
+          this.ended.fire({ sessionId: h.sessionId, status: turn.status });
+          this.activity.ended(h.sessionId, h.title, turn);
+        },
         onTitleChanged: (h) => this.panels.get(h.sessionId)?.setTitle(h.title),
         onTurnStarted: (h) => this.started.fire(h.sessionId),
         onFilesChanged: (h, update) => this.deps.sessionFs.files.update(h.sessionId, update),

@@ -5,9 +5,12 @@ import type { Logger } from '../core/log';
 import type { Connection } from '../service/connection';
 import type { FileStatusModel, FileStatuses } from '../session/file-status';
 import { presentError } from '../session/error-text';
+import { groupOf, groupSessions, type HistoryScope, type SessionGroup } from '../session/list/history-groups';
+import { RecentIds, type IdStorage } from '../session/list/recent-ids';
 import { isRunning, SessionsModel, type SessionsChange } from '../session/list/sessions-model';
 import { listProblemMessage, welcomeKeys } from '../session/list/welcome-state';
 import {
+  dayItem,
   fileItem,
   groupItem,
   moreItem,
@@ -19,15 +22,26 @@ import {
   type SessionNode,
 } from './tree-nodes';
 
+/** A `Memento` kept in memory, for a provider built without one. */
+function memoryStorage(): IdStorage {
+  const values = new Map<string, unknown>();
+  return { get: (k) => values.get(k), update: async (k, v) => void values.set(k, v) };
+}
+
+const SHOW_ALL_KEY = 'den.sessions.showAll';
+
 function rowId(n: Extract<SessionNode, { kind: 'file' }>): string {
   return `${n.sessionId}\u0000${n.path}`;
 }
 
 /**
- * The Sessions view: renders a `SessionsModel` (sessions page by page, each with its turns, fetched
- * on expand, and files, from `fileSnapshot`) and keeps the view's context keys, message and
- * description in step with it. The model's problems show in the view with what to do; network
- * failures retry by themselves (the model's schedule).
+ * The Sessions view: renders a `SessionsModel` (sessions page by page in groups: Pinned, then by day,
+ * then Archived; each with its turns, fetched on expand, and files, from `fileSnapshot`) and keeps the
+ * view's context keys, message and description in step with it. It remembers in the workspace's
+ * storage, bounded, the sessions started from this workspace (This Workspace, shown by default; All
+ * Sessions on request, remembered too) and the sessions archived here (hidden locally). The model's
+ * problems show in the view with what to do; network failures retry by themselves (the model's
+ * schedule).
  */
 export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SessionNode | SessionNode[] | undefined>();
@@ -47,13 +61,68 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   /** The state each file row was last drawn with, by row id (absent: none). */
   private readonly drawnStatus = new Map<string, string | undefined>();
   private statusSubscription?: { dispose(): void };
+  /** Sessions started from this workspace, and sessions archived here (`workspaceState`). */
+  private readonly local: RecentIds;
+  private readonly archived: RecentIds;
+  private showAllValue: boolean;
+  /** The groups last listed at the root, and the time they were grouped by. */
+  private grouped = { at: 0, groups: new Map<SessionGroup, Session[]>() };
 
   constructor(
     connection: Connection,
     private readonly logger: Logger,
+    private readonly storage: IdStorage = memoryStorage(),
   ) {
     this.model = new SessionsModel(connection, logger);
     this.subscription = this.model.onDidChange((c) => this.render(c));
+    this.local = new RecentIds(storage, 'den.sessions.workspace');
+    this.archived = new RecentIds(storage, 'den.sessions.archived');
+    this.showAllValue = storage.get(SHOW_ALL_KEY) === true;
+    void this.applyKeys(() => this.setEmptyContext());
+  }
+
+  /** Whether All Sessions is shown rather than This Workspace. */
+  get showAll(): boolean {
+    return this.showAllValue;
+  }
+
+  /** Switches between This Workspace and All Sessions (remembered for this workspace). */
+  async setShowAll(all: boolean): Promise<void> {
+    this.showAllValue = all;
+    await this.storage.update(SHOW_ALL_KEY, all);
+    this.updateDescription();
+    await this.regroup();
+  }
+
+  /** Whether the session was started from this workspace (as far as the bounded memory goes). */
+  isLocal(sessionId: string): boolean {
+    return this.local.has(sessionId);
+  }
+
+  /** Records a session a turn was started in from this window, as this workspace's. */
+  async remember(sessionId: string): Promise<void> {
+    if (await this.local.add(sessionId)) await this.regroup();
+  }
+
+  /** Archives (hides here; nothing is sent to the service) or unarchives a session. */
+  async setArchived(sessionId: string, archived: boolean): Promise<void> {
+    await (archived ? this.archived.add(sessionId) : this.archived.delete(sessionId));
+    await this.regroup();
+  }
+
+  private get scope(): HistoryScope {
+    return {
+      workspaceOnly: !this.showAllValue,
+      isLocal: (id) => this.local.has(id),
+      isArchived: (id) => this.archived.has(id),
+    };
+  }
+
+  /** Redraws the whole tree (groups change) and settles once the context keys are in step. */
+  private regroup(): Promise<void> {
+    this.changed.fire(undefined);
+    this.setMessage(this.model.problem && listProblemMessage(this.model.problem));
+    return this.applyKeys(() => this.setEmptyContext());
   }
 
   /**
@@ -145,6 +214,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   getTreeItem(n: SessionNode): vscode.TreeItem {
     const now = Date.now();
     switch (n.kind) {
+      case 'day':
+        return dayItem(n.group, this.grouped.groups.get(n.group)?.length ?? 0);
       case 'session': {
         const s = this.model.get(n.sessionId);
         if (!s)
@@ -154,7 +225,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
             label: 'Removed',
             icon: 'circle-slash',
           });
-        return sessionItem(s, this.model.hasRunningTurn(s.sessionId), now);
+        const look = { state: this.model.turnState(s.sessionId), archived: this.archived.has(s.sessionId) };
+        return sessionItem(s, look, now);
       }
       case 'group': {
         const s = this.model.get(n.sessionId);
@@ -181,6 +253,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
 
   getParent(n: SessionNode): SessionNode | undefined {
     switch (n.kind) {
+      case 'session': {
+        const s = this.model.get(n.sessionId);
+        const group = s && groupOf(s, this.scope, this.grouped.at || Date.now());
+        return group && this.nodes.node({ kind: 'day', group });
+      }
       case 'group':
         return this.sessionNode(n.sessionId);
       case 'turn':
@@ -194,6 +271,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
 
   async getChildren(n?: SessionNode): Promise<SessionNode[]> {
     if (!n) return this.rootChildren();
+    if (n.kind === 'day') {
+      return (this.grouped.groups.get(n.group) ?? []).map((s) => this.sessionNode(s.sessionId));
+    }
     if (n.kind === 'session') {
       return [
         this.nodes.node({ kind: 'group', group: 'turns', sessionId: n.sessionId }),
@@ -265,7 +345,10 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
     const shown = await this.model.loadForView();
     await this.keysApplied;
     if (!shown) return [];
-    const out: SessionNode[] = this.model.sessions.map((s) => this.sessionNode(s.sessionId));
+    const at = Date.now();
+    const groups = groupSessions(this.model.sessions, this.scope, at);
+    this.grouped = { at, groups: new Map(groups.map((g) => [g.group, g.sessions])) };
+    const out: SessionNode[] = groups.map((g) => this.nodes.node({ kind: 'day', group: g.group }));
     if (this.model.hasMore) out.push(this.nodes.node({ kind: 'more' }));
     return out;
   }
@@ -279,12 +362,23 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   private render(c: SessionsChange): void {
     switch (c.kind) {
       case 'list':
-        this.changed.fire(undefined);
+        // A page more can fill This Workspace (a reset waits for its outcome: no flicker).
+        if (this.model.loaded) void this.regroup();
+        else this.changed.fire(undefined);
         return;
-      case 'session':
-        this.changed.fire(this.sessionNode(c.sessionId));
+      case 'session': {
+        // A session that moves to another group (a rename updates it) redraws the groups.
+        const s = this.model.get(c.sessionId);
+        const drawn = [...this.grouped.groups].find(([, list]) =>
+          list.some((x) => x.sessionId === c.sessionId),
+        );
+        const moved = s && drawn?.[0] !== groupOf(s, this.scope, this.grouped.at || Date.now());
+        this.changed.fire(moved ? undefined : this.sessionNode(c.sessionId));
         return;
+      }
       case 'removed':
+        void this.local.delete(c.sessionId);
+        void this.archived.delete(c.sessionId);
         this.changed.fire(undefined);
         void this.applyKeys(() => this.setEmptyContext());
         // the last match gone: drop the search message so the "no match" welcome can show
@@ -316,31 +410,48 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   }
 
   private async setWelcomeKeys(listError: DenError | undefined): Promise<void> {
-    for (const [key, value] of Object.entries(welcomeKeys(listError))) {
-      await vscode.commands.executeCommand('setContext', key, value);
-    }
+    for (const [key, value] of Object.entries(welcomeKeys(listError))) await setContext(key, value);
   }
 
   private async setEmptyContext(): Promise<void> {
     const m = this.model;
     const empty = m.loaded && !m.problem && m.sessions.length === 0;
-    await vscode.commands.executeCommand('setContext', 'den.sessionsEmpty', empty);
+    await setContext('den.sessionsEmpty', empty);
+    await setContext('den.sessionsShowAll', this.showAllValue);
+    await setContext('den.sessionsScopeEmpty', !empty && !m.hasMore && this.scopeEmpty());
+  }
+
+  /** This Workspace is shown and none of the sessions loaded belongs to it. */
+  private scopeEmpty(): boolean {
+    const m = this.model;
+    return (
+      !this.showAllValue &&
+      m.loaded &&
+      !m.problem &&
+      !m.sessions.some((s) => groupOf(s, this.scope, Date.now()) !== undefined)
+    );
   }
 
   /** Shows an error above the tree; without one, the search in effect (while it matches something). */
   private setMessage(message: string | undefined): void {
     if (!this.view) return;
     const filter = this.model.filter;
+    const m = this.model;
+    const whose = this.showAllValue ? 'sessions' : 'sessions of this workspace';
     // The view's description is not drawn when Sessions is the only view of its container.
     this.view.message =
       message ??
-      (filter && !this.model.problem && this.model.sessions.length
-        ? `Showing sessions whose title contains “${filter}”.`
-        : undefined);
+      (m.loaded && m.hasMore && this.scopeEmpty()
+        ? `No ${whose} among the ${m.sessions.length} most recent${filter ? ' that match' : ''}: load more, or show All Sessions.`
+        : filter && !m.problem && m.sessions.length && !this.scopeEmpty()
+          ? `Showing ${whose} whose title contains “${filter}”.`
+          : undefined);
   }
 
   private updateDescription(): void {
-    if (this.view) this.view.description = this.model.filter ? `“${this.model.filter}”` : undefined;
+    if (!this.view) return;
+    const scope = this.showAllValue ? 'All Sessions' : 'This Workspace';
+    this.view.description = this.model.filter ? `${scope} · “${this.model.filter}”` : scope;
   }
 
   private sessionNode(sessionId: string): SessionNode {
@@ -357,4 +468,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
     this.model.dispose();
     this.changed.dispose();
   }
+}
+
+function setContext(key: string, value: unknown): Thenable<unknown> {
+  return vscode.commands.executeCommand('setContext', key, value);
 }

@@ -4,9 +4,12 @@ import { sessionFileUri } from '../files/session-fs';
 import { fileStatusText, fileStatusWords, firstLine, formatBytes, relativeTime } from '../protocol/format';
 import type { FileStatus } from '../session/file-status';
 import { sessionFilePath } from '../session/file-index';
+import { GROUP_LABELS, type SessionGroup } from '../session/list/history-groups';
+import type { TurnState } from '../session/list/sessions-model';
 
 /** The elements of the Sessions tree. Ids are stable so VS Code keeps expansion and selection. */
 export type SessionNode =
+  | { kind: 'day'; group: SessionGroup }
   | { kind: 'session'; sessionId: string }
   | { kind: 'group'; group: 'turns' | 'files'; sessionId: string }
   | { kind: 'turn'; sessionId: string; message: Message; agent?: Message }
@@ -30,6 +33,8 @@ export class NodeCache {
 
 function nodeKey(n: SessionNode): string {
   switch (n.kind) {
+    case 'day':
+      return `d:${n.group}`;
     case 'session':
       return `s:${n.sessionId}`;
     case 'group':
@@ -45,33 +50,67 @@ function nodeKey(n: SessionNode): string {
   }
 }
 
-export function sessionItem(s: Session, running: boolean, now: number): vscode.TreeItem {
-  const item = new vscode.TreeItem(s.title || 'Untitled session', vscode.TreeItemCollapsibleState.Collapsed);
+/** The icon and theme colour of each known state of a session's last turn (its name is the word). */
+const TURN_STATE: Record<TurnState, [icon: string, color: string]> = {
+  running: ['sync~spin', 'charts.blue'],
+  done: ['pass', 'testing.iconPassed'],
+  failed: ['error', 'testing.iconFailed'],
+  stopped: ['debug-stop', 'charts.orange'],
+};
+
+/** How a session row is drawn besides its data: its last turn's state (when known), archived here. */
+export interface SessionLook {
+  state?: TurnState;
+  archived?: boolean;
+}
+
+export function sessionItem(s: Session, look: SessionLook, now: number): vscode.TreeItem {
+  const { state, archived } = look;
+  const title = s.title || 'Untitled session';
+  const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `session:${s.sessionId}`;
-  item.description = `${s.isPinned ? 'pinned · ' : ''}${relativeTime(s.updatedAt, now)}`;
-  item.contextValue = s.isPinned ? 'session.pinned' : 'session';
-  item.iconPath = running
-    ? new vscode.ThemeIcon('sync~spin', new vscode.ThemeColor('charts.blue'))
+  const when = relativeTime(s.updatedAt, now);
+  const marks = [s.isPinned && 'pinned', archived && 'archived', state].filter(Boolean);
+  item.description = [...marks, when].join(' · ');
+  item.contextValue = `session${s.isPinned ? '.pinned' : ''}${archived ? '.archived' : ''}`;
+  const icon = state && TURN_STATE[state];
+  item.iconPath = icon
+    ? new vscode.ThemeIcon(icon[0], new vscode.ThemeColor(icon[1]))
     : s.isPinned
       ? new vscode.ThemeIcon('pinned', new vscode.ThemeColor('charts.yellow'))
       : new vscode.ThemeIcon('comment-discussion');
   const files = Object.keys(s.fileSnapshot).length;
   const tip = new vscode.MarkdownString(undefined, true);
-  tip.appendMarkdown(
-    `**${escapeMd(s.title || 'Untitled session')}**${running ? ' — $(sync~spin) running' : ''}\n\n`,
-  );
+  tip.appendMarkdown(`**${escapeMd(title)}**${state ? ` — $(${TURN_STATE[state][0]}) ${state}` : ''}\n\n`);
   tip.appendMarkdown(`Session ID: \`${s.sessionId}\`  \n`);
   tip.appendMarkdown(`Created: ${new Date(s.createdAt).toLocaleString()}  \n`);
   tip.appendMarkdown(`Updated: ${new Date(s.updatedAt).toLocaleString()}  \n`);
   // Backslash escapes show literally inside a code span: drop the one character that could end it.
   if (s.sandboxImage) tip.appendMarkdown(`Sandbox image: \`${s.sandboxImage.replace(/`/g, "'")}\`  \n`);
-  tip.appendMarkdown(`Files: ${files}${s.isPinned ? '  \nPinned' : ''}`);
+  tip.appendMarkdown(
+    `Files: ${files}${s.isPinned ? '  \nPinned' : ''}${archived ? '  \nArchived here' : ''}`,
+  );
   item.tooltip = tip;
-  item.accessibilityInformation = {
-    label: `${s.title || 'Untitled session'}${s.isPinned ? ', pinned' : ''}${running ? ', running' : ''}, updated ${relativeTime(s.updatedAt, now)}`,
-  };
+  item.accessibilityInformation = { label: [title, ...marks, `updated ${when}`].join(', ') };
   // A click (or Enter) opens the session, what a person came for; the twistie (or →) still expands it.
   item.command = { command: 'den.openSession', title: 'Open Session', arguments: [s.sessionId] };
+  return item;
+}
+
+/** A group at the root (Pinned, Today, …): expanded, but Archived, which holds what was put away. */
+export function dayItem(group: SessionGroup, count: number): vscode.TreeItem {
+  const item = new vscode.TreeItem(
+    GROUP_LABELS[group],
+    group === 'archived'
+      ? vscode.TreeItemCollapsibleState.Collapsed
+      : vscode.TreeItemCollapsibleState.Expanded,
+  );
+  item.id = `day:${group}`;
+  item.description = String(count);
+  item.contextValue = `day.${group}`;
+  item.accessibilityInformation = {
+    label: `${GROUP_LABELS[group]}, ${count} session${count === 1 ? '' : 's'}`,
+  };
   return item;
 }
 

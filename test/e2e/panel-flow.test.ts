@@ -25,7 +25,7 @@ import {
   turnEnds,
   TURN_TIMEOUT_MS,
 } from './panel-view';
-import { UI_WAIT, freshService, sessionTitles } from './sessions-view';
+import { UI_WAIT, freshService, sessionTitles, showAllSessions } from './sessions-view';
 
 /** Pause between the emulator's scripted events: slow enough to see streaming, fast enough for a 400-chunk turn. */
 const EVENT_DELAY_MS = 25;
@@ -125,6 +125,7 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     });
     frame = webviewFrame(page);
     await clickActivityBar(page, 'Den');
+    await showAllSessions(page);
     await waitFor('the seeded sessions', () => sessionTitles(page), {
       ...UI_WAIT,
       until: (t) => t.includes(SESSION),

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { clickActivityBar, contextMenuAction, type Workbench } from '../harness/workbench';
 import { waitFor } from '../support/wait';
-import { UI_WAIT, sessionTitles, shot } from './sessions-view';
+import { UI_WAIT, sessionTitles, shot, showAllSessions } from './sessions-view';
 
 /** How long a scripted turn may take to reach a status. */
 export const TURN_TIMEOUT_MS = 30_000;
@@ -364,6 +364,7 @@ export async function scrollToTurn(frame: FrameLocator, title: string): Promise<
 /** Opens a session's panel from the Sessions tree's context menu, as a person does; waits for its composer. */
 export async function openSessionFromTree(page: Page, frame: FrameLocator, title: string): Promise<void> {
   await clickActivityBar(page, 'Den');
+  await showAllSessions(page);
   await waitFor('the seeded sessions', () => sessionTitles(page), {
     ...UI_WAIT,
     until: (t) => t.includes(title),

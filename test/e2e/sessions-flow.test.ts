@@ -20,9 +20,14 @@ import {
 import { waitFor } from '../support/wait';
 import {
   clearNotifications,
+  clickViewAction,
   UI_WAIT,
   freshService,
+  groupTitles,
+  groupedTitles,
   sessionTitles,
+  showAllSessions,
+  viewDescription,
   statusText,
   shot,
   toastGone,
@@ -63,6 +68,20 @@ function slug(title: string): string {
 }
 
 /** Expands a tree row unless it already is (the tree keeps expansion across refreshes). */
+/** Picks a color theme with Preferences: Color Theme; returns the one that was in use. */
+async function pickColorTheme(page: Page, name: string): Promise<string> {
+  await runCommand(page, 'Preferences: Color Theme');
+  const focused = page.locator('.quick-input-list .monaco-list-row.focused .label-name').first();
+  const current = (await focused.innerText()).trim();
+  await page.locator('.quick-input-widget input').fill(name);
+  await page
+    .locator('.quick-input-list .monaco-list-row.focused .label-name', { hasText: new RegExp(`^${name}$`) })
+    .waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  return current;
+}
+
 async function expand(row: Locator): Promise<void> {
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
   await waitFor('the row expanded', () => row.getAttribute('aria-expanded'), {
@@ -82,6 +101,7 @@ async function signInThroughCommands(page: Page, emu: Emulator): Promise<void> {
   });
   await runCommand(page, 'Den: Set API Key');
   await answerInputBox(page, 'Den: Set API Key', emu.keys.primary);
+  await showAllSessions(page);
   await waitFor('the seeded sessions in the tree', () => sessionTitles(page), {
     ...UI_WAIT,
     until: (t) => t.length === SEEDED_TITLES.length,
@@ -141,11 +161,20 @@ describe('A person signs in to Den (emulator, packaged .vsix)', function () {
       until: (t) => t === 'password',
     });
     await answerInputBox(page, 'Den: Set API Key', emu.keys.primary);
+    // This Workspace first: no session was started from it, only the pinned one shows.
+    await waitFor('the pinned session under This Workspace', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (t) => t.length === 1 && t[0] === SEEDED_TITLES[0],
+    });
+    assert.deepEqual(await groupTitles(page), ['Pinned']);
+    assert.equal(await viewDescription(page), 'This Workspace');
+    await clickViewAction(page, 'Show All Sessions');
     const titles = await waitFor('the seeded sessions in the tree', () => sessionTitles(page), {
       ...UI_WAIT,
       until: (t) => t.length === SEEDED_TITLES.length,
     });
     assert.deepEqual(titles, SEEDED_TITLES);
+    assert.equal(await viewDescription(page), 'All Sessions');
     await waitFor('the "signed in" notification', () => notifications(page), {
       ...UI_WAIT,
       until: (n) => n.some((m) => /Den: signed in/.test(m)),
@@ -272,16 +301,18 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
     await expand(treeItem(page, 'Files'));
     await treeItem(page, 'add-tests-expired.ts, in src').waitFor();
     const expected = [
-      '1 Refactor auth middleware pinned · 2 h ago',
-      '2 Turns 2',
-      '3 Refactor auth middleware to use async token validation code · 2 h ago',
-      '3 Add tests for expired tokens in the auth middleware code · 2 h ago',
-      '2 Files 4',
+      '1 Pinned 1',
+      // its last turn's state, known once its turns were fetched
+      '2 Refactor auth middleware pinned · done · 2 h ago',
+      '3 Turns 2',
+      '4 Refactor auth middleware to use async token validation code · 2 h ago',
+      '4 Add tests for expired tokens in the auth middleware code · 2 h ago',
+      '3 Files 4',
       // each file's state against the workspace (which has none of them) and the lines it adds
-      '3 add-tests-expired.ts new · +10 · src',
-      '3 refactor-auth-middleware.ts new · +10 · src',
-      '3 add-tests-expired.test.ts new · +8 · test',
-      '3 refactor-auth-middleware.test.ts new · +8 · test',
+      '4 add-tests-expired.ts new · +10 · src',
+      '4 refactor-auth-middleware.ts new · +10 · src',
+      '4 add-tests-expired.test.ts new · +8 · test',
+      '4 refactor-auth-middleware.test.ts new · +8 · test',
     ];
     // the Turns count appears once the turns have been fetched, the states once the files were
     // compared: wait for both, then compare everything
@@ -295,9 +326,13 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
               `${e.getAttribute('aria-level')} ${e.querySelector('.label-name')?.textContent} ${e.querySelector('.label-description')?.textContent ?? ''}`.trim(),
             ),
           ),
-      { ...UI_WAIT, until: (r) => r[1] === expected[1] && r[5] === expected[5] && r[8] === expected[8] },
+      {
+        ...UI_WAIT,
+        until: (r) =>
+          r[1] === expected[1] && r[2] === expected[2] && r[6] === expected[6] && r[9] === expected[9],
+      },
     );
-    assert.deepEqual(rows.slice(0, 9), expected);
+    assert.deepEqual(rows.slice(0, 10), expected);
     // the Turns group once redrew itself for ever (each redraw asked for its children again)
     assert.equal(await treeChurn(page, 1500), 0, 'the tree keeps redrawing itself');
     await shot(wb, 'session-expanded');
@@ -326,6 +361,53 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
     assert.ok(text.includes(`Sandbox image: ${session.sandboxImage}`), text);
     await page.mouse.move(900, 300);
     await hover.waitFor({ state: 'hidden' });
+  });
+
+  it('groups the sessions by day, and archives one into the Archived group and back without the service', async () => {
+    const groups = new Map(await groupedTitles(page));
+    assert.deepEqual([...groups.keys()][0], 'Pinned');
+    assert.deepEqual(groups.get('Pinned'), ['Refactor auth middleware']);
+    // The seeded ages that fall in one group at any time of day (test/emulator/seed.ts).
+    for (const t of [
+      'Fix flaky upload test',
+      'Add dark mode to settings page',
+      'Write release notes for v2.3',
+    ])
+      assert.ok(groups.get('Last 7 Days')?.includes(t), `${t} is not under Last 7 Days`);
+    assert.deepEqual(groups.get('Older'), ['Compare CSV parsing libraries', 'Set up CI dependency caching']);
+    await shot(wb, 'sessions-grouped');
+    const theme = await pickColorTheme(page, 'Dark High Contrast');
+    await page.locator('.monaco-workbench.hc-black').waitFor();
+    await shot(wb, 'sessions-grouped-high-contrast');
+    await pickColorTheme(page, theme);
+    await page.locator('.monaco-workbench.hc-black').waitFor({ state: 'detached' });
+
+    await contextMenuAction(page, 'Compare CSV parsing libraries', 'Archive Session');
+    await waitFor('the Archived group', () => groupTitles(page), {
+      ...UI_WAIT,
+      until: (g) => g[g.length - 1] === 'Archived',
+    });
+    // Archived starts collapsed: the session is out of sight.
+    assert.ok(!(await sessionTitles(page)).includes('Compare CSV parsing libraries'));
+    await expand(treeItem(page, 'Archived'));
+    await waitFor('the archived session under Archived', () => groupedTitles(page), {
+      ...UI_WAIT,
+      until: (g) =>
+        JSON.stringify(g[g.length - 1]) === JSON.stringify(['Archived', ['Compare CSV parsing libraries']]),
+    });
+    await shot(wb, 'sessions-archived');
+    await contextMenuAction(page, 'Compare CSV parsing libraries', 'Unarchive Session');
+    await waitFor('the session back under Older', () => groupedTitles(page), {
+      ...UI_WAIT,
+      until: (g) =>
+        !g.some(([label]) => label === 'Archived') &&
+        JSON.stringify(new Map(g).get('Older')) ===
+          JSON.stringify(['Compare CSV parsing libraries', 'Set up CI dependency caching']),
+    });
+    const onServer = (await serverSessions(service())).find(
+      (s) => s.title === 'Compare CSV parsing libraries',
+    );
+    assert.ok(onServer && !onServer.deleted, 'archiving deleted the session on the service');
   });
 
   it('renames a session from its context menu; the tree and the service show the new title', async () => {

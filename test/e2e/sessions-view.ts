@@ -13,10 +13,54 @@ import { runCommand, sideBarPane, statusBarEntry, waitForIdle, type Workbench } 
  */
 export const UI_WAIT: WaitBounds = { timeoutMs: 15_000, intervalMs: 100 };
 
-/** The titles of the session rows in the Sessions view (labels without the ", updated …" part). */
+/**
+ * The titles of the session rows in the Sessions view (labels without the ", updated …" part): the
+ * rows of its groups (Pinned, Today, …), one level below the root.
+ */
 export async function sessionTitles(page: Page): Promise<string[]> {
-  const rows = sideBarPane(page, 'Sessions').locator('[role="treeitem"][aria-level="1"] .label-name');
+  const rows = sideBarPane(page, 'Sessions').locator('[role="treeitem"][aria-level="2"] .label-name');
   return rows.allInnerTexts();
+}
+
+/** The group rows of the Sessions view (Pinned, Today, Yesterday, Last 7 Days, Older, Archived). */
+export async function groupTitles(page: Page): Promise<string[]> {
+  const rows = sideBarPane(page, 'Sessions').locator('[role="treeitem"][aria-level="1"] .label-name');
+  return (await rows.allInnerTexts()).filter((t) => t !== 'Load more…');
+}
+
+/** The groups of the Sessions view with the titles of the session rows shown under each. */
+export async function groupedTitles(page: Page): Promise<[string, string[]][]> {
+  const rows = await sideBarPane(page, 'Sessions')
+    .locator('[role="treeitem"]')
+    .evaluateAll((els) =>
+      els.map((e) => [e.getAttribute('aria-level') ?? '', e.querySelector('.label-name')?.textContent ?? '']),
+    );
+  const out: [string, string[]][] = [];
+  for (const [level, label] of rows) {
+    if (level === '1' && label !== 'Load more…') out.push([label, []]);
+    else if (level === '2') out[out.length - 1]?.[1].push(label);
+  }
+  return out;
+}
+
+/**
+ * Switches the Sessions view to All Sessions (the emulator's sessions were not started from the
+ * test's workspace, so This Workspace shows only the pinned one).
+ */
+export async function showAllSessions(page: Page): Promise<void> {
+  await runCommand(page, 'Den: Show All Sessions');
+}
+
+/** Clicks one of the Sessions view's title actions (shown while the header is hovered). */
+export async function clickViewAction(page: Page, label: string): Promise<void> {
+  const pane = sideBarPane(page, 'Sessions');
+  await pane.locator('.pane-header').hover();
+  await pane.locator(`.pane-header .actions .action-label[aria-label^="${label}"]`).click();
+}
+
+/** The Sessions view's description (beside its title): the scope shown, and the search. */
+export async function viewDescription(page: Page): Promise<string> {
+  return (await sideBarPane(page, 'Sessions').locator('.pane-header .description').innerText()).trim();
 }
 
 /** The text of the view's welcome content (viewsWelcome), '' when the view shows none. */

@@ -103,6 +103,8 @@ export async function resetDen(api: DenApi): Promise<void> {
   else if (api.keys.key) await api.keys.clear();
   await setDenSetting(api, 'sessionsPageSize', undefined);
   await setDenSetting(api, 'baseUrl', undefined);
+  // The tests list the emulator's sessions, started elsewhere: All Sessions, unless a test says.
+  await api.sessions.setShowAll(true);
   await api.sessions.refresh();
   await waitFor('state unconfigured', () => api.connection.state.kind === 'unconfigured');
 }
@@ -231,10 +233,33 @@ export interface Row {
   item: vscode.TreeItem;
 }
 
-/** The children of `node` (the root when omitted) as the view would render them. */
+/**
+ * The children of `node` as the view would render them. Without `node`: the root with its groups
+ * (Pinned, Today, …, Archived) expanded in place, so the rows read as the list of sessions they
+ * group, followed by "Load more"; `groupedRows` keeps the groups.
+ */
 export async function rows(api: DenApi, node?: SessionNode): Promise<Row[]> {
+  const out: Row[] = [];
+  for (const r of await childRows(api, node)) {
+    if (!node && r.node.kind === 'day') out.push(...(await childRows(api, r.node)));
+    else out.push(r);
+  }
+  return out;
+}
+
+async function childRows(api: DenApi, node?: SessionNode): Promise<Row[]> {
   const nodes = (await api.sessions.getChildren(node)) ?? [];
   return nodes.map((n) => ({ node: n, item: api.sessions.getTreeItem(n) as vscode.TreeItem }));
+}
+
+/** The root's groups as `[label, session titles]`, in order. */
+export async function groupedRows(api: DenApi): Promise<[string, string[]][]> {
+  const out: [string, string[]][] = [];
+  for (const g of await childRows(api)) {
+    if (g.node.kind !== 'day') continue;
+    out.push([labelOf(g.item), (await childRows(api, g.node)).map((r) => labelOf(r.item))]);
+  }
+  return out;
 }
 
 /** Label text of a TreeItem. */

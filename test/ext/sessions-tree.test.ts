@@ -229,7 +229,7 @@ describe('Sessions tree', () => {
       assert.equal(context.get('den.hasFilter'), false);
       assert.deepEqual(sessionIds(await rows(den.api)), unfiltered);
       assert.equal(context.get('den.sessionsEmpty'), false);
-      assert.equal(sessionsView(den.api).description, undefined);
+      assert.equal(sessionsView(den.api).description, 'All Sessions');
       assert.equal(sessionsView(den.api).message, undefined);
     } finally {
       context.restore();

@@ -64,6 +64,21 @@ export function isRunning(agent: Message | undefined): boolean {
   return !last || !TERMINAL_KINDS.has(last.kind);
 }
 
+/** How a session's last turn went, as far as Den knows: running, or how it ended. */
+export type TurnState = 'running' | 'done' | 'failed' | 'stopped';
+
+/** A finished turn's state from its end: a turn status, a phase or a terminal event kind. */
+export function endedState(end: string): Exclude<TurnState, 'running'> {
+  return /error|fail/i.test(end) ? 'failed' : /abort/i.test(end) ? 'stopped' : 'done';
+}
+
+/** How an agent message that is not running ended, for `endedState` (its stored events or status). */
+function messageEnd(agent: Message): string {
+  return agent.aborted
+    ? 'aborted'
+    : (agent.status?.phase ?? agent.events[agent.events.length - 1]?.kind ?? '');
+}
+
 /**
  * What the Sessions view shows, without `vscode`: the sessions page by page with the search filter,
  * each session's history (cached while its `updatedAt` holds), which sessions have a running turn,
@@ -81,6 +96,8 @@ export class SessionsModel {
   private failures = 0;
   private readonly details = new Map<string, { updatedAt: number; detail: SessionDetail }>();
   private readonly running = new Set<string>();
+  /** How each session's last turn ended, when Den saw it end or read it in the session's history. */
+  private readonly ended = new Map<string, Exclude<TurnState, 'running'>>();
 
   constructor(
     private readonly service: SessionsService,
@@ -128,6 +145,20 @@ export class SessionsModel {
   /** Whether the session has a running turn. */
   hasRunningTurn(sessionId: string): boolean {
     return this.running.has(sessionId);
+  }
+
+  /** The state of the session's last turn; undefined when Den has not seen it (the list does not say). */
+  turnState(sessionId: string): TurnState | undefined {
+    return this.running.has(sessionId) ? 'running' : this.ended.get(sessionId);
+  }
+
+  /** Records how a session's last turn ended (`end`: see `endedState`), e.g. a turn Den followed. */
+  setEnded(sessionId: string, end: string): void {
+    const state = endedState(end);
+    if (this.ended.get(sessionId) === state) return;
+    this.ended.set(sessionId, state);
+    if (this.list.get(sessionId) && !this.running.has(sessionId))
+      this.changes.fire({ kind: 'session', sessionId });
   }
 
   /** The session's history as last fetched, if it was (current or not). */
@@ -203,6 +234,7 @@ export class SessionsModel {
     if (!this.list.remove(sessionId)) return;
     this.details.delete(sessionId);
     this.running.delete(sessionId);
+    this.ended.delete(sessionId);
     this.changes.fire({ kind: 'removed', sessionId, gone });
   }
 
@@ -225,7 +257,9 @@ export class SessionsModel {
       this.service.reportSuccess(ticket);
       this.details.set(sessionId, { updatedAt: s?.updatedAt ?? detail.session.updatedAt, detail });
       const agents = detail.messages.filter((m) => m.type === 'agent');
-      this.setRunning(sessionId, isRunning(agents[agents.length - 1]));
+      const last = agents[agents.length - 1];
+      if (last && !isRunning(last)) this.setEnded(sessionId, messageEnd(last));
+      this.setRunning(sessionId, isRunning(last));
       return detail;
     } catch (err) {
       // A 404 is about one session, not the connection.

@@ -3,6 +3,7 @@ import { DenError } from '../../../src/core/api/errors';
 import type { AgentEvent, Message } from '../../../src/core/api/types';
 import { silentLogger } from '../../../src/core/log';
 import {
+  endedState,
   isRunning,
   SessionsModel,
   type SessionsApi,
@@ -327,5 +328,60 @@ describe('SessionsModel (vscode-free Sessions list)', () => {
     assert.equal(isRunning(agent({ events: [event('task.completed')] })), false);
     assert.equal(isRunning(agent({ status: { phase: 'running' } })), true);
     assert.equal(isRunning(agent({ status: { phase: 'Done' } })), false);
+  });
+
+  it('turn state: running from the panels, how the last turn ended from its history or from a followed turn, else unknown', async () => {
+    // A service of its own: the other tests rename sessions.
+    const own = await startEmulator({ eventDelayMs: 0 });
+    const ownEnv = clientFor(own);
+    try {
+      await turnStates(model(50, ownEnv.client).m);
+    } finally {
+      await ownEnv.close();
+      await own.close();
+    }
+  });
+
+  async function turnStates(m: SessionsModel): Promise<void> {
+    await m.ensureLoaded();
+    const id = (title: string) => m.sessions.find((s) => s.title === title)?.sessionId ?? '';
+    const [done, stopped, other] = [
+      id('Plan the Postgres 16 migration'),
+      id('Add dark mode to settings page'),
+      id('Fix flaky upload test'),
+    ];
+    assert.equal(m.turnState(done), undefined, 'the list alone does not say how a turn went');
+    await m.detail(done);
+    await m.detail(stopped);
+    assert.equal(m.turnState(done), 'done');
+    assert.equal(m.turnState(stopped), 'stopped');
+    assert.deepEqual(changes.slice(-2), [
+      { kind: 'session', sessionId: done },
+      { kind: 'session', sessionId: stopped },
+    ]);
+    m.setRunning(other, true);
+    assert.equal(m.turnState(other), 'running');
+    m.setEnded(other, 'error');
+    assert.equal(m.turnState(other), 'running', 'a running turn wins over how an earlier one ended');
+    m.setRunning(other, false);
+    assert.equal(m.turnState(other), 'failed');
+    m.setEnded(other, 'completed');
+    assert.equal(m.turnState(other), 'done');
+    m.removeSession(other);
+    assert.equal(m.turnState(other), undefined);
+  }
+
+  it('endedState reads turn statuses, phases and terminal events', () => {
+    const table: [string, string][] = [
+      ['completed', 'done'],
+      ['task.completed', 'done'],
+      ['Done', 'done'],
+      ['error', 'failed'],
+      ['task.error', 'failed'],
+      ['FAILED', 'failed'],
+      ['aborted', 'stopped'],
+      ['task.aborted', 'stopped'],
+    ];
+    for (const [end, state] of table) assert.equal(endedState(end), state, end);
   });
 });
