@@ -142,9 +142,11 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     fileStatus: fileStatus.model,
   });
 
+  const followed = new Map<string, number>();
   const attention = new Attention({
     settings: () => connection.settings.attention,
-    panelVisible: (id) => panels.panel(id)?.visible ?? false,
+    // A turn someone follows through the API (the chat shows it) is looked at like a visible panel.
+    panelVisible: (id) => (panels.panel(id)?.visible ?? false) || followed.has(id),
     open: (id) => panels.open(id),
     setBadge: (n) => {
       view.badge =
@@ -262,6 +264,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     titleOf: (id) => sessions.get(id)?.title,
     onDidChangeSession: panels.onDidChangeSession,
     apiKey: () => keys.key,
+    followed,
   });
   const integrations = registerIntegrations(context, api);
   context.subscriptions.push(integrations);

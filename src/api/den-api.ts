@@ -36,6 +36,8 @@ export interface DenApiDeps {
   onDidChangeSession: vscode.Event<DenSessionChangeEvent>;
   /** Kept out of every message. */
   apiKey: () => string | undefined;
+  /** Sessions with a `followTurn` listener (the chat shows their turns), by count. */
+  followed: Map<string, number>;
 }
 
 /** An `Error` whose message says what went wrong and what to do (never the key). */
@@ -117,15 +119,26 @@ export function createDenApi(deps: DenApiDeps): DenExtensionApi {
     followTurn(ref, listener): vscode.Disposable {
       let last = '';
       let done = false;
+      const { followed } = deps;
+      followed.set(ref.sessionId, (followed.get(ref.sessionId) ?? 0) + 1);
+      const stop = (): void => {
+        if (done) return;
+        done = true;
+        sub.dispose();
+        // Still looked at while the turn's end goes round (Den's notification decides a few
+        // microtasks after the last event): let go on the next task.
+        setTimeout(() => {
+          const n = (followed.get(ref.sessionId) ?? 1) - 1;
+          if (n > 0) followed.set(ref.sessionId, n);
+          else followed.delete(ref.sessionId);
+        }, 0);
+      };
       const emit = (snap: DenTurnSnapshot): void => {
         const key = JSON.stringify(snap);
         if (done || key === last) return;
         last = key;
-        if (isEnded(snap)) {
-          done = true;
-          sub.dispose();
-        }
         listener(snap);
+        if (isEnded(snap)) stop();
       };
       const fromHost = (): boolean => {
         const t = panels
@@ -147,10 +160,7 @@ export function createDenApi(deps: DenApiDeps): DenExtensionApi {
           () => undefined,
         );
       }
-      return new vscode.Disposable(() => {
-        done = true;
-        sub.dispose();
-      });
+      return new vscode.Disposable(stop);
     },
 
     async getSession(sessionId) {

@@ -36,8 +36,9 @@ export function registerGetStarted(extensionId: string): vscode.Disposable {
 }
 
 /**
- * The first time Den starts in a profile, an empty editor area shows the walkthrough (the next step
- * for a new person); never again, and not when `den.showWalkthroughOnFirstRun` is off.
+ * The first time Den starts in a profile (VS Code opens walkthroughs on install from the Marketplace,
+ * not for a `.vsix` installed from the command line, as the demo's), an empty editor area shows the
+ * walkthrough: the next step for a new person. Never again, nor when `den.showWalkthroughOnFirstRun` is off.
  */
 export async function offerWalkthrough(state: vscode.Memento): Promise<boolean> {
   const KEY = 'den.walkthroughOffered';

@@ -12,21 +12,21 @@ export type Listen<T> = (listener: (e: T) => void) => Subscription;
  * after all ran). No `vscode` import.
  */
 export class Emitter<T> {
-  private listeners: ((e: T) => void)[] = [];
+  #listeners: ((e: T) => void)[] = [];
 
   readonly event: Listen<T> = (listener) => {
     const entry = (e: T): void => listener(e);
-    this.listeners.push(entry);
+    this.#listeners.push(entry);
     return {
       dispose: () => {
-        this.listeners = this.listeners.filter((l) => l !== entry);
+        this.#listeners = this.#listeners.filter((l) => l !== entry);
       },
     };
   };
 
   fire(e: T): void {
     let failure: { error: unknown } | undefined;
-    for (const l of [...this.listeners]) {
+    for (const l of [...this.#listeners]) {
       try {
         l(e);
       } catch (error) {
@@ -37,6 +37,6 @@ export class Emitter<T> {
   }
 
   dispose(): void {
-    this.listeners = [];
+    this.#listeners = [];
   }
 }

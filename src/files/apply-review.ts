@@ -14,14 +14,14 @@ export const APPLY_SCHEME = 'den-apply';
 export const EMPTY_URI = vscode.Uri.from({ scheme: APPLY_SCHEME, path: '/empty' });
 
 export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private contents = new Map<string, string>();
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-  private readonly registration = vscode.workspace.registerTextDocumentContentProvider(APPLY_SCHEME, this);
+  #contents = new Map<string, string>();
+  readonly #changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.#changed.event;
+  readonly #registration = vscode.workspace.registerTextDocumentContentProvider(APPLY_SCHEME, this);
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     if (uri.toString() === EMPTY_URI.toString()) return '';
-    return this.contents.get(uri.toString()) ?? 'Den no longer holds this preview: run Apply again.';
+    return this.#contents.get(uri.toString()) ?? 'Den no longer holds this preview: run Apply again.';
   }
 
   /** Opens the diff of the entries that write (all but deletions show the planned text). */
@@ -41,8 +41,8 @@ export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode
       const original = e.expected === null ? undefined : target;
       pairs.push([target, original, e.action === 'delete' ? undefined : preview]);
     }
-    this.contents = next;
-    for (const key of next.keys()) this.changed.fire(vscode.Uri.parse(key));
+    this.#contents = next;
+    for (const key of next.keys()) this.#changed.fire(vscode.Uri.parse(key));
     if (pairs.length === 1) {
       const [target, original, preview] = pairs[0];
       const left = original ?? EMPTY_URI;
@@ -57,8 +57,8 @@ export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode
   }
 
   dispose(): void {
-    this.registration.dispose();
-    this.changed.dispose();
-    this.contents.clear();
+    this.#registration.dispose();
+    this.#changed.dispose();
+    this.#contents.clear();
   }
 }

@@ -39,23 +39,25 @@ export function statusFolder(): vscode.WorkspaceFolder | undefined {
 
 export class WorkspaceFileStatus implements vscode.Disposable {
   readonly model: FileStatusModel;
-  private readonly subscriptions: vscode.Disposable[] = [];
+  readonly #subscriptions: vscode.Disposable[] = [];
   /** Changed folder-relative paths not yet reported; `all`: anything may have changed. */
-  private pending = new Set<string>();
-  private pendingAll = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  #pending = new Set<string>();
+  #pendingAll = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
   /** Each session as last fetched; fetched again when its files changed or the list has it newer. */
-  private readonly details = new Map<string, SessionDetail>();
-  private readonly refetch = new Set<string>();
-  private watching = false;
+  readonly #details = new Map<string, SessionDetail>();
+  readonly #refetch = new Set<string>();
+  #watching = false;
 
-  constructor(private readonly deps: WorkspaceFileStatusDeps) {
+  readonly #deps: WorkspaceFileStatusDeps;
+  constructor(deps: WorkspaceFileStatusDeps) {
+    this.#deps = deps;
     this.model = new FileStatusModel({
       load: async (sessionId) => {
-        this.watchWorkspace();
+        this.#watchWorkspace();
         const folder = statusFolder();
         if (!folder) return undefined;
-        const detail = await this.detail(sessionId);
+        const detail = await this.#detail(sessionId);
         return {
           files: currentFilesOf(deps.client(), detail),
           folder: planFolder(folder),
@@ -63,10 +65,10 @@ export class WorkspaceFileStatus implements vscode.Disposable {
         };
       },
     });
-    this.subscriptions.push({
+    this.#subscriptions.push({
       dispose: deps.onDidChangeSessionFiles((events) => {
         for (const id of new Set(events.map((e) => e.sessionId))) {
-          this.refetch.add(id);
+          this.#refetch.add(id);
           this.model.sessionChanged(id);
         }
       }).dispose,
@@ -77,69 +79,69 @@ export class WorkspaceFileStatus implements vscode.Disposable {
    * Listens for workspace changes from the first state asked for on (not at activation: a window
    * that never shows a state watches nothing).
    */
-  private watchWorkspace(): void {
-    if (this.watching) return;
-    this.watching = true;
+  #watchWorkspace(): void {
+    if (this.#watching) return;
+    this.#watching = true;
     const watcher = vscode.workspace.createFileSystemWatcher('**/*');
-    const changed = (uri: vscode.Uri): void => this.changed(uri);
-    this.subscriptions.push(
+    const changed = (uri: vscode.Uri): void => this.#changed(uri);
+    this.#subscriptions.push(
       watcher,
       watcher.onDidCreate(changed),
       watcher.onDidChange(changed),
       watcher.onDidDelete(changed),
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length) this.changed(e.document.uri);
+        if (e.contentChanges.length) this.#changed(e.document.uri);
       }),
-      vscode.workspace.onDidChangeWorkspaceFolders(() => this.changed(undefined)),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.#changed(undefined)),
     );
   }
 
   /** Forgets what is kept of a session (deleted), or of every session (another key or service). */
   forget(sessionId?: string): void {
-    if (sessionId === undefined) this.details.clear();
-    else this.details.delete(sessionId);
+    if (sessionId === undefined) this.#details.clear();
+    else this.#details.delete(sessionId);
     this.model.forget(sessionId);
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
-    for (const s of this.subscriptions) s.dispose();
+    if (this.#timer) clearTimeout(this.#timer);
+    for (const s of this.#subscriptions) s.dispose();
     this.model.dispose();
   }
 
-  private async detail(sessionId: string): Promise<SessionDetail> {
-    const kept = this.details.get(sessionId);
-    const listed = this.deps.listedUpdatedAt(sessionId);
+  async #detail(sessionId: string): Promise<SessionDetail> {
+    const kept = this.#details.get(sessionId);
+    const listed = this.#deps.listedUpdatedAt(sessionId);
     const fresh =
-      kept && !this.refetch.has(sessionId) && (listed === undefined || listed <= kept.session.updatedAt);
+      kept && !this.#refetch.has(sessionId) && (listed === undefined || listed <= kept.session.updatedAt);
     if (fresh) return kept;
-    const detail = await this.deps.client().getSession(sessionId);
-    this.refetch.delete(sessionId);
-    this.details.set(sessionId, detail);
+    const detail = await this.#deps.client().getSession(sessionId);
+    this.#refetch.delete(sessionId);
+    this.#details.set(sessionId, detail);
     return detail;
   }
 
   /** Gathers a change (undefined: anything) and reports the batch once changes settle. */
-  private changed(uri: vscode.Uri | undefined): void {
-    if (uri === undefined) this.pendingAll = true;
+  #changed(uri: vscode.Uri | undefined): void {
+    if (uri === undefined) this.#pendingAll = true;
     else {
       const rel = relativeTo(statusFolder(), uri);
       if (rel === undefined) return;
-      this.pending.add(rel);
+      this.#pending.add(rel);
     }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.flush(), this.deps.settleMs ?? 300);
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => this.#flush(), this.#deps.settleMs ?? 300);
   }
 
-  private flush(): void {
-    this.timer = undefined;
-    const paths = this.pendingAll ? undefined : [...this.pending];
-    this.pending = new Set();
-    this.pendingAll = false;
+  #flush(): void {
+    this.#timer = undefined;
+    const paths = this.#pendingAll ? undefined : [...this.#pending];
+    this.#pending = new Set();
+    this.#pendingAll = false;
     try {
       this.model.workspaceChanged(paths);
     } catch (err) {
-      this.deps.logger.warn(`File states: a listener failed: ${String(err)}`);
+      this.#deps.logger.warn(`File states: a listener failed: ${String(err)}`);
     }
   }
 }

@@ -77,20 +77,23 @@ const KIND: Record<FileEvent['kind'], vscode.FileChangeType> = {
  * `/` lists the sessions whose files were looked at.
  */
 export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
-  readonly onDidChangeFile = this.emitter.event;
-  private readonly subscription: { dispose(): void };
+  readonly #emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.#emitter.event;
+  readonly #subscription: { dispose(): void };
 
+  readonly #logger: Logger;
   constructor(
     readonly files: SessionFiles,
-    private readonly logger: Logger,
+    logger: Logger,
   ) {
-    this.subscription = files.onDidChange((events) =>
-      this.emitter.fire(
+    this.#logger = logger;
+    this.#subscription = files.onDidChange((events) =>
+      this.#emitter.fire(
         events.flatMap((e) =>
-          [sessionFileUri(e.sessionId, e.path), ...(this.shownAt.get(`${e.sessionId}\n${e.path}`) ?? [])].map(
-            (uri) => ({ type: KIND[e.kind], uri }),
-          ),
+          [
+            sessionFileUri(e.sessionId, e.path),
+            ...(this.#shownAt.get(`${e.sessionId}\n${e.path}`) ?? []),
+          ].map((uri) => ({ type: KIND[e.kind], uri })),
         ),
       ),
     );
@@ -110,12 +113,12 @@ export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disp
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    const target = this.target(uri);
+    const target = this.#target(uri);
     const readonly = vscode.FilePermission.Readonly;
     if (!target)
       return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: readonly };
     const { sessionId, path, version } = target;
-    const st = await this.run(uri, `find ${shown(path)}`, async () =>
+    const st = await this.#run(uri, `find ${shown(path)}`, async () =>
       version ? this.files.statVersion(sessionId, path, version) : this.files.stat(sessionId, path),
     );
     return st.type === 'file'
@@ -124,9 +127,9 @@ export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disp
   }
 
   async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
-    const target = this.target(uri);
+    const target = this.#target(uri);
     if (!target) return this.files.sessions().map((id) => [id, vscode.FileType.Directory]);
-    const entries = await this.run(uri, `list ${shown(target.path)}`, () =>
+    const entries = await this.#run(uri, `list ${shown(target.path)}`, () =>
       this.files.list(target.sessionId, target.path),
     );
     return entries.map(([name, type]) => [
@@ -136,39 +139,39 @@ export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disp
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
-    const target = this.target(uri);
+    const target = this.#target(uri);
     if (!target) throw vscode.FileSystemError.FileIsADirectory(uri);
     const { sessionId, path, version } = target;
-    return this.run(uri, `read ${shown(path)}`, () =>
+    return this.#run(uri, `read ${shown(path)}`, () =>
       version ? this.files.readVersion(sessionId, path, version) : this.files.read(sessionId, path),
     );
   }
 
   createDirectory(uri: vscode.Uri): never {
-    throw this.refused(uri);
+    throw this.#refused(uri);
   }
 
   writeFile(uri: vscode.Uri): never {
-    throw this.refused(uri);
+    throw this.#refused(uri);
   }
 
   delete(uri: vscode.Uri): never {
-    throw this.refused(uri);
+    throw this.#refused(uri);
   }
 
   rename(oldUri: vscode.Uri): never {
-    throw this.refused(oldUri);
+    throw this.#refused(oldUri);
   }
 
   dispose(): void {
-    this.subscription.dispose();
-    this.emitter.dispose();
+    this.#subscription.dispose();
+    this.#emitter.dispose();
   }
 
-  private target(uri: vscode.Uri): SessionFileTarget | undefined {
+  #target(uri: vscode.Uri): SessionFileTarget | undefined {
     const target = targetOf(uri);
     if (target?.path && !target.version && uri.query)
-      this.remember(`${target.sessionId}\n${target.path}`, uri);
+      this.#remember(`${target.sessionId}\n${target.path}`, uri);
     return target;
   }
 
@@ -176,24 +179,25 @@ export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disp
    * Current versions read through the shown-at form (`sessionFileShownAt`), so their changes are
    * reported under those URIs too; the most recent `MAX_SHOWN_AT` are kept.
    */
-  private readonly shownAt = new Map<string, vscode.Uri[]>();
+  readonly #shownAt = new Map<string, vscode.Uri[]>();
 
-  private remember(key: string, uri: vscode.Uri): void {
-    const known = this.shownAt.get(key) ?? [];
+  #remember(key: string, uri: vscode.Uri): void {
+    const known = this.#shownAt.get(key) ?? [];
     if (known.some((u) => u.toString() === uri.toString())) return;
-    this.shownAt.delete(key);
-    this.shownAt.set(key, [...known, uri].slice(-4));
-    while (this.shownAt.size > MAX_SHOWN_AT) this.shownAt.delete(this.shownAt.keys().next().value as string);
+    this.#shownAt.delete(key);
+    this.#shownAt.set(key, [...known, uri].slice(-4));
+    while (this.#shownAt.size > MAX_SHOWN_AT)
+      this.#shownAt.delete(this.#shownAt.keys().next().value as string);
   }
 
-  private refused(uri: vscode.Uri): vscode.FileSystemError {
+  #refused(uri: vscode.Uri): vscode.FileSystemError {
     return vscode.FileSystemError.NoPermissions(
       `${shown(parseSessionFileUriPath(uri.path)?.path ?? '')}: the files of a Den session are read-only (they change only when the agent changes them).`,
     );
   }
 
   /** Runs a lookup; its failure as the file system error VS Code understands, in words a person can act on. */
-  private async run<T>(uri: vscode.Uri, doing: string, fn: () => Promise<T>): Promise<T> {
+  async #run<T>(uri: vscode.Uri, doing: string, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {
@@ -204,7 +208,7 @@ export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disp
       }
       if (err instanceof DenError && err.code === 'not_found') throw vscode.FileSystemError.FileNotFound(uri);
       const message = presentError(err, doing).message;
-      this.logger.warn(`den-session: ${message}`);
+      this.#logger.warn(`den-session: ${message}`);
       const denied = err instanceof DenError && (err.code === 'unauthorized' || err.code === 'forbidden');
       throw denied
         ? vscode.FileSystemError.NoPermissions(message)

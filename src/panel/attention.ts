@@ -22,33 +22,35 @@ export interface AttentionDeps {
 export class Attention implements vscode.Disposable {
   /** Whether the window has focus (tests replace it: a test window's focus cannot be set). */
   windowFocused: () => boolean = () => vscode.window.state.focused;
-  private readonly unseen = new UnseenTurns();
-  private readonly disposables: vscode.Disposable[];
+  readonly #unseen = new UnseenTurns();
+  readonly #disposables: vscode.Disposable[];
 
-  constructor(private readonly deps: AttentionDeps) {
-    this.disposables = [vscode.window.onDidChangeWindowState(() => this.focusChanged())];
+  readonly #deps: AttentionDeps;
+  constructor(deps: AttentionDeps) {
+    this.#deps = deps;
+    this.#disposables = [vscode.window.onDidChangeWindowState(() => this.focusChanged())];
   }
 
   /** The window's focus changed: on return, the sessions whose panels show are seen. */
   focusChanged(): void {
     if (!this.windowFocused()) return;
-    for (const id of this.unseen.sessions()) if (this.deps.panelVisible(id)) this.seen(id);
+    for (const id of this.#unseen.sessions()) if (this.#deps.panelVisible(id)) this.seen(id);
   }
 
   /** The number on the badge. */
   get unseenCount(): number {
-    return this.unseen.count;
+    return this.#unseen.count;
   }
 
   /** A followed turn changed: notify and count it, or not. */
   turnChanged({ event, turn }: TurnActivity): void {
     const { kind, sessionId } = event;
-    const looking = { windowFocused: this.windowFocused(), panelVisible: this.deps.panelVisible(sessionId) };
-    const settings = this.deps.settings();
+    const looking = { windowFocused: this.windowFocused(), panelVisible: this.#deps.panelVisible(sessionId) };
+    const settings = this.#deps.settings();
     const { notify, unseen } = decideAttention(kind, settings, looking);
     if (unseen) {
-      this.unseen.add(sessionId, event.agentMessageId);
-      this.updateBadge(settings);
+      this.#unseen.add(sessionId, event.agentMessageId);
+      this.#updateBadge(settings);
     }
     if (!notify) return;
     const files = kind !== 'needsInput' && turn.files.length + (turn.outputFiles?.length ?? 0) > 0;
@@ -57,7 +59,7 @@ export class Attention implements vscode.Disposable {
     // Not awaited: the notification stays until dismissed.
     void Promise.resolve(show(attentionText(event), ...actions))
       .then((choice) => {
-        if (choice === 'Open') return this.deps.open(sessionId);
+        if (choice === 'Open') return this.#deps.open(sessionId);
         if (choice === 'Review Changes')
           return vscode.commands.executeCommand('den.reviewTurn', sessionId, event.agentMessageId);
       })
@@ -67,20 +69,20 @@ export class Attention implements vscode.Disposable {
   /** The person saw a session (its panel was shown) or, without an id, every session. */
   seen(sessionId?: string): void {
     if (sessionId !== undefined && !this.windowFocused()) return;
-    if (this.unseen.clear(sessionId)) this.updateBadge(this.deps.settings());
+    if (this.#unseen.clear(sessionId)) this.#updateBadge(this.#deps.settings());
   }
 
   /** The settings changed: the badge goes when it is turned off. */
   settingsChanged(): void {
-    this.updateBadge(this.deps.settings());
+    this.#updateBadge(this.#deps.settings());
   }
 
-  private updateBadge(settings: AttentionSettings): void {
-    if (!settings.badge) this.unseen.clear();
-    this.deps.setBadge(this.unseen.count);
+  #updateBadge(settings: AttentionSettings): void {
+    if (!settings.badge) this.#unseen.clear();
+    this.#deps.setBadge(this.#unseen.count);
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    for (const d of this.#disposables) d.dispose();
   }
 }

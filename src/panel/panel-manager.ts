@@ -43,57 +43,59 @@ export type PanelTurnRequest = TurnRequest;
  * view and the turns' lifecycle events (`onDidChangeSession`) stay right with the panel closed.
  */
 export class PanelManager implements vscode.Disposable {
-  private readonly hosts = new Map<string, SessionHost>();
-  private readonly panels = new Map<string, SessionPanel>();
+  readonly #hosts = new Map<string, SessionHost>();
+  readonly #panels = new Map<string, SessionPanel>();
   /** Per session, the contents it holds on the service (kept while the window lives). */
-  private readonly uploads = new Map<string, UploadIndex>();
+  readonly #uploads = new Map<string, UploadIndex>();
   private readonly cache: TranscriptCache;
-  private readonly changed = new vscode.EventEmitter<RunningTurnsChange>();
+  readonly #changed = new vscode.EventEmitter<RunningTurnsChange>();
   /** The running turns changed (started, ended, or no longer followed). */
-  readonly onDidChangeRunningTurns = this.changed.event;
-  private readonly started = new vscode.EventEmitter<string>();
+  readonly onDidChangeRunningTurns = this.#changed.event;
+  readonly #started = new vscode.EventEmitter<string>();
   /** A turn started in a session (by id), which the Sessions view may not list yet. */
-  readonly onDidStartTurn = this.started.event;
-  private readonly activity: SessionActivity;
+  readonly onDidStartTurn = this.#started.event;
+  readonly #activity: SessionActivity;
   /** A followed turn's change, with the turn (Den's notifications read its files). */
   readonly onDidChangeTurn: (listener: (e: TurnActivity) => void) => Subscription;
-  private readonly sessionChanged = new vscode.EventEmitter<SessionActivityEvent>();
+  readonly #sessionChanged = new vscode.EventEmitter<SessionActivityEvent>();
   /** A turn Den follows, with or without a panel, started, needs input, completed, failed or was stopped. */
-  readonly onDidChangeSession = this.sessionChanged.event;
-  private readonly shown = new vscode.EventEmitter<string>();
+  readonly onDidChangeSession = this.#sessionChanged.event;
+  readonly #shown = new vscode.EventEmitter<string>();
   /** A session's panel was opened, revealed or became visible (by session id). */
-  readonly onDidShowPanel = this.shown.event;
-  private readonly ended = new vscode.EventEmitter<{ sessionId: string; status: Turn['status'] }>();
+  readonly onDidShowPanel = this.#shown.event;
+  readonly #ended = new vscode.EventEmitter<{ sessionId: string; status: Turn['status'] }>();
   /** A turn Den followed ended (completed, error or aborted). */
-  readonly onDidEndTurn = this.ended.event;
-  private readonly disposables: vscode.Disposable[];
-  private readonly transcriptChanged = new vscode.EventEmitter<string>();
+  readonly onDidEndTurn = this.#ended.event;
+  readonly #disposables: vscode.Disposable[];
+  readonly #transcriptChanged = new vscode.EventEmitter<string>();
   /** A session's transcript changed in a host (an open panel, or a turn followed headless). */
-  readonly onDidChangeTranscript = this.transcriptChanged.event;
-  private runningSessions = new Set<string>();
-  private runningKey = '';
-  private agent?: { key: string; agent: Agent | undefined };
+  readonly onDidChangeTranscript = this.#transcriptChanged.event;
+  #runningSessions = new Set<string>();
+  #runningKey = '';
+  #agent?: { key: string; agent: Agent | undefined };
 
-  constructor(private readonly deps: PanelDeps) {
+  private readonly deps: PanelDeps;
+  constructor(deps: PanelDeps) {
+    this.deps = deps;
     this.cache = new TranscriptCache({
       dir: path.join(deps.context.globalStorageUri.fsPath, 'transcripts'),
       logger: deps.logger,
     });
-    this.activity = new SessionActivity((err) =>
+    this.#activity = new SessionActivity((err) =>
       deps.logger.warn(`A listener of the turns' changes failed: ${String(err)}`),
     );
-    this.onDidChangeTurn = this.activity.onDidChange;
-    this.disposables = [
-      this.changed,
-      this.started,
-      this.transcriptChanged,
-      this.activity,
-      this.activity.onDidChange((a) => this.sessionChanged.fire(a.event)),
-      this.sessionChanged,
-      this.shown,
-      this.ended,
+    this.onDidChangeTurn = this.#activity.onDidChange;
+    this.#disposables = [
+      this.#changed,
+      this.#started,
+      this.#transcriptChanged,
+      this.#activity,
+      this.#activity.onDidChange((a) => this.#sessionChanged.fire(a.event)),
+      this.#sessionChanged,
+      this.#shown,
+      this.#ended,
       deps.connection.onDidChangeState(() => {
-        for (const h of this.hosts.values()) h.view.updateComposer();
+        for (const h of this.#hosts.values()) h.view.updateComposer();
       }),
     ];
   }
@@ -106,17 +108,17 @@ export class PanelManager implements vscode.Disposable {
     sessionId: string,
     options: { turn?: PanelTurnRequest; title?: string; isNew?: boolean } = {},
   ): Promise<void> {
-    const host = this.hostFor(sessionId, options.title);
+    const host = this.#hostFor(sessionId, options.title);
     if (options.isNew) host.expectNew();
-    const existing = this.panels.get(sessionId);
+    const existing = this.#panels.get(sessionId);
     if (existing) existing.reveal();
-    else this.adopt(host);
-    this.shown.fire(sessionId);
+    else this.#adopt(host);
+    this.#shown.fire(sessionId);
     if (options.turn) {
       await host.startTurn(options.turn);
       // The panel may have been closed while the turn was being started.
-      if (!this.panels.has(sessionId)) {
-        this.releaseIdleHosts();
+      if (!this.#panels.has(sessionId)) {
+        this.#releaseIdleHosts();
         return;
       }
       host.link.focusComposer();
@@ -133,30 +135,30 @@ export class PanelManager implements vscode.Disposable {
     turn: PanelTurnRequest,
     options: { title?: string; isNew?: boolean } = {},
   ): Promise<{ agentMessageId: string } | { error: string }> {
-    const host = this.hostFor(sessionId, options.title);
+    const host = this.#hostFor(sessionId, options.title);
     if (options.isNew) host.expectNew();
     const before = new Set(host.transcript.turns.map((t) => t.agentMessageId));
     const ok = await host.startTurn(turn);
     const started = host.transcript.turns.find((t) => t.agentMessageId && !before.has(t.agentMessageId));
-    this.releaseIdleHosts();
+    this.#releaseIdleHosts();
     if (ok && started) return { agentMessageId: started.agentMessageId };
     return { error: host.view.notice?.message ?? 'The turn did not start (the service is busy: try again).' };
   }
 
   /** Whether the session's host has read its stored history (else it holds only turns started here). */
   historyLoaded(sessionId: string): boolean {
-    return this.hosts.get(sessionId)?.loaded ?? false;
+    return this.#hosts.get(sessionId)?.loaded ?? false;
   }
 
   /** The transcript a host holds for the session now (an open panel or a followed turn). */
   transcriptOf(sessionId: string): Transcript | undefined {
-    return this.hosts.get(sessionId)?.transcript;
+    return this.#hosts.get(sessionId)?.transcript;
   }
 
   /** Turns running in any session, in the order their sessions were opened. */
   runningTurns(): RunningTurn[] {
     const out: RunningTurn[] = [];
-    for (const h of this.hosts.values()) {
+    for (const h of this.#hosts.values()) {
       for (const t of h.runningTurns()) {
         out.push({
           sessionId: h.sessionId,
@@ -171,24 +173,24 @@ export class PanelManager implements vscode.Disposable {
 
   /** The open panel of a session (tests). */
   panel(sessionId: string): SessionPanel | undefined {
-    return this.panels.get(sessionId);
+    return this.#panels.get(sessionId);
   }
 
   /** The panel that has focus, if any. */
   activePanel(): SessionPanel | undefined {
-    return [...this.panels.values()].find((p) => p.panel.active);
+    return [...this.#panels.values()].find((p) => p.panel.active);
   }
 
   /** Where "Attach to Den" goes without asking: the focused panel, else the only one shown or open. */
   attachPanel(): SessionPanel | undefined {
-    const all = [...this.panels.values()];
+    const all = [...this.#panels.values()];
     const visible = all.filter((p) => p.visible);
     return this.activePanel() ?? (visible.length === 1 ? visible[0] : all.length === 1 ? all[0] : undefined);
   }
 
   /** Stops the running turn of a session; false when it has none. */
   async stop(sessionId: string): Promise<boolean> {
-    const h = this.hosts.get(sessionId);
+    const h = this.#hosts.get(sessionId);
     if (!h || h.runningTurns().length === 0) return false;
     await h.stop();
     return true;
@@ -196,10 +198,10 @@ export class PanelManager implements vscode.Disposable {
 
   /** Closes every panel and stops following every turn (sign-out, tests). */
   closeAll(): void {
-    for (const p of [...this.panels.values()]) p.dispose();
-    for (const h of this.hosts.values()) h.dispose();
-    this.hosts.clear();
-    this.updateRunning();
+    for (const p of [...this.#panels.values()]) p.dispose();
+    for (const h of this.#hosts.values()) h.dispose();
+    this.#hosts.clear();
+    this.#updateRunning();
   }
 
   /** Restores panels after a window reload from the webview's saved state, then catches up. */
@@ -207,115 +209,115 @@ export class PanelManager implements vscode.Disposable {
     return {
       deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => {
         const id = (state as Partial<WebviewPersistedState> | undefined)?.sessionId;
-        if (typeof id !== 'string' || !id || this.panels.has(id)) {
+        if (typeof id !== 'string' || !id || this.#panels.has(id)) {
           panel.dispose();
           return;
         }
-        const host = this.hostFor(id);
-        this.adopt(host, panel);
+        const host = this.#hostFor(id);
+        this.#adopt(host, panel);
         await host.open();
       },
     };
   }
 
-  private hostFor(sessionId: string, title?: string): SessionHost {
-    const known = this.hosts.get(sessionId);
+  #hostFor(sessionId: string, title?: string): SessionHost {
+    const known = this.#hosts.get(sessionId);
     if (known) return known;
     const { connection, logger } = this.deps;
     const host = new SessionHost({
       sessionId,
       title: title ?? this.deps.titleOf(sessionId),
       client: () => connection.requireClient(),
-      target: () => this.followTarget(),
-      settings: () => this.hostSettings(),
+      target: () => this.#followTarget(),
+      settings: () => this.#hostSettings(),
       composerDefaults: { mode: connection.settings.defaultMode, effort: connection.settings.defaultEffort },
       logger,
       cache: this.cache,
-      uploads: this.uploadsOf(sessionId),
-      ...(this.deps.recordBase ? { recordBase: this.recordBaseFor(sessionId) } : {}),
+      uploads: this.#uploadsOf(sessionId),
+      ...(this.deps.recordBase ? { recordBase: this.#recordBaseFor(sessionId) } : {}),
       fileStatus: this.deps.fileStatus,
       events: {
         onRunningChanged: (h) => {
-          for (const t of h.runningTurns()) this.activity.seen(h.sessionId, h.title, t);
-          this.updateRunning();
+          for (const t of h.runningTurns()) this.#activity.seen(h.sessionId, h.title, t);
+          this.#updateRunning();
         },
         onTurnInfo: (h, turn) => {
-          if (h.runningTurns().includes(turn)) this.activity.seen(h.sessionId, h.title, turn);
+          if (h.runningTurns().includes(turn)) this.#activity.seen(h.sessionId, h.title, turn);
         },
         onTurnEnded: (h, turn) => {
-          this.ended.fire({ sessionId: h.sessionId, status: turn.status });
-          this.activity.ended(h.sessionId, h.title, turn);
+          this.#ended.fire({ sessionId: h.sessionId, status: turn.status });
+          this.#activity.ended(h.sessionId, h.title, turn);
         },
-        onTitleChanged: (h) => this.panels.get(h.sessionId)?.setTitle(h.title),
-        onTurnStarted: (h) => this.started.fire(h.sessionId),
+        onTitleChanged: (h) => this.#panels.get(h.sessionId)?.setTitle(h.title),
+        onTurnStarted: (h) => this.#started.fire(h.sessionId),
         onFilesChanged: (h, update) => this.deps.sessionFs.files.update(h.sessionId, update),
-        onTranscriptChanged: (h) => this.transcriptChanged.fire(h.sessionId),
+        onTranscriptChanged: (h) => this.#transcriptChanged.fire(h.sessionId),
       },
       reportSuccess: () => connection.reportSuccess(),
       reportFailure: (err) => connection.reportFailure(err),
     });
-    this.hosts.set(sessionId, host);
+    this.#hosts.set(sessionId, host);
     return host;
   }
 
-  private recordBaseFor(sessionId: string): (path: string, content: Uint8Array) => Promise<unknown> {
+  #recordBaseFor(sessionId: string): (path: string, content: Uint8Array) => Promise<unknown> {
     const record = this.deps.recordBase as NonNullable<PanelDeps['recordBase']>;
     return (path, content) => record(sessionId, path, content);
   }
 
-  private uploadsOf(sessionId: string): UploadIndex {
-    let index = this.uploads.get(sessionId);
-    if (!index) this.uploads.set(sessionId, (index = new UploadIndex()));
+  #uploadsOf(sessionId: string): UploadIndex {
+    let index = this.#uploads.get(sessionId);
+    if (!index) this.#uploads.set(sessionId, (index = new UploadIndex()));
     return index;
   }
 
-  private adopt(host: SessionHost, existing?: vscode.WebviewPanel): SessionPanel {
+  #adopt(host: SessionHost, existing?: vscode.WebviewPanel): SessionPanel {
     const deps = {
       extensionUri: this.deps.context.extensionUri,
       logger: this.deps.logger,
       sessionFs: this.deps.sessionFs,
       client: () => this.deps.connection.requireClient(),
       maxFileBytes: () => this.deps.connection.settings.maxAttachmentBytes,
-      onDidDispose: (p: SessionPanel) => this.panelClosed(p),
+      onDidDispose: (p: SessionPanel) => this.#panelClosed(p),
     };
     const p = existing ? new SessionPanel(existing, host, deps) : SessionPanel.create(host, deps);
-    this.panels.set(host.sessionId, p);
+    this.#panels.set(host.sessionId, p);
     // Disposed with the panel.
     p.panel.onDidChangeViewState((e) => {
-      if (e.webviewPanel.visible) this.shown.fire(host.sessionId);
+      if (e.webviewPanel.visible) this.#shown.fire(host.sessionId);
     });
     return p;
   }
 
-  private panelClosed(p: SessionPanel): void {
-    if (this.panels.get(p.sessionId) === p) this.panels.delete(p.sessionId);
-    this.releaseIdleHosts();
+  #panelClosed(p: SessionPanel): void {
+    if (this.#panels.get(p.sessionId) === p) this.#panels.delete(p.sessionId);
+    this.#releaseIdleHosts();
   }
 
   /** Hosts without a panel and without a running turn have nothing left to do. */
-  private releaseIdleHosts(): void {
-    for (const [id, h] of this.hosts) {
-      if (this.panels.has(id) || h.busy) continue;
-      this.hosts.delete(id);
+  #releaseIdleHosts(): void {
+    for (const [id, h] of this.#hosts) {
+      if (this.#panels.has(id) || h.busy) continue;
+      this.#hosts.delete(id);
       h.dispose();
     }
   }
 
-  private followTarget(): FollowTarget {
+  #followTarget(): FollowTarget {
     const { connection } = this.deps;
     connection.requireClient();
     const s = connection.settings;
     const baseUrl = s.baseUrl as string;
     const key = `${baseUrl}|${s.proxyUrl ?? ''}|${s.strictSSL}`;
-    if (this.agent?.key !== key) {
-      this.agent = { key, agent: wsAgentFor(baseUrl, { proxyUrl: s.proxyUrl, strictSSL: s.strictSSL }) };
+    if (this.#agent?.key !== key) {
+      this.#agent = { key, agent: wsAgentFor(baseUrl, { proxyUrl: s.proxyUrl, strictSSL: s.strictSSL }) };
     }
     const target: FollowTarget = { baseUrl, apiKey: this.deps.apiKey };
-    if (this.agent.agent) target.agent = this.agent.agent;
+    if (this.#agent.agent) target.agent = this.#agent.agent;
     return target;
   }
 
-  private hostSettings(): HostSettings {
+  #hostSettings(): HostSettings {
     const { connection } = this.deps;
     const s = connection.settings;
     const basePrompt = vscode.workspace.getConfiguration('den').get<string>('basePrompt');
@@ -332,29 +334,29 @@ export class PanelManager implements vscode.Disposable {
     return out;
   }
 
-  private updateRunning(): void {
+  #updateRunning(): void {
     const list = this.runningTurns();
     const now = new Set(list.map((r) => r.sessionId));
     const sessions: RunningTurnsChange['sessions'] = [];
-    for (const id of new Set([...this.runningSessions, ...now])) {
-      if (this.runningSessions.has(id) !== now.has(id))
+    for (const id of new Set([...this.#runningSessions, ...now])) {
+      if (this.#runningSessions.has(id) !== now.has(id))
         sessions.push({ sessionId: id, running: now.has(id) });
     }
-    this.runningSessions = now;
+    this.#runningSessions = now;
     const key = list.map((r) => r.agentMessageId).join(',');
-    if (key !== this.runningKey || sessions.length) {
-      this.runningKey = key;
+    if (key !== this.#runningKey || sessions.length) {
+      this.#runningKey = key;
       void vscode.commands.executeCommand('setContext', 'den.turnRunning', list.length > 0);
-      this.changed.fire({ turns: list, sessions });
+      this.#changed.fire({ turns: list, sessions });
     }
-    this.releaseIdleHosts();
+    this.#releaseIdleHosts();
   }
 
   dispose(): void {
-    for (const p of [...this.panels.values()]) p.dispose();
-    for (const h of this.hosts.values()) h.dispose();
-    this.hosts.clear();
-    for (const d of this.disposables) d.dispose();
+    for (const p of [...this.#panels.values()]) p.dispose();
+    for (const h of this.#hosts.values()) h.dispose();
+    this.#hosts.clear();
+    for (const d of this.#disposables) d.dispose();
     void this.cache.flush();
   }
 }

@@ -35,9 +35,9 @@ export interface SessionPanelDeps {
  * clipboard, the file dialog). The transcript and turns live in its `SessionHost`.
  */
 export class SessionPanel implements vscode.Disposable {
-  private readonly subscriptions: vscode.Disposable[] = [];
+  readonly #subscriptions: vscode.Disposable[] = [];
   /** What every message of the webview does: the session's handlers and the editor's. */
-  private readonly handlers: Handlers<WebviewMessage>;
+  readonly #handlers: Handlers<WebviewMessage>;
 
   /** Options of the webview: scripts on; only dist/ and media/ may be loaded. */
   static webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -62,22 +62,24 @@ export class SessionPanel implements vscode.Disposable {
   }
 
   /** Takes over a panel (new, or restored after a window reload). */
+  readonly #deps: SessionPanelDeps;
   constructor(
     readonly panel: vscode.WebviewPanel,
     readonly host: SessionHost,
-    private readonly deps: SessionPanelDeps,
+    deps: SessionPanelDeps,
   ) {
-    this.handlers = { ...host.handlers, ...this.editorHandlers() };
+    this.#deps = deps;
+    this.#handlers = { ...host.handlers, ...this.#editorHandlers() };
     const webview = panel.webview;
     webview.options = SessionPanel.webviewOptions(deps.extensionUri);
     panel.title = host.title;
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'den.svg');
-    this.subscriptions.push(
+    this.#subscriptions.push(
       webview.onDidReceiveMessage((m: unknown) => void this.handleMessage(m)),
       panel.onDidChangeViewState(() => host.link.setVisible(panel.visible)),
       panel.onDidDispose(() => {
         host.link.detach();
-        for (const d of this.subscriptions) d.dispose();
+        for (const d of this.#subscriptions) d.dispose();
         deps.onDidDispose(this);
       }),
     );
@@ -129,20 +131,22 @@ export class SessionPanel implements vscode.Disposable {
   async handleMessage(raw: unknown): Promise<void> {
     const msg = checkWebviewMessage(raw);
     if (!msg) {
-      this.deps.logger.debug('Session panel: ignored a malformed message from the webview');
+      this.#deps.logger.debug('Session panel: ignored a malformed message from the webview');
       return;
     }
     try {
-      await dispatch(this.handlers, msg);
+      await dispatch(this.#handlers, msg);
     } catch (err) {
-      this.deps.logger.warn(`Session panel: ${msg.type} failed: ${err instanceof Error ? err.message : err}`);
+      this.#deps.logger.warn(
+        `Session panel: ${msg.type} failed: ${err instanceof Error ? err.message : err}`,
+      );
       this.host.view.showError(err, 'do that');
     }
   }
 
   /** The messages that need the editor: commands, links, files, the clipboard, the file dialog. */
-  private editorHandlers(): Handlers<Exclude<WebviewMessage, SessionMessage>> {
-    const { logger } = this.deps;
+  #editorHandlers(): Handlers<Exclude<WebviewMessage, SessionMessage>> {
+    const { logger } = this.#deps;
     return {
       runCommand: async (m) => {
         if (isAllowedCommand(m.command)) await vscode.commands.executeCommand(m.command, ...(m.args ?? []));
@@ -152,16 +156,16 @@ export class SessionPanel implements vscode.Disposable {
         if (isOpenableLink(m.href)) await vscode.env.openExternal(vscode.Uri.parse(m.href));
         else logger.info(`Session panel: ignored a link that is not http(s): ${m.href.slice(0, 200)}`);
       },
-      openFile: (m) => this.openFile(m.turnId, m.path),
+      openFile: (m) => this.#openFile(m.turnId, m.path),
       copy: async (m) => {
         await vscode.env.clipboard.writeText(m.text);
       },
-      pickAttachments: () => this.pickAttachments(),
-      dropUris: (m) => this.attachDropped(m.uris, m.otherFiles ?? 0),
+      pickAttachments: () => this.#pickAttachments(),
+      dropUris: (m) => this.#attachDropped(m.uris, m.otherFiles ?? 0),
     };
   }
 
-  private async pickAttachments(): Promise<void> {
+  async #pickAttachments(): Promise<void> {
     const uris = await vscode.window.showOpenDialog({
       canSelectMany: true,
       openLabel: 'Attach',
@@ -172,7 +176,7 @@ export class SessionPanel implements vscode.Disposable {
   }
 
   /** Files dropped on the panel: those inside the workspace are attached, the others said why not. */
-  private async attachDropped(raw: string[], otherFiles: number): Promise<void> {
+  async #attachDropped(raw: string[], otherFiles: number): Promise<void> {
     const { uris, refused } = droppedUris(raw);
     const notes: string[] = [];
     if (refused.length) {
@@ -186,7 +190,7 @@ export class SessionPanel implements vscode.Disposable {
         'Files from other applications cannot be dropped here: use Attach files…, or drop them from the Explorer with Shift held.',
       );
     }
-    if (notes.length) this.warn(notes.join(' '));
+    if (notes.length) this.#warn(notes.join(' '));
     if (uris.length) await this.attach(uris);
   }
 
@@ -197,7 +201,7 @@ export class SessionPanel implements vscode.Disposable {
   ): Promise<AttachCounts | undefined> {
     let client: ApiClient;
     try {
-      client = this.deps.client();
+      client = this.#deps.client();
     } catch (err) {
       this.host.view.showError(err, 'attach files');
       return undefined;
@@ -205,13 +209,13 @@ export class SessionPanel implements vscode.Disposable {
     return attachUris(uris, {
       client,
       target: this.host,
-      maxFileBytes: this.deps.maxFileBytes(),
-      warn: (message) => this.warn(message),
+      maxFileBytes: this.#deps.maxFileBytes(),
+      warn: (message) => this.#warn(message),
       ...opts,
     });
   }
 
-  private warn(message: string): void {
+  #warn(message: string): void {
     this.host.view.setNotice({ level: 'warning', message, actions: [] });
   }
 
@@ -219,16 +223,16 @@ export class SessionPanel implements vscode.Disposable {
    * Opens a file of a turn beside the panel, read-only, through the `den-session:` file system (in
    * whatever editor VS Code has for it). The path must be one the turn changed or produced.
    */
-  private async openFile(turnId: string, path: string): Promise<void> {
+  async #openFile(turnId: string, path: string): Promise<void> {
     const turn = findTurn(this.host.transcript, turnId);
     const change = turn?.files.find((f) => f.path === path);
     const output = turn?.outputFiles?.find((f) => f.key === path || f.name === path);
     if (!turn || (!change && !output)) {
-      this.notice('warning', `${path} is not a file of this turn.`);
+      this.#notice('warning', `${path} is not a file of this turn.`);
       return;
     }
     if (change?.change === 'deleted') {
-      this.notice('info', `The turn deleted ${path}: there is no content to show.`);
+      this.#notice('info', `The turn deleted ${path}: there is no content to show.`);
       return;
     }
     const info: FileInfo = change ? { key: change.key, name: change.name, size: 0 } : (output as FileInfo);
@@ -242,25 +246,25 @@ export class SessionPanel implements vscode.Disposable {
     }
     try {
       // A file the transcript shows is there, whatever the stored snapshot says.
-      if (!deletedLater) await this.deps.sessionFs.files.ensure(this.sessionId, file, info);
-      const outcome = await openGeneratedFile(this.deps.sessionFs, this.sessionId, file, {
+      if (!deletedLater) await this.#deps.sessionFs.files.ensure(this.sessionId, file, info);
+      const outcome = await openGeneratedFile(this.#deps.sessionFs, this.sessionId, file, {
         beside: true,
         version: info,
       });
       if (outcome === 'missing') {
-        this.notice(
+        this.#notice(
           'info',
           `${file} is no longer among the session's files: a later turn deleted or moved it.`,
         );
       } else if (outcome === 'directory') {
-        this.notice('info', `${file} is a folder of the session's files, not a file.`);
+        this.#notice('info', `${file} is a folder of the session's files, not a file.`);
       }
     } catch (err) {
       this.host.view.showError(err, `open ${file}`);
     }
   }
 
-  private notice(level: 'info' | 'warning', message: string): void {
+  #notice(level: 'info' | 'warning', message: string): void {
     this.host.view.setNotice({ level, message, actions: [] });
   }
 

@@ -7,12 +7,12 @@
  * No `vscode` import: unit-tested in plain Node.
  */
 export class RequestOrder {
-  private nextTicket = 1;
-  private settledTicket = 0;
+  #nextTicket = 1;
+  #settledTicket = 0;
 
   /** A ticket for a request about to start. */
   begin(): number {
-    return this.nextTicket++;
+    return this.#nextTicket++;
   }
 
   /**
@@ -21,8 +21,8 @@ export class RequestOrder {
    */
   accept(ticket: number | undefined): boolean {
     const t = ticket ?? this.begin();
-    if (t < this.settledTicket) return false;
-    this.settledTicket = t;
+    if (t < this.#settledTicket) return false;
+    this.#settledTicket = t;
     return true;
   }
 }

@@ -58,23 +58,26 @@ interface Item {
 }
 
 export class AttachmentList {
-  private readonly items = new Map<string, Item>();
+  readonly #items = new Map<string, Item>();
 
   /**
    * `onChange` runs after every change a chip shows (progress included); `uploads` is the session's
    * index of uploaded contents (kept by the caller when it outlives the list).
    */
+  readonly #onChange: () => void;
   constructor(
-    private readonly onChange: () => void,
+    onChange: () => void,
     readonly uploads: UploadIndex = new UploadIndex(),
-  ) {}
+  ) {
+    this.#onChange = onChange;
+  }
 
   /** Adds a chip and uploads (unless the content is there already); resolves when it is over. */
   async add(spec: AttachmentSpec): Promise<AttachResult> {
     const { name, size, hash } = spec;
     if (spec.signal?.aborted) return { outcome: 'removed' };
     if (hash) {
-      const same = [...this.items].find(([, i]) => i.spec.hash === hash);
+      const same = [...this.#items].find(([, i]) => i.spec.hash === hash);
       if (same && same[1].view.status !== 'error') return { outcome: 'duplicate' };
       if (same) this.remove(same[0]);
     }
@@ -83,8 +86,8 @@ export class AttachmentList {
     const known = hash ? this.uploads.get(hash) : undefined;
     if (known) {
       const view: AttachmentView = { id, name: known.name, size: known.size, status: 'ready', ...marks };
-      this.items.set(id, { view, spec, file: known, abort: new AbortController() });
-      this.onChange();
+      this.#items.set(id, { view, spec, file: known, abort: new AbortController() });
+      this.#onChange();
       return { outcome: 'reused', id };
     }
     if (spec.key) this.uploads.forgetKeys([spec.key]);
@@ -93,54 +96,54 @@ export class AttachmentList {
       spec,
       abort: new AbortController(),
     };
-    this.items.set(id, item);
-    this.onChange();
+    this.#items.set(id, item);
+    this.#onChange();
     const cancel = (): void => void this.remove(id);
     spec.signal?.addEventListener('abort', cancel, { once: true });
     try {
       const file = await spec.upload((sent, total) => {
-        if (this.items.get(id) !== item) return;
+        if (this.#items.get(id) !== item) return;
         const progress = total > 0 ? Math.min(1, sent / total) : 1;
         // Redraw per percent, not per chunk.
         if (Math.floor(progress * 100) === Math.floor((item.view.progress ?? 0) * 100)) return;
         item.view = { ...item.view, progress };
-        this.onChange();
+        this.#onChange();
       }, item.abort.signal);
       // Uploaded even if the chip went meanwhile: the service holds the content now.
       if (hash) this.uploads.record(hash, file);
-      if (this.items.get(id) !== item) return { outcome: 'removed' };
+      if (this.#items.get(id) !== item) return { outcome: 'removed' };
       item.file = file;
       item.view = { id, name, size: file.size, status: 'ready', ...marks };
     } catch (err) {
-      if (this.items.get(id) !== item) return { outcome: 'removed' };
+      if (this.#items.get(id) !== item) return { outcome: 'removed' };
       const error = presentError(err, `upload ${name}`).message;
       item.view = { id, name, size, status: 'error', error, ...marks };
-      this.onChange();
+      this.#onChange();
       return { outcome: 'failed', id, error };
     } finally {
       spec.signal?.removeEventListener('abort', cancel);
     }
-    this.onChange();
+    this.#onChange();
     return { outcome: 'uploaded', id };
   }
 
   /** Removes a chip, cancelling its upload. */
   remove(id: string): boolean {
-    const item = this.items.get(id);
+    const item = this.#items.get(id);
     if (!item) return false;
-    this.items.delete(id);
+    this.#items.delete(id);
     item.abort.abort();
-    this.onChange();
+    this.#onChange();
     return true;
   }
 
   views(): AttachmentView[] {
-    return [...this.items.values()].map((i) => i.view);
+    return [...this.#items.values()].map((i) => i.view);
   }
 
   /** The names on the chips (new attachments get names distinct from these). */
   names(): string[] {
-    return [...this.items.values()].map((i) => i.view.name);
+    return [...this.#items.values()].map((i) => i.view.name);
   }
 
   /** The uploaded files, with their chip ids and the `references` entries of those that have one. */
@@ -148,7 +151,7 @@ export class AttachmentList {
     const ids: string[] = [];
     const files: TurnFile[] = [];
     const references: Record<string, unknown>[] = [];
-    for (const [id, i] of this.items) {
+    for (const [id, i] of this.#items) {
       if (i.view.status === 'ready' && i.file) {
         ids.push(id);
         files.push(i.file);
@@ -163,16 +166,16 @@ export class AttachmentList {
     const bases: SentBase[] = [];
     let changed = false;
     for (const id of ids) {
-      const base = this.items.get(id)?.spec.base;
+      const base = this.#items.get(id)?.spec.base;
       if (base) bases.push(base);
-      changed = this.items.delete(id) || changed;
+      changed = this.#items.delete(id) || changed;
     }
-    if (changed) this.onChange();
+    if (changed) this.#onChange();
     return bases;
   }
 
   dispose(): void {
-    for (const i of this.items.values()) i.abort.abort();
-    this.items.clear();
+    for (const i of this.#items.values()) i.abort.abort();
+    this.#items.clear();
   }
 }

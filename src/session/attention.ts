@@ -61,31 +61,31 @@ export function attentionText(e: SessionActivityEvent): string {
 
 /** Turns that finished unseen, by session: what the badge counts. */
 export class UnseenTurns {
-  private readonly bySession = new Map<string, Set<string>>();
+  readonly #bySession = new Map<string, Set<string>>();
 
   add(sessionId: string, agentMessageId: string): void {
-    const set = this.bySession.get(sessionId) ?? new Set<string>();
+    const set = this.#bySession.get(sessionId) ?? new Set<string>();
     set.add(agentMessageId);
-    this.bySession.set(sessionId, set);
+    this.#bySession.set(sessionId, set);
   }
 
   /** Forgets a session's unseen turns (its panel was shown), or all of them. */
   clear(sessionId?: string): boolean {
     if (sessionId === undefined) {
-      const had = this.bySession.size > 0;
-      this.bySession.clear();
+      const had = this.#bySession.size > 0;
+      this.#bySession.clear();
       return had;
     }
-    return this.bySession.delete(sessionId);
+    return this.#bySession.delete(sessionId);
   }
 
   sessions(): string[] {
-    return [...this.bySession.keys()];
+    return [...this.#bySession.keys()];
   }
 
   get count(): number {
     let n = 0;
-    for (const s of this.bySession.values()) n += s.size;
+    for (const s of this.#bySession.values()) n += s.size;
     return n;
   }
 }

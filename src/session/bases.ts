@@ -71,21 +71,21 @@ interface Index {
 const keyOf = (session: string, p: string): string => JSON.stringify([session, p]);
 
 export class BaseStore {
-  private readonly dir: string;
-  private readonly maxBytes: number;
-  private readonly maxFileBytes: number;
-  private readonly maxEntries: number;
-  private readonly log: Logger;
+  readonly #dir: string;
+  readonly #maxBytes: number;
+  readonly #maxFileBytes: number;
+  readonly #maxEntries: number;
+  readonly #log: Logger;
   /** Operations run one at a time, in call order. */
-  private queue: Promise<unknown> = Promise.resolve();
-  private swept = false;
+  #queue: Promise<unknown> = Promise.resolve();
+  #swept = false;
 
   constructor(options: BaseStoreOptions) {
-    this.dir = options.dir;
-    this.maxBytes = Math.max(1, options.maxBytes ?? 50 * 1024 * 1024);
-    this.maxFileBytes = Math.min(this.maxBytes, Math.max(0, options.maxFileBytes ?? 2 * 1024 * 1024));
-    this.maxEntries = Math.max(1, options.maxEntries ?? 5_000);
-    this.log = options.logger ?? silentLogger;
+    this.#dir = options.dir;
+    this.#maxBytes = Math.max(1, options.maxBytes ?? 50 * 1024 * 1024);
+    this.#maxFileBytes = Math.min(this.#maxBytes, Math.max(0, options.maxFileBytes ?? 2 * 1024 * 1024));
+    this.#maxEntries = Math.max(1, options.maxEntries ?? 5_000);
+    this.#log = options.logger ?? silentLogger;
   }
 
   /** Records what the agent saw of `filePath` in `sessionId`, replacing an earlier record. */
@@ -93,28 +93,28 @@ export class BaseStore {
     const hash = contentHash(content);
     const size = content.byteLength;
     const fallback = { hash, size, stored: false };
-    return this.run(fallback, async (index) => {
+    return this.#run(fallback, async (index) => {
       let stored = false;
-      if (size <= this.maxFileBytes) {
+      if (size <= this.#maxFileBytes) {
         const known = [...index.entries.values()].some((e) => e.stored && e.hash === hash);
-        stored = known || (await this.writeBlob(hash, content));
+        stored = known || (await this.#writeBlob(hash, content));
       }
       const entry: Entry = { session: sessionId, path: filePath, hash, size, stored, used: ++index.clock };
       index.entries.set(keyOf(sessionId, filePath), entry);
-      this.evict(index, hash);
+      this.#evict(index, hash);
       return { hash, size, stored: entry.stored };
     });
   }
 
   /** The base recorded for `filePath` in `sessionId`; `content` is absent when it is not stored. */
   get(sessionId: string, filePath: string): Promise<Base | undefined> {
-    return this.run(undefined, async (index) => {
+    return this.#run(undefined, async (index) => {
       const entry = index.entries.get(keyOf(sessionId, filePath));
       if (!entry) return undefined;
       entry.used = ++index.clock;
       const base: Base = { hash: entry.hash, size: entry.size };
       if (!entry.stored) return base;
-      const content = await this.readBlob(entry.hash);
+      const content = await this.#readBlob(entry.hash);
       if (content) return { ...base, content };
       for (const e of index.entries.values()) if (e.hash === entry.hash) e.stored = false;
       return base;
@@ -123,14 +123,14 @@ export class BaseStore {
 
   /** Drops every record of a session (contents other sessions share stay). */
   forget(sessionId: string): Promise<void> {
-    return this.run(undefined, async (index) => {
+    return this.#run(undefined, async (index) => {
       for (const [key, e] of index.entries) if (e.session === sessionId) index.entries.delete(key);
     });
   }
 
   /** The total size of the stored contents. */
   totalBytes(): Promise<number> {
-    return this.run(0, async (index) => sum(storedBlobs(index)));
+    return this.#run(0, async (index) => sum(storedBlobs(index)));
   }
 
   /**
@@ -138,51 +138,51 @@ export class BaseStore {
    * stores any more. Once per instance, also removes files of `blobs/` that no record names.
    * Never rejects: a failure is logged and answers `fallback` (the store is a cache).
    */
-  private run<T>(fallback: T, op: (index: Index) => Promise<T>): Promise<T> {
-    const next = this.queue.then(async () => {
-      const index = await this.load();
+  #run<T>(fallback: T, op: (index: Index) => Promise<T>): Promise<T> {
+    const next = this.#queue.then(async () => {
+      const index = await this.#load();
       const before = new Set(storedBlobs(index).keys());
       const result = await op(index);
-      await this.save(index);
+      await this.#save(index);
       const after = storedBlobs(index);
-      for (const hash of before) if (!after.has(hash)) await this.removeBlob(hash);
-      if (!this.swept) {
-        this.swept = true;
-        await this.sweep(after);
+      for (const hash of before) if (!after.has(hash)) await this.#removeBlob(hash);
+      if (!this.#swept) {
+        this.#swept = true;
+        await this.#sweep(after);
       }
       return result;
     });
     const safe = next.catch((err: unknown) => {
-      this.log.warn(`Bases: ${err instanceof Error ? err.message : String(err)}`);
+      this.#log.warn(`Bases: ${err instanceof Error ? err.message : String(err)}`);
       return fallback;
     });
-    this.queue = safe;
+    this.#queue = safe;
     return safe;
   }
 
   /** Drops the least recently used records, then contents, until both bounds hold. */
-  private evict(index: Index, keep: string): void {
-    if (index.entries.size > this.maxEntries) {
+  #evict(index: Index, keep: string): void {
+    if (index.entries.size > this.#maxEntries) {
       const byAge = [...index.entries].sort(([, a], [, b]) => a.used - b.used);
-      for (const [key] of byAge.slice(0, index.entries.size - this.maxEntries)) index.entries.delete(key);
+      for (const [key] of byAge.slice(0, index.entries.size - this.#maxEntries)) index.entries.delete(key);
     }
     const blobs = storedBlobs(index);
     let total = sum(blobs);
-    if (total <= this.maxBytes) return;
+    if (total <= this.#maxBytes) return;
     const order = [...blobs].sort(([a, x], [b, y]) => (a === keep ? 1 : b === keep ? -1 : x.used - y.used));
     const dropped = new Set<string>();
     for (const [hash, blob] of order) {
-      if (total <= this.maxBytes) break;
+      if (total <= this.#maxBytes) break;
       dropped.add(hash);
       total -= blob.size;
     }
     for (const e of index.entries.values()) if (dropped.has(e.hash)) e.stored = false;
   }
 
-  private async load(): Promise<Index> {
+  async #load(): Promise<Index> {
     let text: string;
     try {
-      text = await fs.readFile(path.join(this.dir, INDEX), 'utf8');
+      text = await fs.readFile(path.join(this.#dir, INDEX), 'utf8');
     } catch {
       return { clock: 0, entries: new Map() };
     }
@@ -193,8 +193,8 @@ export class BaseStore {
       data = undefined;
     }
     if (!isIndex(data)) {
-      this.log.warn('Bases: the index is unreadable; starting empty (contents no record names are removed)');
-      this.swept = false;
+      this.#log.warn('Bases: the index is unreadable; starting empty (contents no record names are removed)');
+      this.#swept = false;
       return { clock: 0, entries: new Map() };
     }
     const entries = new Map<string, Entry>();
@@ -202,45 +202,45 @@ export class BaseStore {
     return { clock: data.clock, entries };
   }
 
-  private async save(index: Index): Promise<void> {
+  async #save(index: Index): Promise<void> {
     const data = { version: 1, clock: index.clock, entries: [...index.entries.values()] };
-    await writeFileAtomic(path.join(this.dir, INDEX), JSON.stringify(data));
+    await writeFileAtomic(path.join(this.#dir, INDEX), JSON.stringify(data));
   }
 
   /** Writes a content under its hash; false when it could not be written. */
-  private async writeBlob(hash: string, content: Uint8Array): Promise<boolean> {
+  async #writeBlob(hash: string, content: Uint8Array): Promise<boolean> {
     try {
-      await writeFileAtomic(path.join(this.dir, BLOBS, hash), content);
+      await writeFileAtomic(path.join(this.#dir, BLOBS, hash), content);
       return true;
     } catch (err) {
-      this.log.warn(`Bases: could not store a content: ${err instanceof Error ? err.message : err}`);
+      this.#log.warn(`Bases: could not store a content: ${err instanceof Error ? err.message : err}`);
       return false;
     }
   }
 
   /** A stored content, or undefined when it is missing or no longer matches its hash. */
-  private async readBlob(hash: string): Promise<Uint8Array | undefined> {
+  async #readBlob(hash: string): Promise<Uint8Array | undefined> {
     let data: Uint8Array;
     try {
-      data = await fs.readFile(path.join(this.dir, BLOBS, hash));
+      data = await fs.readFile(path.join(this.#dir, BLOBS, hash));
     } catch {
       return undefined;
     }
     if (contentHash(data) === hash) return data;
-    this.log.warn(`Bases: content ${hash.slice(0, 12)} is damaged; dropped`);
+    this.#log.warn(`Bases: content ${hash.slice(0, 12)} is damaged; dropped`);
     return undefined;
   }
 
-  private async removeBlob(hash: string): Promise<void> {
-    await fs.rm(path.join(this.dir, BLOBS, hash), { force: true }).catch(() => undefined);
+  async #removeBlob(hash: string): Promise<void> {
+    await fs.rm(path.join(this.#dir, BLOBS, hash), { force: true }).catch(() => undefined);
   }
 
   /**
    * Removes contents no record stores and temporary files left by a closed window. Files younger
    * than ten minutes stay: another window may be about to record them.
    */
-  private async sweep(stored: Map<string, unknown>): Promise<void> {
-    const dir = path.join(this.dir, BLOBS);
+  async #sweep(stored: Map<string, unknown>): Promise<void> {
+    const dir = path.join(this.#dir, BLOBS);
     let names: string[];
     try {
       names = await fs.readdir(dir);

@@ -13,34 +13,34 @@ export interface Choice {
 }
 
 export class ComposerChoice {
-  private value: Choice;
+  #value: Choice;
 
   constructor(defaults: Choice) {
-    this.value = { mode: defaults.mode, effort: defaults.effort };
+    this.#value = { mode: defaults.mode, effort: defaults.effort };
   }
 
   get mode(): Mode {
-    return this.value.mode;
+    return this.#value.mode;
   }
 
   get effort(): Effort {
-    return this.value.effort;
+    return this.#value.effort;
   }
 
   /** The choice now (a copy). */
   get current(): Choice {
-    return { ...this.value };
+    return { ...this.#value };
   }
 
   /** The person chose (in the webview); returns whether that changed the choice. */
   choose(mode: Mode, effort: Effort): boolean {
-    if (mode === this.value.mode && effort === this.value.effort) return false;
-    this.value = { mode, effort };
+    if (mode === this.#value.mode && effort === this.#value.effort) return false;
+    this.#value = { mode, effort };
     return true;
   }
 
   /** What a turn runs with: the request's own mode and effort (a command's), else this choice. */
   for(req: { mode?: Mode; effort?: Effort }): Choice {
-    return { mode: req.mode ?? this.value.mode, effort: req.effort ?? this.value.effort };
+    return { mode: req.mode ?? this.#value.mode, effort: req.effort ?? this.#value.effort };
   }
 }

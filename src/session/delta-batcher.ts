@@ -71,52 +71,52 @@ interface TurnChanges {
 const WHOLE: BlockChange = { whole: true };
 
 export class DeltaBatcher {
-  private readonly opts: DeltaBatcherOptions;
-  private readonly clock: Clock;
-  private readonly intervalMs: number;
-  private readonly initThreshold: number;
-  private pending = new Map<string, TurnChanges>();
-  private views = new Map<ViewDelta['type'], ViewDelta>();
-  private seqValue = 0;
-  private visibleValue = false;
-  private needsInit = false;
-  private lastPostAt = Number.NEGATIVE_INFINITY;
-  private timer: unknown;
-  private readonly counters: BatcherStats = { posts: 0, deltas: 0, inits: 0, batches: 0 };
+  readonly #opts: DeltaBatcherOptions;
+  readonly #clock: Clock;
+  readonly #intervalMs: number;
+  readonly #initThreshold: number;
+  #pending = new Map<string, TurnChanges>();
+  #views = new Map<ViewDelta['type'], ViewDelta>();
+  #seqValue = 0;
+  #visibleValue = false;
+  #needsInit = false;
+  #lastPostAt = Number.NEGATIVE_INFINITY;
+  #timer: unknown;
+  readonly #counters: BatcherStats = { posts: 0, deltas: 0, inits: 0, batches: 0 };
 
   constructor(options: DeltaBatcherOptions) {
-    this.opts = options;
-    this.clock = options.clock ?? systemClock;
-    this.intervalMs = Math.max(1, options.intervalMs ?? 34);
-    this.initThreshold = Math.max(0, options.initThreshold ?? 200);
+    this.#opts = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#intervalMs = Math.max(1, options.intervalMs ?? 34);
+    this.#initThreshold = Math.max(0, options.initThreshold ?? 200);
   }
 
   /** The seq of the last post (0 before any). */
   get seq(): number {
-    return this.seqValue;
+    return this.#seqValue;
   }
 
   /** Whether posts go out (the view exists, is shown and listens). */
   get visible(): boolean {
-    return this.visibleValue;
+    return this.#visibleValue;
   }
 
   get stats(): BatcherStats {
-    return { ...this.counters };
+    return { ...this.#counters };
   }
 
   /** Whether changes wait to be sent. */
   get hasPending(): boolean {
-    return this.pending.size > 0 || this.views.size > 0;
+    return this.#pending.size > 0 || this.#views.size > 0;
   }
 
   /** Records what one `applyEvent`/`beginTurn` changed. */
   push(cs: ChangeSet): void {
     if (cs.ignored) return;
-    let ch = this.pending.get(cs.turnId);
+    let ch = this.#pending.get(cs.turnId);
     if (!ch) {
       ch = { created: false, header: false, blocks: new Map(), plan: false, files: false, order: false };
-      this.pending.set(cs.turnId, ch);
+      this.#pending.set(cs.turnId, ch);
     }
     if (cs.turnCreated) ch.created = true;
     if (cs.statusChanged || cs.turnInfoChanged) ch.header = true;
@@ -126,22 +126,22 @@ export class DeltaBatcher {
     if (!ch.created) {
       for (const id of cs.blocksCreated) ch.blocks.set(id, WHOLE);
       for (const id of cs.blocksUpdated) {
-        const append = this.visibleValue ? cs.appends.find((a) => a.blockId === id) : undefined;
+        const append = this.#visibleValue ? cs.appends.find((a) => a.blockId === id) : undefined;
         const known = ch.blocks.get(id);
         if (!append) ch.blocks.set(id, WHOLE);
         else if (!known) ch.blocks.set(id, { whole: false, runs: [run(append.text, append.stream)] });
         else if (!known.whole) addRun(known.runs, append.text, append.stream);
       }
     }
-    this.schedule();
+    this.#schedule();
   }
 
   /** Records a panel delta (composer, connection, notice, title); the latest of each type wins. */
   pushView(delta: ViewDelta): void {
     // Re-inserted so that the order of the last changes is kept.
-    this.views.delete(delta.type);
-    this.views.set(delta.type, delta);
-    this.schedule();
+    this.#views.delete(delta.type);
+    this.#views.set(delta.type, delta);
+    this.#schedule();
   }
 
   /**
@@ -151,106 +151,106 @@ export class DeltaBatcher {
    * when more than `initThreshold` turns + blocks changed.
    */
   setVisible(visible: boolean, how: 'catch-up' | 'init' = 'catch-up'): void {
-    if (visible === this.visibleValue) return;
-    this.visibleValue = visible;
+    if (visible === this.#visibleValue) return;
+    this.#visibleValue = visible;
     if (!visible) {
-      this.cancelTimer();
-      for (const ch of this.pending.values()) {
+      this.#cancelTimer();
+      for (const ch of this.#pending.values()) {
         for (const [id, b] of ch.blocks) if (!b.whole) ch.blocks.set(id, WHOLE);
       }
       return;
     }
-    if (how === 'init' || this.needsInit || this.changedItems() > this.initThreshold) this.sendInit();
+    if (how === 'init' || this.#needsInit || this.#changedItems() > this.#initThreshold) this.sendInit();
     else this.flush();
   }
 
   /** The view must be repainted whole (the transcript was replaced): now, or when next shown. */
   invalidate(): void {
-    this.needsInit = true;
-    if (this.visibleValue) this.sendInit();
+    this.#needsInit = true;
+    if (this.#visibleValue) this.sendInit();
   }
 
   /** Posts the whole view now (when visible) and forgets pending changes, which it covers. */
   sendInit(): boolean {
-    if (!this.visibleValue) return false;
-    this.cancelTimer();
-    this.pending = new Map();
-    this.views = new Map();
-    this.needsInit = false;
-    this.counters.inits++;
-    this.emit({ type: 'init', seq: 0, ...this.opts.init() });
+    if (!this.#visibleValue) return false;
+    this.#cancelTimer();
+    this.#pending = new Map();
+    this.#views = new Map();
+    this.#needsInit = false;
+    this.#counters.inits++;
+    this.#emit({ type: 'init', seq: 0, ...this.#opts.init() });
     return true;
   }
 
   /** Posts a message now with the next seq; false (nothing sent) while hidden. */
   send(message: DirectMessage): boolean {
-    if (!this.visibleValue) return false;
-    this.emit({ ...message, seq: 0 } as HostMessage);
+    if (!this.#visibleValue) return false;
+    this.#emit({ ...message, seq: 0 } as HostMessage);
     return true;
   }
 
   /** Posts pending changes now, if visible and there are any. */
   flush(): void {
-    this.cancelTimer();
-    if (!this.visibleValue || !this.hasPending) return;
-    const deltas = this.build();
+    this.#cancelTimer();
+    if (!this.#visibleValue || !this.hasPending) return;
+    const deltas = this.#build();
     if (deltas.length === 0) return;
-    this.counters.batches++;
-    this.counters.deltas += deltas.length;
-    this.emit({ type: 'batch', seq: 0, deltas });
+    this.#counters.batches++;
+    this.#counters.deltas += deltas.length;
+    this.#emit({ type: 'batch', seq: 0, deltas });
   }
 
   dispose(): void {
-    this.cancelTimer();
-    this.visibleValue = false;
+    this.#cancelTimer();
+    this.#visibleValue = false;
   }
 
-  private emit(message: HostMessage): void {
-    message.seq = ++this.seqValue;
-    this.counters.posts++;
-    this.lastPostAt = this.clock.now();
-    this.opts.post(message);
+  #emit(message: HostMessage): void {
+    message.seq = ++this.#seqValue;
+    this.#counters.posts++;
+    this.#lastPostAt = this.#clock.now();
+    this.#opts.post(message);
   }
 
-  private schedule(): void {
-    if (!this.visibleValue || this.timer !== undefined) return;
-    const delay = Math.max(0, this.lastPostAt + this.intervalMs - this.clock.now());
+  #schedule(): void {
+    if (!this.#visibleValue || this.#timer !== undefined) return;
+    const delay = Math.max(0, this.#lastPostAt + this.#intervalMs - this.#clock.now());
     // Even with no wait, a timer: a synchronous burst of events becomes one post.
-    this.timer = this.clock.setTimeout(() => {
-      this.timer = undefined;
+    this.#timer = this.#clock.setTimeout(() => {
+      this.#timer = undefined;
       this.flush();
     }, delay);
   }
 
-  private cancelTimer(): void {
-    if (this.timer === undefined) return;
-    this.clock.clearTimeout(this.timer);
-    this.timer = undefined;
+  #cancelTimer(): void {
+    if (this.#timer === undefined) return;
+    this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 
-  private changedItems(): number {
-    const t = this.opts.transcript();
+  #changedItems(): number {
+    const t = this.#opts.transcript();
     let n = 0;
-    for (const [id, ch] of this.pending) {
+    for (const [id, ch] of this.#pending) {
       n += 1 + (ch.created ? (findTurn(t, id)?.blocks.length ?? 0) : ch.blocks.size + (ch.order ? 1 : 0));
     }
     return n;
   }
 
-  private build(): Delta[] {
-    const t = this.opts.transcript();
+  #build(): Delta[] {
+    const t = this.#opts.transcript();
     const out: Delta[] = [];
-    for (const [id, ch] of this.pending) {
+    for (const [id, ch] of this.#pending) {
       const turn = findTurn(t, id);
-      if (turn) this.turnDeltas(turn, ch, out);
+      if (turn) this.#turnDeltas(turn, ch, out);
     }
-    out.push(...this.views.values());
-    this.pending = new Map();
-    this.views = new Map();
+    out.push(...this.#views.values());
+    this.#pending = new Map();
+    this.#views = new Map();
     return out;
   }
 
-  private turnDeltas(turn: Turn, ch: TurnChanges, out: Delta[]): void {
+  #turnDeltas(turn: Turn, ch: TurnChanges, out: Delta[]): void {
     const turnId = turn.agentMessageId;
     if (ch.created || ch.header) out.push({ type: 'turn', turn: turnHeader(turn) });
     if (ch.created) {

@@ -159,32 +159,32 @@ export type EntryType = 'file' | 'directory';
  * where a path is both a file and a directory, the file wins.
  */
 export class FileTree {
-  private readonly files = new Set<string>();
+  readonly #files = new Set<string>();
   /** Directory path → how many files are beneath it (the root `''` is not counted). */
-  private readonly dirs = new Map<string, number>();
+  readonly #dirs = new Map<string, number>();
 
   /** Adds a file; returns the directories that came to exist, outermost first. */
   add(path: string): string[] {
-    if (this.files.has(path)) return [];
-    this.files.add(path);
+    if (this.#files.has(path)) return [];
+    this.#files.add(path);
     const created: string[] = [];
     for (let d = parentOf(path); d !== ''; d = parentOf(d)) {
-      const n = this.dirs.get(d) ?? 0;
+      const n = this.#dirs.get(d) ?? 0;
       if (n === 0) created.unshift(d);
-      this.dirs.set(d, n + 1);
+      this.#dirs.set(d, n + 1);
     }
     return created;
   }
 
   /** Removes a file; returns the directories that no longer exist, innermost first. */
   remove(path: string): string[] {
-    if (!this.files.delete(path)) return [];
+    if (!this.#files.delete(path)) return [];
     const gone: string[] = [];
     for (let d = parentOf(path); d !== ''; d = parentOf(d)) {
-      const n = (this.dirs.get(d) ?? 1) - 1;
-      if (n > 0) this.dirs.set(d, n);
+      const n = (this.#dirs.get(d) ?? 1) - 1;
+      if (n > 0) this.#dirs.set(d, n);
       else {
-        this.dirs.delete(d);
+        this.#dirs.delete(d);
         gone.push(d);
       }
     }
@@ -192,26 +192,26 @@ export class FileTree {
   }
 
   typeOf(path: string): EntryType | undefined {
-    if (this.files.has(path)) return 'file';
-    return path === '' || this.dirs.has(path) ? 'directory' : undefined;
+    if (this.#files.has(path)) return 'file';
+    return path === '' || this.#dirs.has(path) ? 'directory' : undefined;
   }
 
   /** The entries of a directory, sorted by name; `undefined` when it is not one. */
   list(dir: string): [string, EntryType][] | undefined {
     if (this.typeOf(dir) !== 'directory') return undefined;
     const entries = new Map<string, EntryType>();
-    for (const d of this.dirs.keys()) if (parentOf(d) === dir) entries.set(nameOf(d), 'directory');
-    for (const f of this.files) if (parentOf(f) === dir) entries.set(nameOf(f), 'file');
+    for (const d of this.#dirs.keys()) if (parentOf(d) === dir) entries.set(nameOf(d), 'directory');
+    for (const f of this.#files) if (parentOf(f) === dir) entries.set(nameOf(f), 'file');
     return [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   /** Every directory but the root. */
   directories(): IterableIterator<string> {
-    return this.dirs.keys();
+    return this.#dirs.keys();
   }
 
   get size(): number {
-    return this.files.size;
+    return this.#files.size;
   }
 }
 

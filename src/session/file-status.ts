@@ -85,43 +85,45 @@ const STATE: Record<PlanEntry['action'], FileState> = {
 };
 
 export class FileStatusModel {
-  private readonly known = new Map<string, Known>();
-  private readonly running = new Map<string, { signature: string; promise: Promise<FileStatuses> }>();
+  readonly #known = new Map<string, Known>();
+  readonly #running = new Map<string, { signature: string; promise: Promise<FileStatuses> }>();
   /** Bumped per session when its statuses go stale: a computation started before lands stale. */
-  private readonly generations = new Map<string, number>();
-  private readonly bytes: ByteCache;
+  readonly #generations = new Map<string, number>();
+  readonly #bytes: ByteCache;
   /** Sessions asked for (with a folder or not): told when the folders change. */
-  private readonly asked = new Set<string>();
-  private readonly changed = new Emitter<string>();
+  readonly #asked = new Set<string>();
+  readonly #changed = new Emitter<string>();
   /** A session's statuses went stale (ask `statuses` again to get fresh ones). */
-  readonly onDidChange: Listen<string> = this.changed.event;
+  readonly onDidChange: Listen<string> = this.#changed.event;
 
-  constructor(private readonly deps: FileStatusDeps) {
-    this.bytes = new ByteCache(deps.maxCacheBytes ?? 16 * 1024 * 1024);
+  readonly #deps: FileStatusDeps;
+  constructor(deps: FileStatusDeps) {
+    this.#deps = deps;
+    this.#bytes = new ByteCache(deps.maxCacheBytes ?? 16 * 1024 * 1024);
   }
 
   /** The statuses last computed for a session (perhaps stale), without computing. */
   peek(sessionId: string): FileStatuses | undefined {
-    return this.known.get(sessionId)?.statuses;
+    return this.#known.get(sessionId)?.statuses;
   }
 
   /** The session's statuses: kept ones when still valid, else computed (one computation at a time). */
   async statuses(sessionId: string): Promise<FileStatuses> {
-    this.asked.add(sessionId);
-    const input = await this.deps.load(sessionId);
+    this.#asked.add(sessionId);
+    const input = await this.#deps.load(sessionId);
     if (!input) {
-      this.known.delete(sessionId);
+      this.#known.delete(sessionId);
       return NONE;
     }
     const signature = signatureOf(input);
-    const kept = this.known.get(sessionId);
+    const kept = this.#known.get(sessionId);
     if (kept && !kept.stale && kept.signature === signature) return kept.statuses;
-    const run = this.running.get(sessionId);
+    const run = this.#running.get(sessionId);
     if (run?.signature === signature) return run.promise;
-    const promise = this.compute(sessionId, input, signature).finally(() => {
-      if (this.running.get(sessionId)?.promise === promise) this.running.delete(sessionId);
+    const promise = this.#compute(sessionId, input, signature).finally(() => {
+      if (this.#running.get(sessionId)?.promise === promise) this.#running.delete(sessionId);
     });
-    this.running.set(sessionId, { signature, promise });
+    this.#running.set(sessionId, { signature, promise });
     return promise;
   }
 
@@ -132,51 +134,51 @@ export class FileStatusModel {
   workspaceChanged(relPaths?: readonly string[]): void {
     const changed = relPaths && new Set(relPaths.map((p) => p.toLowerCase()));
     const hit = (k: Known): boolean => !changed || [...changed].some((p) => k.relPaths.has(p));
-    const sessions = new Set([...this.running.keys(), ...(changed ? [] : this.asked)]);
-    for (const [id, k] of this.known) if (hit(k)) sessions.add(id);
-    for (const id of sessions) this.invalidate(id);
+    const sessions = new Set([...this.#running.keys(), ...(changed ? [] : this.#asked)]);
+    for (const [id, k] of this.#known) if (hit(k)) sessions.add(id);
+    for (const id of sessions) this.#invalidate(id);
   }
 
   /** The session's files changed (a turn wrote or deleted some). */
   sessionChanged(sessionId: string): void {
-    if (this.known.has(sessionId) || this.running.has(sessionId)) this.invalidate(sessionId);
+    if (this.#known.has(sessionId) || this.#running.has(sessionId)) this.#invalidate(sessionId);
   }
 
   /** Forgets a session's statuses and bytes, or every session's. */
   forget(sessionId?: string): void {
     if (sessionId === undefined) {
-      this.known.clear();
-      this.asked.clear();
-      this.bytes.clear();
+      this.#known.clear();
+      this.#asked.clear();
+      this.#bytes.clear();
     } else {
-      this.known.delete(sessionId);
-      this.asked.delete(sessionId);
-      this.bytes.deleteWhere((k) => k.startsWith(`${sessionId}\n`));
+      this.#known.delete(sessionId);
+      this.#asked.delete(sessionId);
+      this.#bytes.deleteWhere((k) => k.startsWith(`${sessionId}\n`));
     }
   }
 
   dispose(): void {
     this.forget();
-    this.changed.dispose();
+    this.#changed.dispose();
   }
 
-  private invalidate(sessionId: string): void {
-    this.generations.set(sessionId, (this.generations.get(sessionId) ?? 0) + 1);
-    const k = this.known.get(sessionId);
+  #invalidate(sessionId: string): void {
+    this.#generations.set(sessionId, (this.#generations.get(sessionId) ?? 0) + 1);
+    const k = this.#known.get(sessionId);
     if (k) k.stale = true;
-    this.running.delete(sessionId);
-    this.changed.fire(sessionId);
+    this.#running.delete(sessionId);
+    this.#changed.fire(sessionId);
   }
 
-  private async compute(sessionId: string, input: StatusInput, signature: string): Promise<FileStatuses> {
-    const generation = this.generations.get(sessionId) ?? 0;
-    const files = input.files.map((f) => this.cached(sessionId, f));
+  async #compute(sessionId: string, input: StatusInput, signature: string): Promise<FileStatuses> {
+    const generation = this.#generations.get(sessionId) ?? 0;
+    const files = input.files.map((f) => this.#cached(sessionId, f));
     const plan = await planApply({
       files,
       folder: input.folder,
       base: input.base,
-      maxFiles: this.deps.maxFiles,
-      maxFileBytes: this.deps.maxFileBytes,
+      maxFiles: this.#deps.maxFiles,
+      maxFileBytes: this.#deps.maxFileBytes,
     });
     const statuses = new Map<string, FileStatus>();
     const relPaths = new Set<string>();
@@ -184,26 +186,26 @@ export class FileStatusModel {
       if (e.relPath !== undefined) relPaths.add(e.relPath.toLowerCase());
       statuses.set(e.path, statusOf(e));
     }
-    const stale = generation !== (this.generations.get(sessionId) ?? 0);
+    const stale = generation !== (this.#generations.get(sessionId) ?? 0);
     // A computation started later may have finished first: keep its result.
-    if ((this.known.get(sessionId)?.generation ?? -1) <= generation) {
-      this.known.set(sessionId, { signature, statuses, relPaths, stale, generation });
+    if ((this.#known.get(sessionId)?.generation ?? -1) <= generation) {
+      this.#known.set(sessionId, { signature, statuses, relPaths, stale, generation });
     }
     return statuses;
   }
 
   /** The file, its bytes kept by path and version. */
-  private cached(sessionId: string, f: StatusFile): AgentFile {
+  #cached(sessionId: string, f: StatusFile): AgentFile {
     if (f.deleted) return { path: f.path, deleted: true };
     const key = `${sessionId}\n${f.path}`;
     return {
       path: f.path,
       size: f.size,
       read: async () => {
-        const kept = this.bytes.get(key, f.version);
+        const kept = this.#bytes.get(key, f.version);
         if (kept) return kept;
         const b = await f.read();
-        this.bytes.set(key, f.version, b);
+        this.#bytes.set(key, f.version, b);
         return b;
       },
     };

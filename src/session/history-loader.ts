@@ -30,23 +30,26 @@ export interface HistoryLoaderDeps {
 }
 
 export class HistoryLoader {
-  private fetches = 0;
-  private fetched = false;
-  private loading?: Promise<void>;
-  private opening?: Promise<void>;
+  #fetches = 0;
+  #fetched = false;
+  #loading?: Promise<void>;
+  #opening?: Promise<void>;
   /** A turn was started before the history was ever fetched: a 404 means "not created yet". */
-  private expectNew = false;
+  #expectNew = false;
 
-  constructor(private readonly deps: HistoryLoaderDeps) {}
+  readonly #deps: HistoryLoaderDeps;
+  constructor(deps: HistoryLoaderDeps) {
+    this.#deps = deps;
+  }
 
   /** Whether the history was fetched at least once. */
   get loaded(): boolean {
-    return this.fetched;
+    return this.#fetched;
   }
 
   /** Whether a fetch is on its way. */
   get busy(): boolean {
-    return this.loading !== undefined;
+    return this.#loading !== undefined;
   }
 
   /**
@@ -54,51 +57,51 @@ export class HistoryLoader {
    * cursors, then loads the history. Later calls load again only when no load has succeeded yet.
    */
   async open(): Promise<void> {
-    this.opening ??= this.paintFromCache();
-    await this.opening;
-    if (!this.fetched) await this.load();
+    this.#opening ??= this.#paintFromCache();
+    await this.#opening;
+    if (!this.#fetched) await this.load();
   }
 
   /** Fetches the history, merges it into what is shown and follows open turns. */
   load(): Promise<void> {
-    const { view } = this.deps;
-    if (!this.loading) {
+    const { view } = this.#deps;
+    if (!this.#loading) {
       view.failure = undefined;
-      this.loading = this.fetch().finally(() => {
-        this.loading = undefined;
+      this.#loading = this.#fetch().finally(() => {
+        this.#loading = undefined;
         view.updateConnection();
       });
       view.updateConnection();
     }
-    return this.loading;
+    return this.#loading;
   }
 
   /** A turn is being started: with nothing shown and nothing fetched yet, the session may be new. */
   turnStarting(): void {
-    if (this.deps.live.value.turns.length === 0 && this.fetches === 0) this.expectNew = true;
+    if (this.#deps.live.value.turns.length === 0 && this.#fetches === 0) this.#expectNew = true;
   }
 
-  private async paintFromCache(): Promise<void> {
-    const { cache, live } = this.deps;
+  async #paintFromCache(): Promise<void> {
+    const { cache, live } = this.#deps;
     if (!cache || live.value.turns.length > 0) return;
-    const cached = await cache.read(this.deps.sessionId);
-    if (!cached || live.value.turns.length > 0 || this.deps.disposed()) return;
+    const cached = await cache.read(this.#deps.sessionId);
+    if (!cached || live.value.turns.length > 0 || this.#deps.disposed()) return;
     live.replace(cached);
-    this.deps.followOpenTurns();
+    this.#deps.followOpenTurns();
   }
 
-  private async fetch(): Promise<void> {
-    const d = this.deps;
-    this.fetches++;
+  async #fetch(): Promise<void> {
+    const d = this.#deps;
+    this.#fetches++;
     try {
       const detail = await d.client().getSession(d.sessionId);
       d.reportSuccess?.();
       if (d.disposed()) return;
-      this.expectNew = false;
-      this.fetched = true;
+      this.#expectNew = false;
+      this.#fetched = true;
       d.live.merge(transcriptFromDetail(detail));
     } catch (err) {
-      if (err instanceof DenError && err.code === 'not_found' && this.expectNew) {
+      if (err instanceof DenError && err.code === 'not_found' && this.#expectNew) {
         // A session created by the turn just started: the service may not list it yet.
         d.logger.debug(`Session ${d.sessionId} is not known to the service yet`);
       } else {

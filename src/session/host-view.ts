@@ -50,55 +50,56 @@ export class HostView {
   heldText?: string;
   /** Why loading or following failed, shown while no stream is open. */
   failure?: ConnectionView;
-  private noticeValue: Notice | null = null;
-  private fileStatusValue: FileStatusView[] = [];
-  private lastFileStatus = '[]';
-  private lastComposer = '';
-  private lastConnection = '';
-  private lastTitle: string;
+  #noticeValue: Notice | null = null;
+  #fileStatusValue: FileStatusView[] = [];
+  #lastFileStatus = '[]';
+  #lastComposer = '';
+  #lastConnection = '';
+  #lastTitle: string;
 
-  constructor(
-    private readonly src: HostViewSource,
-    private readonly batcher: DeltaBatcher,
-  ) {
-    this.lastTitle = src.title();
+  readonly #src: HostViewSource;
+  readonly #batcher: DeltaBatcher;
+  constructor(src: HostViewSource, batcher: DeltaBatcher) {
+    this.#src = src;
+    this.#batcher = batcher;
+    this.#lastTitle = src.title();
   }
 
   get notice(): Notice | null {
-    return this.noticeValue;
+    return this.#noticeValue;
   }
 
   /** The whole view, for `init`. */
   initBody(): InitBody {
     return {
       session: {
-        sessionId: this.src.sessionId,
-        title: this.src.title(),
-        service: this.src.settings().service,
+        sessionId: this.#src.sessionId,
+        title: this.#src.title(),
+        service: this.#src.settings().service,
       },
-      turns: transcriptViews(this.src.transcript()),
+      turns: transcriptViews(this.#src.transcript()),
       composer: this.composer(),
       connection: this.connection(),
-      notice: this.noticeValue,
-      fileStatus: this.fileStatusValue,
+      notice: this.#noticeValue,
+      fileStatus: this.#fileStatusValue,
     };
   }
 
   /** Posts the files' states against the workspace when they changed. */
   setFileStatus(files: FileStatusView[]): void {
     const key = JSON.stringify(files);
-    if (key === this.lastFileStatus) return;
-    this.lastFileStatus = key;
-    this.fileStatusValue = files;
-    this.batcher.pushView({ type: 'fileStatus', files });
+    if (key === this.#lastFileStatus) return;
+    this.#lastFileStatus = key;
+    this.#fileStatusValue = files;
+    this.#batcher.pushView({ type: 'fileStatus', files });
   }
 
   composer(): ComposerState {
-    const s = this.src.settings();
-    const open = openTurns(this.src.transcript());
+    const s = this.#src.settings();
+    const open = openTurns(this.#src.transcript());
     const c: ComposerState = {
-      ...this.src.choice(),
-      attachments: this.src.attachments(),
+      ...this.#src.choice(),
+      attachments: this.#src.attachments(),
       running: open.length > 0,
       queued: open.filter((t) => t.status === 'queued').length,
       sending: this.sending,
@@ -113,7 +114,7 @@ export class HostView {
 
   connection(): ConnectionView {
     return (
-      this.src.streams() ?? this.failure ?? (this.src.loading() ? { state: 'loading' } : { state: 'idle' })
+      this.#src.streams() ?? this.failure ?? (this.#src.loading() ? { state: 'loading' } : { state: 'idle' })
     );
   }
 
@@ -122,39 +123,39 @@ export class HostView {
    * next init has it, and it is not echoed back.
    */
   composerShown(): void {
-    this.lastComposer = JSON.stringify(this.composer());
+    this.#lastComposer = JSON.stringify(this.composer());
   }
 
   /** Posts the composer when it changed (sign-in state, running turns, attachments…). */
   updateComposer(): void {
     const composer = this.composer();
     const key = JSON.stringify(composer);
-    if (key === this.lastComposer) return;
-    this.lastComposer = key;
-    this.batcher.pushView({ type: 'composer', composer });
+    if (key === this.#lastComposer) return;
+    this.#lastComposer = key;
+    this.#batcher.pushView({ type: 'composer', composer });
   }
 
   updateConnection(): void {
     const connection = this.connection();
     const key = JSON.stringify(connection);
-    if (key === this.lastConnection) return;
-    this.lastConnection = key;
-    this.batcher.pushView({ type: 'connection', connection });
+    if (key === this.#lastConnection) return;
+    this.#lastConnection = key;
+    this.#batcher.pushView({ type: 'connection', connection });
   }
 
   updateTitle(): void {
-    const title = this.src.title();
-    if (title === this.lastTitle) return;
-    this.lastTitle = title;
-    this.batcher.pushView({ type: 'title', title });
-    this.src.titleChanged();
+    const title = this.#src.title();
+    if (title === this.#lastTitle) return;
+    this.#lastTitle = title;
+    this.#batcher.pushView({ type: 'title', title });
+    this.#src.titleChanged();
   }
 
   /** Shows a banner above the composer (null removes it). */
   setNotice(notice: Notice | null): void {
-    if (JSON.stringify(notice) === JSON.stringify(this.noticeValue)) return;
-    this.noticeValue = notice;
-    this.batcher.pushView({ type: 'notice', notice });
+    if (JSON.stringify(notice) === JSON.stringify(this.#noticeValue)) return;
+    this.#noticeValue = notice;
+    this.#batcher.pushView({ type: 'notice', notice });
   }
 
   /** Shows an error as a notice, with what to do. */

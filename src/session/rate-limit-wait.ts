@@ -21,116 +21,118 @@ export interface RateLimitWaitDeps {
 
 export class RateLimitWait {
   /** Unix ms the wait ends at, while it lasts. */
-  private until?: number;
-  private timer?: unknown;
-  private held?: TurnRequest;
+  #until?: number;
+  #timer?: unknown;
+  #held?: TurnRequest;
   /** The person asked for the held message to go as soon as the wait is over. */
-  private auto = false;
-  private disposed = false;
-  private readonly now: () => number;
+  #auto = false;
+  #disposed = false;
+  readonly #now: () => number;
 
-  constructor(private readonly deps: RateLimitWaitDeps) {
-    this.now = deps.now ?? Date.now;
+  readonly #deps: RateLimitWaitDeps;
+  constructor(deps: RateLimitWaitDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
   }
 
   /** The service's wait is not over: no turn may start. */
   get waiting(): boolean {
-    return this.until !== undefined;
+    return this.#until !== undefined;
   }
 
   /** The service answered 429 to `req`: holds it until `until` (Unix ms) and says so. */
   hold(until: number, req: TurnRequest): void {
     // A start answered after the panel's host went away: nothing to wait for.
-    if (this.disposed) return;
-    this.stopTimer();
-    this.until = until;
-    this.held = req;
-    const { clock } = this.deps;
-    this.timer = clock.setTimeout(() => this.waitOver(), Math.max(0, until - this.now()));
-    this.show();
+    if (this.#disposed) return;
+    this.#stopTimer();
+    this.#until = until;
+    this.#held = req;
+    const { clock } = this.#deps;
+    this.#timer = clock.setTimeout(() => this.#waitOver(), Math.max(0, until - this.#now()));
+    this.#show();
   }
 
   /** A send during the wait was refused without a request: the notice says why again. */
   refused(): void {
-    this.show();
+    this.#show();
   }
 
   /** A turn started: the wait is over; the held message is done with if it was the one sent. */
   started(req: TurnRequest): void {
-    this.stopTimer();
-    this.until = undefined;
-    if (this.held === req || !this.held) this.release();
-    this.show();
+    this.#stopTimer();
+    this.#until = undefined;
+    if (this.#held === req || !this.#held) this.#release();
+    this.#show();
   }
 
   /** Starting `req` failed otherwise than with a 429: a held `req` goes back to the person. */
   failed(req: TurnRequest): void {
-    if (this.held === req) this.release();
-    this.deps.view.rateLimitedUntil = this.until;
-    this.deps.view.heldText = this.held?.task;
+    if (this.#held === req) this.#release();
+    this.#deps.view.rateLimitedUntil = this.#until;
+    this.#deps.view.heldText = this.#held?.task;
   }
 
   /** What the person chose in the notice. */
   act(action: HeldTurnAction): void {
-    if (!this.held) return;
+    if (!this.#held) return;
     if (action === 'edit') {
-      this.release();
-      this.show();
+      this.#release();
+      this.#show();
     } else if (action === 'sendWhenReady' || this.waiting) {
-      this.auto = true;
-      if (this.waiting) this.show();
-      else this.sendHeld();
+      this.#auto = true;
+      if (this.waiting) this.#show();
+      else this.#sendHeld();
     } else {
-      this.sendHeld();
+      this.#sendHeld();
     }
-    this.deps.view.updateComposer();
+    this.#deps.view.updateComposer();
   }
 
   dispose(): void {
-    this.disposed = true;
-    this.release();
-    this.stopTimer();
+    this.#disposed = true;
+    this.#release();
+    this.#stopTimer();
   }
 
-  private waitOver(): void {
-    this.timer = undefined;
-    this.until = undefined;
-    if (this.held && this.auto) this.sendHeld();
-    else this.show();
-    this.deps.view.updateComposer();
+  #waitOver(): void {
+    this.#timer = undefined;
+    this.#until = undefined;
+    if (this.#held && this.#auto) this.#sendHeld();
+    else this.#show();
+    this.#deps.view.updateComposer();
   }
 
-  private sendHeld(): void {
-    const req = this.held;
+  #sendHeld(): void {
+    const req = this.#held;
     if (!req) return;
     // Shown as sending meanwhile; `started`, `failed` or a new `hold` settles it.
-    this.deps.view.setNotice(null);
-    void this.deps.send(req);
+    this.#deps.view.setNotice(null);
+    void this.#deps.send(req);
   }
 
-  private release(): void {
-    this.held = undefined;
-    this.auto = false;
+  #release(): void {
+    this.#held = undefined;
+    this.#auto = false;
   }
 
   /** The notice and the composer's facts for the state now. */
-  private show(): void {
-    const view = this.deps.view;
-    view.rateLimitedUntil = this.until;
-    view.heldText = this.held?.task;
-    view.setNotice(this.notice());
+  #show(): void {
+    const view = this.#deps.view;
+    view.rateLimitedUntil = this.#until;
+    view.heldText = this.#held?.task;
+    view.setNotice(this.#notice());
   }
 
-  private notice(): Notice | null {
-    const at = this.until !== undefined ? new Date(this.until).toLocaleTimeString() : '';
-    const what = this.held ? `“${firstLine(this.held.task, 60)}”` : '';
+  #notice(): Notice | null {
+    const at = this.#until !== undefined ? new Date(this.#until).toLocaleTimeString() : '';
+    const what = this.#held ? `“${firstLine(this.#held.task, 60)}”` : '';
     const edit = { title: 'Edit', heldTurn: 'edit' } as const;
-    if (this.waiting && this.held && this.auto) {
+    if (this.waiting && this.#held && this.#auto) {
       return { level: 'info', message: `Den will send ${what} at ${at}.`, actions: [edit] };
     }
     if (this.waiting) {
       const busy = 'The service is busy: too many turns are running at once (429).';
-      return this.held
+      return this.#held
         ? {
             level: 'warning',
             message: `${busy} Den can send ${what} at ${at}.`,
@@ -138,7 +140,7 @@ export class RateLimitWait {
           }
         : { level: 'warning', message: `${busy} You can send again at ${at}.`, actions: [] };
     }
-    if (this.held) {
+    if (this.#held) {
       return {
         level: 'info',
         message: `The service can take a turn again: send ${what} now?`,
@@ -148,8 +150,8 @@ export class RateLimitWait {
     return null;
   }
 
-  private stopTimer(): void {
-    if (this.timer !== undefined) this.deps.clock.clearTimeout(this.timer);
-    this.timer = undefined;
+  #stopTimer(): void {
+    if (this.#timer !== undefined) this.#deps.clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 }

@@ -29,67 +29,64 @@ export interface TurnActivity {
 const REMEMBERED = 500;
 
 export class SessionActivity {
-  private readonly emitter = new Emitter<TurnActivity>();
-  readonly onDidChange = this.emitter.event;
+  readonly #emitter = new Emitter<TurnActivity>();
+  readonly onDidChange = this.#emitter.event;
   /** By agent message id: what the last `needsInput` asked, and whether the turn's end was told. */
-  private readonly turns = new Map<string, { asked?: string; ended?: boolean }>();
+  readonly #turns = new Map<string, { asked?: string; ended?: boolean }>();
 
   /** `failed`: told when a listener throws (the others still run; the turn is followed on). */
-  constructor(private readonly failed: (err: unknown) => void = () => undefined) {}
+  readonly #failed: (err: unknown) => void;
+  constructor(failed: (err: unknown) => void = () => undefined) {
+    this.#failed = failed;
+  }
 
   /** A followed turn as it is now: `started` the first time, `needsInput` when it asks anew. */
   seen(sessionId: string, title: string, turn: Turn): void {
-    const r = this.record(sessionId, title, turn);
+    const r = this.#record(sessionId, title, turn);
     if (r.ended || turn.needsInput === r.asked) return;
     r.asked = turn.needsInput;
-    if (r.asked !== undefined) this.fire('needsInput', sessionId, title, turn, r.asked);
+    if (r.asked !== undefined) this.#fire('needsInput', sessionId, title, turn, r.asked);
   }
 
   /** A followed turn reached its terminal status. */
   ended(sessionId: string, title: string, turn: Turn): void {
-    const r = this.record(sessionId, title, turn);
+    const r = this.#record(sessionId, title, turn);
     if (r.ended) return;
     r.ended = true;
     const s = turn.status;
-    if (s === 'completed') this.fire('completed', sessionId, title, turn);
+    if (s === 'completed') this.#fire('completed', sessionId, title, turn);
     else if (s === 'error')
-      this.fire('failed', sessionId, title, turn, turn.error?.message ?? 'The turn failed.');
-    else if (s === 'aborted') this.fire('stopped', sessionId, title, turn);
-    this.prune();
+      this.#fire('failed', sessionId, title, turn, turn.error?.message ?? 'The turn failed.');
+    else if (s === 'aborted') this.#fire('stopped', sessionId, title, turn);
+    this.#prune();
   }
 
   dispose(): void {
-    this.emitter.dispose();
+    this.#emitter.dispose();
   }
 
-  private record(sessionId: string, title: string, turn: Turn): { asked?: string; ended?: boolean } {
-    let r = this.turns.get(turn.agentMessageId);
+  #record(sessionId: string, title: string, turn: Turn): { asked?: string; ended?: boolean } {
+    let r = this.#turns.get(turn.agentMessageId);
     if (!r) {
-      this.turns.set(turn.agentMessageId, (r = {}));
-      this.fire('started', sessionId, title, turn);
+      this.#turns.set(turn.agentMessageId, (r = {}));
+      this.#fire('started', sessionId, title, turn);
     }
     return r;
   }
 
-  private prune(): void {
-    for (const [id, r] of this.turns) {
-      if (this.turns.size <= REMEMBERED) return;
-      if (r.ended) this.turns.delete(id);
+  #prune(): void {
+    for (const [id, r] of this.#turns) {
+      if (this.#turns.size <= REMEMBERED) return;
+      if (r.ended) this.#turns.delete(id);
     }
   }
 
-  private fire(
-    kind: SessionActivityKind,
-    sessionId: string,
-    title: string,
-    turn: Turn,
-    detail?: string,
-  ): void {
+  #fire(kind: SessionActivityKind, sessionId: string, title: string, turn: Turn, detail?: string): void {
     const event: SessionActivityEvent = { kind, sessionId, agentMessageId: turn.agentMessageId, title };
     try {
-      this.emitter.fire({ event: detail === undefined ? event : { ...event, detail }, turn });
+      this.#emitter.fire({ event: detail === undefined ? event : { ...event, detail }, turn });
     } catch (err) {
-      this.failed(err);
+      this.#failed(err);
     }
   }
 }

@@ -82,28 +82,30 @@ interface Loading {
 const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 
 export class SessionFiles {
-  private readonly indexes = new Map<string, Index>();
-  private readonly loading = new Map<string, Loading>();
-  private readonly cache: ByteCache;
-  private readonly reads = new Map<string, Promise<Uint8Array>>();
-  private readonly changed = new Emitter<FileEvent[]>();
+  readonly #indexes = new Map<string, Index>();
+  readonly #loading = new Map<string, Loading>();
+  readonly #cache: ByteCache;
+  readonly #reads = new Map<string, Promise<Uint8Array>>();
+  readonly #changed = new Emitter<FileEvent[]>();
   /** Files and directories created, changed or deleted (one batch per update). */
-  readonly onDidChange: Listen<FileEvent[]> = this.changed.event;
-  private readonly clock: Clock;
-  private readonly refreshAfterMs: number;
+  readonly onDidChange: Listen<FileEvent[]> = this.#changed.event;
+  readonly #clock: Clock;
+  readonly #refreshAfterMs: number;
   /** Bumped by `clear`: loads started before it land nowhere. */
-  private generation = 0;
+  #generation = 0;
 
-  constructor(private readonly deps: SessionFilesDeps) {
-    this.cache = new ByteCache(deps.maxCacheBytes ?? DEFAULT_CACHE_BYTES);
-    this.clock = deps.clock ?? systemClock;
-    this.refreshAfterMs = deps.refreshAfterMs ?? 3_000;
+  readonly #deps: SessionFilesDeps;
+  constructor(deps: SessionFilesDeps) {
+    this.#deps = deps;
+    this.#cache = new ByteCache(deps.maxCacheBytes ?? DEFAULT_CACHE_BYTES);
+    this.#clock = deps.clock ?? systemClock;
+    this.#refreshAfterMs = deps.refreshAfterMs ?? 3_000;
   }
 
   /** What is at `path` of a session (`''`: its root). Throws a `FileLookupError`, or the service's error. */
   async stat(sessionId: string, path: string): Promise<FileStat> {
     const p = normalizeFilePath(path);
-    const index = await this.find(sessionId, p);
+    const index = await this.#find(sessionId, p);
     const file = index.files.get(p);
     if (!file || index.tree.typeOf(p) !== 'file') return { type: 'directory', mtime: index.updatedAt };
     return { type: 'file', file, mtime: file.updatedAt ?? index.updatedAt, size: file.size };
@@ -112,7 +114,7 @@ export class SessionFiles {
   /** The entries of a directory of a session, sorted by name. */
   async list(sessionId: string, path: string): Promise<[string, EntryType][]> {
     const p = normalizeFilePath(path);
-    const entries = (await this.find(sessionId, p)).tree.list(p);
+    const entries = (await this.#find(sessionId, p)).tree.list(p);
     if (!entries) throw new FileLookupError('not-directory', sessionId, p);
     return entries;
   }
@@ -128,18 +130,18 @@ export class SessionFiles {
     const file = st.file;
     const key = cacheKey(sessionId, p);
     const version = versionOf(file);
-    const kept = this.cache.get(key, version);
+    const kept = this.#cache.get(key, version);
     if (kept) return kept;
     const flight = `${key}\n${version}`;
-    let pending = this.reads.get(flight);
+    let pending = this.#reads.get(flight);
     if (!pending) {
-      pending = this.fetchBytes(sessionId, file).finally(() => this.reads.delete(flight));
-      this.reads.set(flight, pending);
+      pending = this.#fetchBytes(sessionId, file).finally(() => this.#reads.delete(flight));
+      this.#reads.set(flight, pending);
     }
     const bytes = await pending;
-    const now = this.indexes.get(sessionId)?.files.get(p);
+    const now = this.#indexes.get(sessionId)?.files.get(p);
     if (now && versionOf(now) === version) {
-      this.cache.set(key, version, bytes);
+      this.#cache.set(key, version, bytes);
       if (!now.size) now.size = bytes.length;
     }
     return bytes;
@@ -151,7 +153,7 @@ export class SessionFiles {
    */
   statVersion(sessionId: string, path: string, version: FileVersion): FileStat {
     const p = normalizeFilePath(path);
-    const kept = this.cache.get(versionKey(sessionId, p, version), versionOf(version));
+    const kept = this.#cache.get(versionKey(sessionId, p, version), versionOf(version));
     const file: FileInfo = { key: version.key, name: p, size: kept?.length ?? 0 };
     if (version.updatedAt !== undefined) file.updatedAt = version.updatedAt;
     return { type: 'file', file, mtime: version.updatedAt ?? 0, size: file.size };
@@ -173,42 +175,43 @@ export class SessionFiles {
     const now = current?.type === 'file' ? current.file : undefined;
     if (now && isFileVersion(now, version)) return this.read(sessionId, p);
     const key = versionKey(sessionId, p, version);
-    const kept = this.cache.get(key, versionOf(version));
+    const kept = this.#cache.get(key, versionOf(version));
     if (kept) return kept;
-    let pending = this.reads.get(key);
+    let pending = this.#reads.get(key);
     if (!pending) {
       const file: FileInfo = { key: version.key, name: p, size: 0 };
       if (version.updatedAt !== undefined) file.updatedAt = version.updatedAt;
       const fetched =
         now?.key === version.key
-          ? this.recoverVersion(sessionId, file)
-          : this.deps.download(file, {}).catch((err: unknown) => {
+          ? this.#recoverVersion(sessionId, file)
+          : this.#deps.download(file, {}).catch((err: unknown) => {
               if (!(err instanceof DenError) || err.code !== 'unsupported') throw err;
-              return this.recoverVersion(sessionId, file);
+              return this.#recoverVersion(sessionId, file);
             });
       pending = fetched
         .then((bytes) => {
-          this.cache.set(key, versionOf(version), bytes);
+          this.#cache.set(key, versionOf(version), bytes);
           return bytes;
         })
-        .finally(() => this.reads.delete(key));
-      this.reads.set(key, pending);
+        .finally(() => this.#reads.delete(key));
+      this.#reads.set(key, pending);
     }
     return pending;
   }
 
   /** Applies what a session host learned; publishes what changed. */
   update(sessionId: string, update: FilesUpdate): void {
-    this.loading.get(sessionId)?.queued.push(update);
-    const index = this.indexes.get(sessionId);
+    this.#loading.get(sessionId)?.queued.push(update);
+    const index = this.#indexes.get(sessionId);
     if (index) {
-      this.publish(this.apply(sessionId, index, update));
+      this.#publish(this.#apply(sessionId, index, update));
     } else if (update.kind === 'stored') {
       // A whole stored snapshot is as good as a load.
-      if (!this.loading.has(sessionId)) this.indexes.set(sessionId, this.build(sessionId, update.files, 0));
+      if (!this.#loading.has(sessionId))
+        this.#indexes.set(sessionId, this.#build(sessionId, update.files, 0));
     } else {
       // Nothing known to compare with: say what the snapshot named (an editor may show it).
-      this.publish([
+      this.#publish([
         ...Object.keys(update.updated).map((path): FileEvent => ({
           sessionId,
           path,
@@ -226,74 +229,74 @@ export class SessionFiles {
    */
   async ensure(sessionId: string, path: string, file: FileInfo): Promise<void> {
     const p = normalizeFilePath(path);
-    const index = this.indexes.get(sessionId) ?? (await this.load(sessionId));
+    const index = this.#indexes.get(sessionId) ?? (await this.#load(sessionId));
     if (!p || index.tree.typeOf(p) !== undefined) return;
-    this.publish(this.apply(sessionId, index, { kind: 'changes', updated: { [p]: file }, deleted: [] }));
+    this.#publish(this.#apply(sessionId, index, { kind: 'changes', updated: { [p]: file }, deleted: [] }));
   }
 
   /** Forgets a session's index and bytes (it was deleted), or every session's (sign-out, another service). */
   forget(sessionId?: string): void {
     if (sessionId === undefined) {
-      this.generation++;
-      this.indexes.clear();
-      this.loading.clear();
-      this.reads.clear();
-      this.cache.clear();
+      this.#generation++;
+      this.#indexes.clear();
+      this.#loading.clear();
+      this.#reads.clear();
+      this.#cache.clear();
       return;
     }
-    this.indexes.delete(sessionId);
-    this.cache.deleteWhere((k) => k.startsWith(`${sessionId}\n`));
+    this.#indexes.delete(sessionId);
+    this.#cache.deleteWhere((k) => k.startsWith(`${sessionId}\n`));
   }
 
   /** The sessions whose files are known (the file system's root lists them). */
   sessions(): string[] {
-    return [...this.indexes.keys()];
+    return [...this.#indexes.keys()];
   }
 
   /** Bytes of file contents kept now (tests, diagnostics). */
   get cachedBytes(): number {
-    return this.cache.bytes;
+    return this.#cache.bytes;
   }
 
   dispose(): void {
     this.forget();
-    this.changed.dispose();
+    this.#changed.dispose();
   }
 
   /** The index with `p` in it: reloaded once when `p` is unknown to an index older than the refresh age. */
-  private async find(sessionId: string, p: string): Promise<Index> {
-    let index = this.indexes.get(sessionId) ?? (await this.load(sessionId));
-    if (index.tree.typeOf(p) === undefined && this.clock.now() - index.loadedAt >= this.refreshAfterMs) {
-      index = await this.load(sessionId);
+  async #find(sessionId: string, p: string): Promise<Index> {
+    let index = this.#indexes.get(sessionId) ?? (await this.#load(sessionId));
+    if (index.tree.typeOf(p) === undefined && this.#clock.now() - index.loadedAt >= this.#refreshAfterMs) {
+      index = await this.#load(sessionId);
     }
     if (index.tree.typeOf(p) === undefined) throw new FileLookupError('not-found', sessionId, p);
     return index;
   }
 
-  private load(sessionId: string): Promise<Index> {
-    const running = this.loading.get(sessionId);
+  #load(sessionId: string): Promise<Index> {
+    const running = this.#loading.get(sessionId);
     if (running) return running.promise;
-    const generation = this.generation;
+    const generation = this.#generation;
     const queued: FilesUpdate[] = [];
     const promise = (async () => {
       try {
-        const detail = await this.deps.fetch(sessionId);
-        const fresh = this.build(sessionId, detail.session.fileSnapshot, detail.session.updatedAt);
-        for (const u of queued) this.apply(sessionId, fresh, u);
-        if (generation !== this.generation) return fresh;
-        const old = this.indexes.get(sessionId);
-        this.indexes.set(sessionId, fresh);
-        if (old) this.publish(this.diff(sessionId, old, fresh));
+        const detail = await this.#deps.fetch(sessionId);
+        const fresh = this.#build(sessionId, detail.session.fileSnapshot, detail.session.updatedAt);
+        for (const u of queued) this.#apply(sessionId, fresh, u);
+        if (generation !== this.#generation) return fresh;
+        const old = this.#indexes.get(sessionId);
+        this.#indexes.set(sessionId, fresh);
+        if (old) this.#publish(this.#diff(sessionId, old, fresh));
         return fresh;
       } finally {
-        if (this.loading.get(sessionId)?.queued === queued) this.loading.delete(sessionId);
+        if (this.#loading.get(sessionId)?.queued === queued) this.#loading.delete(sessionId);
       }
     })();
-    this.loading.set(sessionId, { promise, queued });
+    this.#loading.set(sessionId, { promise, queued });
     return promise;
   }
 
-  private build(sessionId: string, snapshot: Record<string, FileInfo>, updatedAt: number): Index {
+  #build(sessionId: string, snapshot: Record<string, FileInfo>, updatedAt: number): Index {
     const files = new Map<string, FileInfo>();
     const tree = new FileTree();
     for (const [path, file] of filesByPath(sessionId, snapshot)) {
@@ -301,11 +304,11 @@ export class SessionFiles {
       tree.add(path);
     }
     const newest = Math.max(updatedAt, ...[...files.values()].map((f) => f.updatedAt ?? 0));
-    return { files, tree, loadedAt: this.clock.now(), updatedAt: newest };
+    return { files, tree, loadedAt: this.#clock.now(), updatedAt: newest };
   }
 
   /** Applies an update to an index; returns what changed (and drops the bytes kept for it). */
-  private apply(sessionId: string, index: Index, update: FilesUpdate): FileEvent[] {
+  #apply(sessionId: string, index: Index, update: FilesUpdate): FileEvent[] {
     const events: FileEvent[] = [];
     const event = (path: string, type: EntryType, kind: FileEvent['kind']): void => {
       events.push({ sessionId, path, type, kind });
@@ -322,7 +325,7 @@ export class SessionFiles {
         continue;
       index.files.set(path, { ...file });
       index.updatedAt = Math.max(index.updatedAt, file.updatedAt ?? 0);
-      this.cache.delete(cacheKey(sessionId, path));
+      this.#cache.delete(cacheKey(sessionId, path));
       if (prev) {
         event(path, 'file', 'changed');
         continue;
@@ -333,7 +336,7 @@ export class SessionFiles {
     if (update.kind === 'changes') {
       for (const path of update.deleted) {
         if (!index.files.delete(path)) continue;
-        this.cache.delete(cacheKey(sessionId, path));
+        this.#cache.delete(cacheKey(sessionId, path));
         const gone = index.tree.remove(path);
         event(path, 'file', 'deleted');
         for (const d of gone) event(d, 'directory', 'deleted');
@@ -343,7 +346,7 @@ export class SessionFiles {
   }
 
   /** What changed from one index of a session to a newer one. */
-  private diff(sessionId: string, old: Index, fresh: Index): FileEvent[] {
+  #diff(sessionId: string, old: Index, fresh: Index): FileEvent[] {
     const events: FileEvent[] = [];
     const oldDirs = new Set(old.tree.directories());
     for (const d of fresh.tree.directories()) {
@@ -355,34 +358,34 @@ export class SessionFiles {
         if (!file.size && prev.size) file.size = prev.size;
         continue;
       }
-      this.cache.delete(cacheKey(sessionId, path));
+      this.#cache.delete(cacheKey(sessionId, path));
       events.push({ sessionId, path, type: 'file', kind: prev ? 'changed' : 'created' });
     }
     for (const path of old.files.keys()) {
       if (fresh.files.has(path)) continue;
-      this.cache.delete(cacheKey(sessionId, path));
+      this.#cache.delete(cacheKey(sessionId, path));
       events.push({ sessionId, path, type: 'file', kind: 'deleted' });
     }
     for (const d of oldDirs) events.push({ sessionId, path: d, type: 'directory', kind: 'deleted' });
     return events;
   }
 
-  private async fetchBytes(sessionId: string, file: FileInfo): Promise<Uint8Array> {
+  async #fetchBytes(sessionId: string, file: FileInfo): Promise<Uint8Array> {
     try {
-      return await this.deps.download(file, {});
+      return await this.#deps.download(file, {});
     } catch (err) {
       if (!(err instanceof DenError) || err.code !== 'unsupported') throw err;
       // Not served: a file-writing tool of the session may hold its content (in events newer than any kept).
-      const detail = await this.deps.fetch(sessionId);
+      const detail = await this.#deps.fetch(sessionId);
       this.update(sessionId, { kind: 'stored', files: detail.session.fileSnapshot });
       const events: AgentEvent[] = detail.messages.flatMap((m) => (m.type === 'agent' ? m.events : []));
-      return this.deps.download(file, { sessionEvents: events });
+      return this.#deps.download(file, { sessionEvents: events });
     }
   }
 
   /** An earlier version from the writes of the session's events through the turn that recorded it. */
-  private async recoverVersion(sessionId: string, file: FileInfo): Promise<Uint8Array> {
-    const detail = await this.deps.fetch(sessionId);
+  async #recoverVersion(sessionId: string, file: FileInfo): Promise<Uint8Array> {
+    const detail = await this.#deps.fetch(sessionId);
     const found = recoverFromEvents(file, eventsThrough(detail, file));
     if (!found) {
       throw new DenError({
@@ -393,8 +396,8 @@ export class SessionFiles {
     return new TextEncoder().encode(found.content);
   }
 
-  private publish(events: FileEvent[]): void {
-    if (events.length) this.changed.fire(events);
+  #publish(events: FileEvent[]): void {
+    if (events.length) this.#changed.fire(events);
   }
 }
 

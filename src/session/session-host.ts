@@ -82,12 +82,12 @@ export interface SessionHostDeps {
 
 export class SessionHost {
   readonly sessionId: string;
-  private readonly live: SessionTranscript;
-  private readonly deps: SessionHostDeps;
-  private readonly batcher: DeltaBatcher;
-  private readonly followers: TurnFollowers;
-  private readonly attachments: AttachmentList;
-  private readonly reconciler: Reconciler;
+  readonly #live: SessionTranscript;
+  readonly #deps: SessionHostDeps;
+  readonly #batcher: DeltaBatcher;
+  readonly #followers: TurnFollowers;
+  readonly #attachments: AttachmentList;
+  readonly #reconciler: Reconciler;
   /** The webview currently attached: visibility, `ready`, probes, focus, and a tap on posts. */
   readonly link: ViewLink;
   /** What the panel shows besides the transcript: composer, connection, notice, title. */
@@ -96,52 +96,52 @@ export class SessionHost {
   readonly choice: ComposerChoice;
   /** What the webview's messages do here (the panel adds the editor's own to make the whole map). */
   readonly handlers: Handlers<SessionMessage>;
-  private readonly actions: TurnActionHost;
-  private readonly wait: RateLimitWait;
-  private readonly history: HistoryLoader;
-  private disposed = false;
-  private readonly fileStatus?: ReturnType<typeof followFileStatus>;
+  readonly #actions: TurnActionHost;
+  readonly #wait: RateLimitWait;
+  readonly #history: HistoryLoader;
+  #disposed = false;
+  readonly #fileStatus?: ReturnType<typeof followFileStatus>;
 
   constructor(deps: SessionHostDeps) {
-    this.deps = deps;
+    this.#deps = deps;
     this.sessionId = deps.sessionId;
     const clock = deps.clock ?? systemClock;
     this.choice = new ComposerChoice(deps.composerDefaults);
-    this.batcher = new DeltaBatcher({
-      transcript: () => this.live.value,
+    this.#batcher = new DeltaBatcher({
+      transcript: () => this.#live.value,
       init: () => this.view.initBody(),
       post: (m) => this.link.post(m),
       clock,
       ...deps.batch,
     });
-    this.link = new ViewLink(this.batcher, clock);
-    this.live = new SessionTranscript({
+    this.link = new ViewLink(this.#batcher, clock);
+    this.#live = new SessionTranscript({
       sessionId: deps.sessionId,
       title: deps.title,
-      batcher: this.batcher,
-      recorded: (cs) => this.recorded(cs),
-      replaced: () => this.afterReplace(),
+      batcher: this.#batcher,
+      recorded: (cs) => this.#recorded(cs),
+      replaced: () => this.#afterReplace(),
       runningChanged: () => deps.events?.onRunningChanged?.(this),
-      reconcile: (id, reason) => this.reconciler.request(id, reason),
-      disposed: () => this.disposed,
+      reconcile: (id, reason) => this.#reconciler.request(id, reason),
+      disposed: () => this.#disposed,
     });
-    this.attachments = new AttachmentList(() => this.view.updateComposer(), deps.uploads);
-    this.reconciler = new Reconciler({
-      fetch: () => this.fetchStored(),
-      apply: (detail, id) => this.live.reconcileWith(detail, id),
+    this.#attachments = new AttachmentList(() => this.view.updateComposer(), deps.uploads);
+    this.#reconciler = new Reconciler({
+      fetch: () => this.#fetchStored(),
+      apply: (detail, id) => this.#live.reconcileWith(detail, id),
       clock,
       logger: deps.logger,
       ...deps.reconcile,
     });
-    this.followers = new TurnFollowers({
+    this.#followers = new TurnFollowers({
       sessionId: deps.sessionId,
       target: deps.target,
-      resolveCursor: (id, last) => this.resolveCursor(id, last),
-      onEvent: (id, ev) => this.eventSeen(id, ev),
-      onSnapshot: (id, snapshot) => this.live.snapshotSeen(id, snapshot),
-      onGap: (id, gap) => this.live.gapSeen(id, gap),
-      onMalformed: (id) => this.reconciler.request(id, 'malformed'),
-      onDone: (id, done) => this.turnDone(id, done),
+      resolveCursor: (id, last) => this.#resolveCursor(id, last),
+      onEvent: (id, ev) => this.#eventSeen(id, ev),
+      onSnapshot: (id, snapshot) => this.#live.snapshotSeen(id, snapshot),
+      onGap: (id, gap) => this.#live.gapSeen(id, gap),
+      onMalformed: (id) => this.#reconciler.request(id, 'malformed'),
+      onDone: (id, done) => this.#turnDone(id, done),
       onState: () => this.view.updateConnection(),
       logger: deps.logger,
       streamOptions: deps.streamOptions,
@@ -149,43 +149,43 @@ export class SessionHost {
     this.view = new HostView(
       {
         sessionId: deps.sessionId,
-        transcript: () => this.live.value,
+        transcript: () => this.#live.value,
         title: () => this.title,
         settings: deps.settings,
         choice: () => this.choice.current,
-        attachments: () => this.attachments.views(),
-        streams: () => this.followers.view(),
-        loading: () => this.history.busy,
+        attachments: () => this.#attachments.views(),
+        streams: () => this.#followers.view(),
+        loading: () => this.#history.busy,
         titleChanged: () => deps.events?.onTitleChanged?.(this),
       },
-      this.batcher,
+      this.#batcher,
     );
-    this.history = new HistoryLoader({
+    this.#history = new HistoryLoader({
       sessionId: deps.sessionId,
       client: deps.client,
       cache: deps.cache,
-      live: this.live,
+      live: this.#live,
       view: this.view,
       logger: deps.logger,
-      disposed: () => this.disposed,
-      followOpenTurns: () => this.followOpenTurns(),
+      disposed: () => this.#disposed,
+      followOpenTurns: () => this.#followOpenTurns(),
       reportSuccess: deps.reportSuccess,
       reportFailure: deps.reportFailure,
     });
-    this.wait = new RateLimitWait({ view: this.view, clock, send: (req) => this.startTurn(req) });
-    this.actions = {
+    this.#wait = new RateLimitWait({ view: this.view, clock, send: (req) => this.startTurn(req) });
+    this.#actions = {
       sessionId: deps.sessionId,
       view: this.view,
       choice: this.choice,
-      wait: this.wait,
+      wait: this.#wait,
       logger: deps.logger,
-      transcript: () => this.live.value,
-      disposed: () => this.disposed,
+      transcript: () => this.#live.value,
+      disposed: () => this.#disposed,
       client: deps.client,
       settings: deps.settings,
-      record: (cs) => this.live.record(cs),
-      follow: (turn, since) => this.follow(turn, since),
-      stream: (id) => this.followers.stream(id),
+      record: (cs) => this.#live.record(cs),
+      follow: (turn, since) => this.#follow(turn, since),
+      stream: (id) => this.#followers.stream(id),
       load: () => this.load(),
       started: (turn) => deps.events?.onTurnStarted?.(this, turn),
       reportSuccess: deps.reportSuccess,
@@ -193,7 +193,7 @@ export class SessionHost {
     };
     if (deps.fileStatus) {
       const view = this.view;
-      this.fileStatus = followFileStatus(
+      this.#fileStatus = followFileStatus(
         deps.fileStatus,
         deps.sessionId,
         (f) => view.setFileStatus(f),
@@ -203,10 +203,10 @@ export class SessionHost {
     this.handlers = sessionHandlers({
       link: this.link,
       view: this.view,
-      wait: this.wait,
-      attachments: this.attachments,
+      wait: this.#wait,
+      attachments: this.#attachments,
       choice: this.choice,
-      transcript: () => this.live.value,
+      transcript: () => this.#live.value,
       send: (text, mode, effort, continueTurnId) => this.send(text, mode, effort, continueTurnId),
       stop: () => this.stop(),
       load: () => this.load(),
@@ -215,33 +215,35 @@ export class SessionHost {
 
   /** The host's model of the session (what the webview shows once caught up). */
   get transcript(): Transcript {
-    return this.live.value;
+    return this.#live.value;
   }
 
   /** The session's title; before the service names it, the first task. */
   get title(): string {
-    const first = this.live.value.turns[0]?.userMessage.text;
-    return this.live.value.title || this.deps.title || (first && firstLine(first, 60)) || 'Untitled session';
+    const first = this.#live.value.turns[0]?.userMessage.text;
+    return (
+      this.#live.value.title || this.#deps.title || (first && firstLine(first, 60)) || 'Untitled session'
+    );
   }
 
   /** Posts and deltas sent to webviews so far. */
   get stats(): BatcherStats {
-    return this.batcher.stats;
+    return this.#batcher.stats;
   }
 
   /** What reconciling with the stored history did so far. */
   get reconcileStats(): ReconcileStats {
-    return this.reconciler.stats;
+    return this.#reconciler.stats;
   }
 
   /** Resolves once no reconciliation with the stored history is pending or running. */
   whenReconciled(): Promise<void> {
-    return this.reconciler.settled();
+    return this.#reconciler.settled();
   }
 
   /** Whether the history was fetched at least once. */
   get loaded(): boolean {
-    return this.history.loaded;
+    return this.#history.loaded;
   }
 
   /** Whether posts reach a webview now. */
@@ -256,8 +258,8 @@ export class SessionHost {
 
   /** Turns that have not ended and are followed live (for the status bar and Running Turns). */
   runningTurns(): Turn[] {
-    return this.live.value.turns.filter(
-      (t) => t.agentMessageId && !isTerminalStatus(t.status) && this.followers.has(t.agentMessageId),
+    return this.#live.value.turns.filter(
+      (t) => t.agentMessageId && !isTerminalStatus(t.status) && this.#followers.has(t.agentMessageId),
     );
   }
 
@@ -270,97 +272,97 @@ export class SessionHost {
 
   /** Paints from the cache, follows what is open, then loads the history (see `HistoryLoader`). */
   open(): Promise<void> {
-    void this.fileStatus?.refresh();
-    return this.history.open();
+    void this.#fileStatus?.refresh();
+    return this.#history.open();
   }
 
   /** Fetches the history, merges it into what is shown and follows open turns. */
   load(): Promise<void> {
-    return this.history.load();
+    return this.#history.load();
   }
 
-  private afterReplace(): void {
-    this.deps.events?.onTranscriptChanged?.(this);
+  #afterReplace(): void {
+    this.#deps.events?.onTranscriptChanged?.(this);
     this.view.updateTitle();
     this.view.updateComposer();
-    this.cacheLater();
-    this.deps.events?.onRunningChanged?.(this);
+    this.#cacheLater();
+    this.#deps.events?.onRunningChanged?.(this);
   }
 
   /** Follows the turns after the last ended one (earlier unfinished turns are stale history). */
-  private followOpenTurns(): void {
-    if (this.disposed) return;
-    const turns = this.live.value.turns;
+  #followOpenTurns(): void {
+    if (this.#disposed) return;
+    const turns = this.#live.value.turns;
     let i = turns.length;
     while (i > 0 && !isTerminalStatus(turns[i - 1].status)) i--;
-    for (const t of turns.slice(i)) this.follow(t);
+    for (const t of turns.slice(i)) this.#follow(t);
   }
 
-  private follow(turn: Turn, sessionCursor?: string): void {
+  #follow(turn: Turn, sessionCursor?: string): void {
     const id = turn.agentMessageId;
-    if (this.disposed || !id || isTerminalStatus(turn.status) || this.followers.has(id)) return;
+    if (this.#disposed || !id || isTerminalStatus(turn.status) || this.#followers.has(id)) return;
     try {
-      this.followers.follow(turn, sessionCursor);
+      this.#followers.follow(turn, sessionCursor);
     } catch (err) {
       this.view.failure = { state: 'failed', message: presentError(err, 'follow the turn').message };
     }
     this.view.updateConnection();
-    this.deps.events?.onRunningChanged?.(this);
+    this.#deps.events?.onRunningChanged?.(this);
   }
 
-  private eventSeen(messageId: string, ev: AgentEvent): void {
-    this.live.apply(messageId, ev);
+  #eventSeen(messageId: string, ev: AgentEvent): void {
+    this.#live.apply(messageId, ev);
     const changes = ev.kind === 'sandbox.snapshot' ? snapshotChanges(ev.payload) : undefined;
-    if (changes) this.filesChanged({ kind: 'changes', ...changes });
+    if (changes) this.#filesChanged({ kind: 'changes', ...changes });
   }
 
-  private filesChanged(update: FilesUpdate): void {
+  #filesChanged(update: FilesUpdate): void {
     try {
-      this.deps.events?.onFilesChanged?.(this, update);
+      this.#deps.events?.onFilesChanged?.(this, update);
     } catch (err) {
-      this.deps.logger.warn(`Session ${this.sessionId}: a files listener failed: ${String(err)}`);
+      this.#deps.logger.warn(`Session ${this.sessionId}: a files listener failed: ${String(err)}`);
     }
   }
 
   /** The stored history, for the reconciler; its file snapshot goes to whoever shows the files. */
-  private async fetchStored(): Promise<SessionDetail> {
-    const detail = await this.deps.client().getSession(this.sessionId);
-    this.filesChanged({ kind: 'stored', files: detail.session.fileSnapshot });
+  async #fetchStored(): Promise<SessionDetail> {
+    const detail = await this.#deps.client().getSession(this.sessionId);
+    this.#filesChanged({ kind: 'stored', files: detail.session.fileSnapshot });
     return detail;
   }
 
-  private async resolveCursor(messageId: string, lastEventId: number): Promise<string | undefined> {
-    const detail = await this.deps.client().getSession(this.sessionId);
+  async #resolveCursor(messageId: string, lastEventId: number): Promise<string | undefined> {
+    const detail = await this.#deps.client().getSession(this.sessionId);
     const m = detail.messages.find((x) => x.type === 'agent' && x.id === messageId);
     return m?.events.find((e) => e.event_id === lastEventId)?.stream_entry_id;
   }
 
   /** A change was posted: the cache, the composer (running, queued) and the title follow. */
-  private recorded(cs: ChangeSet): void {
-    this.cacheLater();
-    this.deps.events?.onTranscriptChanged?.(this);
+  #recorded(cs: ChangeSet): void {
+    this.#cacheLater();
+    this.#deps.events?.onTranscriptChanged?.(this);
     if (cs.turnCreated || cs.statusChanged || cs.turnInfoChanged) this.view.updateComposer();
     if (cs.turnCreated) this.view.updateTitle();
-    const turn = cs.turnInfoChanged ? findTurn(this.live.value, cs.turnId) : undefined;
-    if (turn) this.deps.events?.onTurnInfo?.(this, turn);
+    const turn = cs.turnInfoChanged ? findTurn(this.#live.value, cs.turnId) : undefined;
+    if (turn) this.#deps.events?.onTurnInfo?.(this, turn);
   }
 
-  private turnDone(messageId: string, done: StreamDone): void {
-    const turn = findTurn(this.live.value, messageId);
+  #turnDone(messageId: string, done: StreamDone): void {
+    const turn = findTurn(this.#live.value, messageId);
     // Files the turn wrote may have replaced attached content under the same keys.
     if (turn)
-      this.attachments.uploads.forgetKeys([...turn.files, ...(turn.outputFiles ?? [])].map((f) => f.key));
+      this.#attachments.uploads.forgetKeys([...turn.files, ...(turn.outputFiles ?? [])].map((f) => f.key));
     if (done.kind === 'failed') {
       this.view.failure = { state: 'failed', message: presentError(done.error, 'follow the turn').message };
     } else if (turn && isTerminalStatus(turn.status)) {
-      this.deps.events?.onTurnEnded?.(this, turn);
+      this.#deps.events?.onTurnEnded?.(this, turn);
     }
     this.view.updateComposer();
     this.view.updateConnection();
-    this.cacheLater();
-    this.deps.events?.onRunningChanged?.(this);
+    this.#cacheLater();
+    this.#deps.events?.onRunningChanged?.(this);
     // What was shown live is checked against what the service stored, whatever happened on the way.
-    this.reconciler.request(messageId, 'end');
+    this.#reconciler.request(messageId, 'end');
   }
 
   // ---- turns ----------------------------------------------------------------------------------
@@ -371,14 +373,16 @@ export class SessionHost {
     const view = this.view;
     if (!task || view.sending) return false;
     this.choice.choose(mode, effort);
-    if (this.wait.waiting) {
-      this.wait.refused();
+    if (this.#wait.waiting) {
+      this.#wait.refused();
       return false;
     }
-    const ready = this.attachments.ready();
+    const ready = this.#attachments.ready();
     const req: TurnRequest = { task, ...this.choice.current, files: ready.files, attachmentIds: ready.ids };
     if (ready.references.length) req.references = ready.references;
-    const continuation = continueTurnId ? findTurn(this.live.value, continueTurnId)?.continuation : undefined;
+    const continuation = continueTurnId
+      ? findTurn(this.#live.value, continueTurnId)?.continuation
+      : undefined;
     if (continuation) req.continuation = continuation;
     return this.startTurn(req);
   }
@@ -388,55 +392,55 @@ export class SessionHost {
    * it. Failures are shown in the panel; resolves to whether the turn started.
    */
   async startTurn(req: TurnRequest): Promise<boolean> {
-    this.history.turnStarting();
-    const ok = await startTurn(this.actions, req);
+    this.#history.turnStarting();
+    const ok = await startTurn(this.#actions, req);
     if (!ok || !req.attachmentIds) return ok;
-    const sent = this.attachments.clear(req.attachmentIds);
-    if (sent.length && this.deps.recordBase)
-      void recordSentBases(sent, this.deps.recordBase, this.deps.logger);
+    const sent = this.#attachments.clear(req.attachmentIds);
+    if (sent.length && this.#deps.recordBase)
+      void recordSentBases(sent, this.#deps.recordBase, this.#deps.logger);
     return ok;
   }
 
   /** Stops the running turn (HTTP abort, else the socket's stop frame); it keeps what it produced. */
   stop(): Promise<void> {
-    return stopTurn(this.actions);
+    return stopTurn(this.#actions);
   }
 
   /** Adds an attachment chip and uploads it, unless the session holds its content already. */
   attach(spec: AttachmentSpec): Promise<AttachResult> {
-    return this.attachments.add(spec);
+    return this.#attachments.add(spec);
   }
 
   /** The session is new (on the service from its first turn): a 404 loading it is no error. */
   expectNew(): void {
-    this.history.turnStarting();
+    this.#history.turnStarting();
   }
 
   /** The names on the composer's chips. */
   attachmentNames(): string[] {
-    return this.attachments.names();
+    return this.#attachments.names();
   }
 
   /** Removes a chip, cancelling its upload. */
   detach(id: string): boolean {
-    return this.attachments.remove(id);
+    return this.#attachments.remove(id);
   }
 
-  private cacheLater(): void {
-    this.deps.cache?.schedule(this.sessionId, () => this.live.value);
+  #cacheLater(): void {
+    this.#deps.cache?.schedule(this.sessionId, () => this.#live.value);
   }
 
   /** Stops following, cancels uploads and probes; the cache gets the last state. */
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.fileStatus?.dispose();
-    this.wait.dispose();
-    this.followers.closeAll();
-    this.reconciler.dispose();
-    this.attachments.dispose();
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#fileStatus?.dispose();
+    this.#wait.dispose();
+    this.#followers.closeAll();
+    this.#reconciler.dispose();
+    this.#attachments.dispose();
     this.link.detach();
-    this.batcher.dispose();
-    if (this.live.value.turns.length > 0) void this.deps.cache?.write(this.sessionId, this.live.value);
+    this.#batcher.dispose();
+    if (this.#live.value.turns.length > 0) void this.#deps.cache?.write(this.sessionId, this.#live.value);
   }
 }

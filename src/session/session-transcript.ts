@@ -42,43 +42,45 @@ function isSummary(t: Turn): boolean {
 }
 
 export class SessionTranscript {
-  private current: Transcript;
+  #current: Transcript;
   /** Turns shown from a summary (no event position) whose events are folded aside until they catch up. */
-  private readonly shadows = new Map<string, Shadow>();
+  readonly #shadows = new Map<string, Shadow>();
 
-  constructor(private readonly deps: SessionTranscriptDeps) {
-    this.current = createTranscript(deps.sessionId, deps.title);
+  readonly #deps: SessionTranscriptDeps;
+  constructor(deps: SessionTranscriptDeps) {
+    this.#deps = deps;
+    this.#current = createTranscript(deps.sessionId, deps.title);
   }
 
   get value(): Transcript {
-    return this.current;
+    return this.#current;
   }
 
   /** Shows `cached` instead (painting from the cache before anything else is shown). */
   replace(cached: Transcript): void {
-    this.current = cached;
-    this.deps.batcher.invalidate();
-    this.deps.replaced();
+    this.#current = cached;
+    this.#deps.batcher.invalidate();
+    this.#deps.replaced();
   }
 
   /** Merges a fresh copy of the stored history into what is shown. */
   merge(fresh: Transcript): void {
-    const merged = mergeFresh(this.current, fresh);
-    this.current = merged.transcript;
-    if (merged.changes) for (const cs of merged.changes) this.deps.batcher.push(cs);
-    else this.deps.batcher.invalidate();
-    for (const id of [...this.shadows.keys()]) {
-      const t = findTurn(this.current, id);
-      if (!t || !isSummary(t)) this.shadows.delete(id);
+    const merged = mergeFresh(this.#current, fresh);
+    this.#current = merged.transcript;
+    if (merged.changes) for (const cs of merged.changes) this.#deps.batcher.push(cs);
+    else this.#deps.batcher.invalidate();
+    for (const id of [...this.#shadows.keys()]) {
+      const t = findTurn(this.#current, id);
+      if (!t || !isSummary(t)) this.#shadows.delete(id);
     }
-    this.deps.replaced();
+    this.#deps.replaced();
   }
 
   /** Posts what a change did. */
   record(cs: ChangeSet): void {
     if (cs.ignored) return;
-    this.deps.batcher.push(cs);
-    this.deps.recorded(cs);
+    this.#deps.batcher.push(cs);
+    this.#deps.recorded(cs);
   }
 
   /**
@@ -87,16 +89,16 @@ export class SessionTranscript {
    * turn instead, which replaces the summary once it covers as much (`catchUp`).
    */
   apply(messageId: string, ev: AgentEvent): void {
-    if (this.deps.disposed()) return;
-    const shown = findTurn(this.current, messageId);
-    const shadow = shown && this.shadowOf(messageId, shown);
+    if (this.#deps.disposed()) return;
+    const shown = findTurn(this.#current, messageId);
+    const shadow = shown && this.#shadowOf(messageId, shown);
     if (!shown || !shadow) {
-      this.record(applyEvent(this.current, messageId, ev));
+      this.record(applyEvent(this.#current, messageId, ev));
       return;
     }
-    const turns = this.current.turns.map((t) => (t === shown ? shadow.turn : t));
-    applyEvent({ sessionId: this.deps.sessionId, turns }, messageId, ev);
-    this.catchUp(messageId, shown, shadow);
+    const turns = this.#current.turns.map((t) => (t === shown ? shadow.turn : t));
+    applyEvent({ sessionId: this.#deps.sessionId, turns }, messageId, ev);
+    this.#catchUp(messageId, shown, shadow);
   }
 
   /**
@@ -104,14 +106,14 @@ export class SessionTranscript {
    * It says how far a summary turn's shadow must get, and asks for a reconciliation.
    */
   snapshotSeen(messageId: string, snapshot: Record<string, unknown>): void {
-    if (this.deps.disposed()) return;
-    this.deps.reconcile(messageId, 'snapshot');
-    const shown = findTurn(this.current, messageId);
-    const shadow = shown && this.shadowOf(messageId, shown);
+    if (this.#deps.disposed()) return;
+    this.#deps.reconcile(messageId, 'snapshot');
+    const shown = findTurn(this.#current, messageId);
+    const shadow = shown && this.#shadowOf(messageId, shown);
     const covers = snapshot.last_event_id;
     if (!shown || !shadow || typeof covers !== 'number') return;
     shadow.covers = covers;
-    this.catchUp(messageId, shown, shadow);
+    this.#catchUp(messageId, shown, shadow);
   }
 
   /**
@@ -119,12 +121,12 @@ export class SessionTranscript {
    * place until the stored history, asked for at once, brings the exact events.
    */
   gapSeen(messageId: string, gap: StreamGap): void {
-    if (this.deps.disposed()) return;
-    this.deps.reconcile(messageId, 'gap');
+    if (this.#deps.disposed()) return;
+    this.#deps.reconcile(messageId, 'gap');
     if (!gap.snapshot) return;
-    this.shadows.delete(messageId);
+    this.#shadows.delete(messageId);
     this.record(
-      applyEvent(this.current, messageId, {
+      applyEvent(this.#current, messageId, {
         kind: 'state.snapshot',
         payload: gap.snapshot,
         timestamp: Date.now(),
@@ -138,46 +140,46 @@ export class SessionTranscript {
    * set of deltas). The stored message alone is folded, after the turns shown before it.
    */
   reconcileWith(detail: SessionDetail, messageId: string): ReconcileOutcome {
-    const shown = findTurn(this.current, messageId);
+    const shown = findTurn(this.#current, messageId);
     const m = detail.messages.find((x) => x.type === 'agent' && x.id === messageId);
-    if (this.deps.disposed() || !shown || !m || m.events.length === 0) return 'missing';
+    if (this.#deps.disposed() || !shown || !m || m.events.length === 0) return 'missing';
     const stored = newTurn(messageId, shown.userMessage.createdAt);
     stored.userMessage = shown.userMessage;
-    const before = this.current.turns.slice(0, this.current.turns.indexOf(shown));
-    foldAgentMessage({ sessionId: this.deps.sessionId, turns: [...before, stored] }, stored, m);
+    const before = this.#current.turns.slice(0, this.#current.turns.indexOf(shown));
+    foldAgentMessage({ sessionId: this.#deps.sessionId, turns: [...before, stored] }, stored, m);
     if (stored.lastEventId < shown.lastEventId) return 'behind';
-    this.shadows.delete(messageId);
-    this.replaceWith(shown, stored);
+    this.#shadows.delete(messageId);
+    this.#replaceWith(shown, stored);
     return 'applied';
   }
 
-  private shadowOf(messageId: string, shown: Turn): Shadow | undefined {
-    let s = this.shadows.get(messageId);
+  #shadowOf(messageId: string, shown: Turn): Shadow | undefined {
+    let s = this.#shadows.get(messageId);
     if (!s && isSummary(shown)) {
       const turn = newTurn(messageId, shown.userMessage.createdAt);
       turn.userMessage = shown.userMessage;
       s = { turn };
-      this.shadows.set(messageId, s);
+      this.#shadows.set(messageId, s);
     }
     return s;
   }
 
   /** The shadow replaces the summary once it reached what the last snapshot covered, or ended. */
-  private catchUp(messageId: string, shown: Turn, shadow: Shadow): void {
+  #catchUp(messageId: string, shown: Turn, shadow: Shadow): void {
     const t = shadow.turn;
     const covered = shadow.covers !== undefined && t.lastEventId > 0 && t.lastEventId >= shadow.covers;
     if (!covered && !isTerminalStatus(t.status)) return;
-    this.shadows.delete(messageId);
-    this.replaceWith(shown, t);
+    this.#shadows.delete(messageId);
+    this.#replaceWith(shown, t);
   }
 
-  private replaceWith(shown: Turn, source: Turn): void {
+  #replaceWith(shown: Turn, source: Turn): void {
     const cs = reconcileTurn(shown, source);
     if (cs) this.record(cs);
     else {
-      this.deps.batcher.invalidate();
-      this.deps.replaced();
+      this.#deps.batcher.invalidate();
+      this.#deps.replaced();
     }
-    if (!cs || cs.statusChanged) this.deps.runningChanged();
+    if (!cs || cs.statusChanged) this.#deps.runningChanged();
   }
 }

@@ -42,29 +42,29 @@ const TMP_SUFFIX = '.tmp';
 const STALE_TEMP_MS = 10 * 60_000;
 
 export class TranscriptCache {
-  private readonly dir: string;
-  private readonly maxBytes: number;
-  private readonly debounceMs: number;
-  private readonly maxWaitMs: number;
-  private readonly log: Logger;
-  private readonly clock: Clock;
-  private entries?: Map<string, Entry>;
-  private readonly scheduled = new Map<string, Scheduled>();
+  readonly #dir: string;
+  readonly #maxBytes: number;
+  readonly #debounceMs: number;
+  readonly #maxWaitMs: number;
+  readonly #log: Logger;
+  readonly #clock: Clock;
+  #entries?: Map<string, Entry>;
+  readonly #scheduled = new Map<string, Scheduled>();
   /** Writes in flight, chained per session so an older snapshot never lands after a newer one. */
-  private readonly writing = new Map<string, Promise<void>>();
+  readonly #writing = new Map<string, Promise<void>>();
 
   constructor(options: TranscriptCacheOptions) {
-    this.dir = options.dir;
-    this.maxBytes = Math.max(1, options.maxBytes ?? 50 * 1024 * 1024);
-    this.debounceMs = Math.max(0, options.debounceMs ?? 1_500);
-    this.maxWaitMs = Math.max(this.debounceMs, options.maxWaitMs ?? 10_000);
-    this.log = options.logger ?? silentLogger;
-    this.clock = options.clock ?? systemClock;
+    this.#dir = options.dir;
+    this.#maxBytes = Math.max(1, options.maxBytes ?? 50 * 1024 * 1024);
+    this.#debounceMs = Math.max(0, options.debounceMs ?? 1_500);
+    this.#maxWaitMs = Math.max(this.#debounceMs, options.maxWaitMs ?? 10_000);
+    this.#log = options.logger ?? silentLogger;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** The cached transcript of a session; undefined when missing, unreadable or not this version. */
   async read(sessionId: string): Promise<Transcript | undefined> {
-    const file = this.fileOf(sessionId);
+    const file = this.#fileOf(sessionId);
     if (!file) return undefined;
     let text: string;
     try {
@@ -74,13 +74,13 @@ export class TranscriptCache {
     }
     const t = deserializeTranscript(text);
     if (!t || t.sessionId !== sessionId) {
-      this.log.info(`Transcript cache: ignoring an unreadable file for session ${sessionId}`);
+      this.#log.info(`Transcript cache: ignoring an unreadable file for session ${sessionId}`);
       await this.remove(sessionId);
       return undefined;
     }
     const now = new Date();
     await fs.utimes(file, now, now).catch(() => undefined);
-    this.entries?.set(path.basename(file), { size: Buffer.byteLength(text), usedAt: now.getTime() });
+    this.#entries?.set(path.basename(file), { size: Buffer.byteLength(text), usedAt: now.getTime() });
     return t;
   }
 
@@ -89,8 +89,8 @@ export class TranscriptCache {
    * `get` is called then, so the latest state is written.
    */
   schedule(sessionId: string, get: () => Transcript): void {
-    const now = this.clock.now();
-    const known = this.scheduled.get(sessionId);
+    const now = this.#clock.now();
+    const known = this.#scheduled.get(sessionId);
     if (known) {
       // Called for every event: only noted here, the timer decides (no timer churn per event).
       known.get = get;
@@ -98,51 +98,51 @@ export class TranscriptCache {
       return;
     }
     const entry: Scheduled = { get, firstAt: now, lastAt: now, timer: undefined };
-    this.scheduled.set(sessionId, entry);
-    this.arm(sessionId, entry, this.debounceMs);
+    this.#scheduled.set(sessionId, entry);
+    this.#arm(sessionId, entry, this.#debounceMs);
   }
 
-  private arm(sessionId: string, entry: Scheduled, delay: number): void {
-    entry.timer = this.clock.setTimeout(() => {
-      if (this.scheduled.get(sessionId) !== entry) return;
-      const now = this.clock.now();
+  #arm(sessionId: string, entry: Scheduled, delay: number): void {
+    entry.timer = this.#clock.setTimeout(() => {
+      if (this.#scheduled.get(sessionId) !== entry) return;
+      const now = this.#clock.now();
       const quiet = now - entry.lastAt;
       const waited = now - entry.firstAt;
-      if (quiet >= this.debounceMs || waited >= this.maxWaitMs) void this.writeScheduled(sessionId);
-      else this.arm(sessionId, entry, Math.min(this.debounceMs - quiet, this.maxWaitMs - waited));
+      if (quiet >= this.#debounceMs || waited >= this.#maxWaitMs) void this.#writeScheduled(sessionId);
+      else this.#arm(sessionId, entry, Math.min(this.#debounceMs - quiet, this.#maxWaitMs - waited));
     }, delay);
   }
 
   /** Writes every scheduled transcript now. */
   async flush(): Promise<void> {
-    await Promise.all([...this.scheduled.keys()].map((id) => this.writeScheduled(id)));
-    await Promise.all([...this.writing.values()]);
+    await Promise.all([...this.#scheduled.keys()].map((id) => this.#writeScheduled(id)));
+    await Promise.all([...this.#writing.values()]);
   }
 
   /** Writes a transcript now (serialized at once). */
   write(sessionId: string, t: Transcript): Promise<void> {
-    const file = this.fileOf(sessionId);
+    const file = this.#fileOf(sessionId);
     if (!file) return Promise.resolve();
     const text = serializeTranscript(t);
-    const prev = this.writing.get(sessionId) ?? Promise.resolve();
-    const next = prev.then(() => this.writeFile(file, text));
-    this.writing.set(sessionId, next);
+    const prev = this.#writing.get(sessionId) ?? Promise.resolve();
+    const next = prev.then(() => this.#writeFile(file, text));
+    this.#writing.set(sessionId, next);
     void next.finally(() => {
-      if (this.writing.get(sessionId) === next) this.writing.delete(sessionId);
+      if (this.#writing.get(sessionId) === next) this.#writing.delete(sessionId);
     });
     return next;
   }
 
   async remove(sessionId: string): Promise<void> {
-    const file = this.fileOf(sessionId);
+    const file = this.#fileOf(sessionId);
     if (!file) return;
-    this.entries?.delete(path.basename(file));
+    this.#entries?.delete(path.basename(file));
     await fs.rm(file, { force: true }).catch(() => undefined);
   }
 
   /** Total bytes of the cached files, as last seen. */
   async totalBytes(): Promise<number> {
-    const entries = await this.scan();
+    const entries = await this.#scan();
     let n = 0;
     for (const e of entries.values()) n += e.size;
     return n;
@@ -153,11 +153,11 @@ export class TranscriptCache {
     return this.flush();
   }
 
-  private async writeScheduled(sessionId: string): Promise<void> {
-    const s = this.scheduled.get(sessionId);
+  async #writeScheduled(sessionId: string): Promise<void> {
+    const s = this.#scheduled.get(sessionId);
     if (!s) return;
-    this.scheduled.delete(sessionId);
-    this.clock.clearTimeout(s.timer);
+    this.#scheduled.delete(sessionId);
+    this.#clock.clearTimeout(s.timer);
     let t: Transcript;
     try {
       t = s.get();
@@ -167,76 +167,81 @@ export class TranscriptCache {
     await this.write(sessionId, t);
   }
 
-  private async writeFile(file: string, text: string): Promise<void> {
+  async #writeFile(file: string, text: string): Promise<void> {
     const size = Buffer.byteLength(text);
     const name = path.basename(file);
-    if (size > this.maxBytes) {
-      this.log.info(`Transcript cache: ${name} is ${size} bytes, over the cap; not cached`);
+    if (size > this.#maxBytes) {
+      this.#log.info(`Transcript cache: ${name} is ${size} bytes, over the cap; not cached`);
       await fs.rm(file, { force: true }).catch(() => undefined);
-      this.entries?.delete(name);
+      this.#entries?.delete(name);
       return;
     }
-    const tmp = path.join(this.dir, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}${TMP_SUFFIX}`);
+    const tmp = path.join(
+      this.#dir,
+      `.${name}.${process.pid}.${randomBytes(4).toString('hex')}${TMP_SUFFIX}`,
+    );
     try {
-      await fs.mkdir(this.dir, { recursive: true });
+      await fs.mkdir(this.#dir, { recursive: true });
       await fs.writeFile(tmp, text, 'utf8');
       await fs.rename(tmp, file);
     } catch (err) {
       await fs.rm(tmp, { force: true }).catch(() => undefined);
-      this.log.warn(`Transcript cache: could not write ${name}: ${err instanceof Error ? err.message : err}`);
+      this.#log.warn(
+        `Transcript cache: could not write ${name}: ${err instanceof Error ? err.message : err}`,
+      );
       return;
     }
-    const entries = await this.scan();
+    const entries = await this.#scan();
     entries.set(name, { size, usedAt: Date.now() });
-    await this.evict(name);
+    await this.#evict(name);
   }
 
   /** Drops least recently used files until the total fits; the file just written goes last. */
-  private async evict(keep: string): Promise<void> {
-    let entries = this.entries ?? (await this.scan());
+  async #evict(keep: string): Promise<void> {
+    let entries = this.#entries ?? (await this.#scan());
     let total = sum(entries);
-    if (total <= this.maxBytes) return;
+    if (total <= this.#maxBytes) return;
     // Other windows share the folder: look at what is really there before deleting anything.
-    this.entries = undefined;
-    entries = await this.scan();
+    this.#entries = undefined;
+    entries = await this.#scan();
     total = sum(entries);
     const order = [...entries].sort(([a, x], [b, y]) =>
       a === keep ? 1 : b === keep ? -1 : x.usedAt - y.usedAt,
     );
     for (const [name, e] of order) {
-      if (total <= this.maxBytes) break;
-      await fs.rm(path.join(this.dir, name), { force: true }).catch(() => undefined);
+      if (total <= this.#maxBytes) break;
+      await fs.rm(path.join(this.#dir, name), { force: true }).catch(() => undefined);
       entries.delete(name);
       total -= e.size;
     }
   }
 
-  private async scan(): Promise<Map<string, Entry>> {
-    if (this.entries) return this.entries;
+  async #scan(): Promise<Map<string, Entry>> {
+    if (this.#entries) return this.#entries;
     const entries = new Map<string, Entry>();
     let names: string[] = [];
     try {
-      names = await fs.readdir(this.dir);
+      names = await fs.readdir(this.#dir);
     } catch {
       // no folder yet: nothing cached
     }
     for (const name of names) {
-      if (name.endsWith(TMP_SUFFIX)) await this.dropStaleTemp(name);
+      if (name.endsWith(TMP_SUFFIX)) await this.#dropStaleTemp(name);
       if (!name.endsWith(SUFFIX) || name.startsWith('.')) continue;
       try {
-        const st = await fs.stat(path.join(this.dir, name));
+        const st = await fs.stat(path.join(this.#dir, name));
         if (st.isFile()) entries.set(name, { size: st.size, usedAt: st.mtimeMs });
       } catch {
         // removed meanwhile
       }
     }
-    this.entries = entries;
+    this.#entries = entries;
     return entries;
   }
 
   /** A temporary file left by a window that closed mid-write. */
-  private async dropStaleTemp(name: string): Promise<void> {
-    const file = path.join(this.dir, name);
+  async #dropStaleTemp(name: string): Promise<void> {
+    const file = path.join(this.#dir, name);
     try {
       if (Date.now() - (await fs.stat(file)).mtimeMs > STALE_TEMP_MS) await fs.rm(file, { force: true });
     } catch {
@@ -244,11 +249,11 @@ export class TranscriptCache {
     }
   }
 
-  private fileOf(sessionId: string): string | undefined {
+  #fileOf(sessionId: string): string | undefined {
     if (!sessionId) return undefined;
     // Session ids are UUIDs; anything else is encoded so it stays one file inside the folder.
     const name = encodeURIComponent(sessionId).replace(/^\./, '%2E');
-    return path.join(this.dir, name + SUFFIX);
+    return path.join(this.#dir, name + SUFFIX);
   }
 }
 

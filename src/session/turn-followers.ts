@@ -55,27 +55,27 @@ interface Follower {
 const OFFLINE_AFTER = 3;
 
 export class TurnFollowers {
-  private readonly opts: TurnFollowersOptions;
-  private readonly followers = new Map<string, Follower>();
+  readonly #opts: TurnFollowersOptions;
+  readonly #followers = new Map<string, Follower>();
 
   constructor(options: TurnFollowersOptions) {
-    this.opts = options;
+    this.#opts = options;
   }
 
   has(messageId: string): boolean {
-    return this.followers.has(messageId);
+    return this.#followers.has(messageId);
   }
 
   get size(): number {
-    return this.followers.size;
+    return this.#followers.size;
   }
 
   ids(): string[] {
-    return [...this.followers.keys()];
+    return [...this.#followers.keys()];
   }
 
   stream(messageId: string): SessionStream | undefined {
-    return this.followers.get(messageId)?.stream;
+    return this.#followers.get(messageId)?.stream;
   }
 
   /**
@@ -86,63 +86,63 @@ export class TurnFollowers {
    */
   follow(turn: Turn, sessionCursor?: string): void {
     const id = turn.agentMessageId;
-    if (!id || this.followers.has(id)) return;
-    const target = this.opts.target();
+    if (!id || this.#followers.has(id)) return;
+    const target = this.#opts.target();
     const options: SessionStreamOptions = {
-      ...this.opts.streamOptions,
+      ...this.#opts.streamOptions,
       baseUrl: target.baseUrl,
       apiKey: target.apiKey,
-      sessionId: this.opts.sessionId,
+      sessionId: this.#opts.sessionId,
       messageId: id,
       lastEventId: turn.lastEventId,
-      resolveCursor: (last) => this.opts.resolveCursor(id, last),
-      logger: this.opts.logger,
+      resolveCursor: (last) => this.#opts.resolveCursor(id, last),
+      logger: this.#opts.logger,
     };
     if (turn.lastStreamEntryId) options.lastStreamEntryId = turn.lastStreamEntryId;
     else if (sessionCursor) options.sessionCursor = sessionCursor;
     if (target.agent) options.agent = target.agent;
     const follower = { state: 'connecting', info: { attempt: 1 } } as Follower;
     const stream = new SessionStream(options, {
-      onEvent: (ev) => this.opts.onEvent(id, ev),
-      onSnapshot: (s) => this.opts.onSnapshot(id, s),
-      onGap: (g) => this.opts.onGap(id, g),
-      onProtocolError: () => this.opts.onMalformed(id),
+      onEvent: (ev) => this.#opts.onEvent(id, ev),
+      onSnapshot: (s) => this.#opts.onSnapshot(id, s),
+      onGap: (g) => this.#opts.onGap(id, g),
+      onProtocolError: () => this.#opts.onMalformed(id),
       onState: (state, info) => {
-        if (this.followers.get(id) !== follower) return;
+        if (this.#followers.get(id) !== follower) return;
         follower.state = state;
         follower.info = info;
-        this.opts.onState();
+        this.#opts.onState();
       },
     });
     follower.stream = stream;
-    this.followers.set(id, follower);
+    this.#followers.set(id, follower);
     void stream.done.then((done) => {
-      if (this.followers.get(id) !== follower) return;
-      this.followers.delete(id);
-      if (done.kind !== 'closed') this.opts.onDone(id, done);
-      this.opts.onState();
+      if (this.#followers.get(id) !== follower) return;
+      this.#followers.delete(id);
+      if (done.kind !== 'closed') this.#opts.onDone(id, done);
+      this.#opts.onState();
     });
     stream.start();
   }
 
   /** Stops following one turn (no `onDone`). */
   close(messageId: string): void {
-    const f = this.followers.get(messageId);
+    const f = this.#followers.get(messageId);
     if (!f) return;
-    this.followers.delete(messageId);
+    this.#followers.delete(messageId);
     f.stream.close();
   }
 
   closeAll(): void {
-    for (const id of [...this.followers.keys()]) this.close(id);
+    for (const id of [...this.#followers.keys()]) this.close(id);
   }
 
   /** What the streams add up to; undefined when none is open. */
   view(): ConnectionView | undefined {
-    if (this.followers.size === 0) return undefined;
+    if (this.#followers.size === 0) return undefined;
     let best: ConnectionView | undefined;
     let rank = -1;
-    for (const f of this.followers.values()) {
+    for (const f of this.#followers.values()) {
       const [r, v] = describe(f);
       if (r > rank) {
         rank = r;

@@ -14,27 +14,30 @@ const DEFAULT_MAX = 500;
 
 export class UploadIndex {
   /** In use order: the first entry is the least recently used. */
-  private readonly byHash = new Map<string, TurnFile>();
+  readonly #byHash = new Map<string, TurnFile>();
 
-  constructor(private readonly max = DEFAULT_MAX) {}
+  readonly #max;
+  constructor(max = DEFAULT_MAX) {
+    this.#max = max;
+  }
 
   /** The file that holds this content, if it was uploaded and nothing overwrote its key since. */
   get(hash: string): TurnFile | undefined {
-    const file = this.byHash.get(hash);
+    const file = this.#byHash.get(hash);
     if (!file) return undefined;
-    this.byHash.delete(hash);
-    this.byHash.set(hash, file);
+    this.#byHash.delete(hash);
+    this.#byHash.set(hash, file);
     return { ...file };
   }
 
   /** `file` now holds the content `hash`; whatever else was recorded under its key is stale. */
   record(hash: string, file: TurnFile): void {
     this.forgetKeys([file.key]);
-    this.byHash.delete(hash);
-    this.byHash.set(hash, { ...file });
-    while (this.byHash.size > this.max) {
-      const oldest = this.byHash.keys().next().value as string;
-      this.byHash.delete(oldest);
+    this.#byHash.delete(hash);
+    this.#byHash.set(hash, { ...file });
+    while (this.#byHash.size > this.#max) {
+      const oldest = this.#byHash.keys().next().value as string;
+      this.#byHash.delete(oldest);
     }
   }
 
@@ -42,10 +45,10 @@ export class UploadIndex {
   forgetKeys(keys: Iterable<string>): void {
     const stale = new Set(keys);
     if (!stale.size) return;
-    for (const [hash, file] of this.byHash) if (stale.has(file.key)) this.byHash.delete(hash);
+    for (const [hash, file] of this.#byHash) if (stale.has(file.key)) this.#byHash.delete(hash);
   }
 
   get size(): number {
-    return this.byHash.size;
+    return this.#byHash.size;
   }
 }

@@ -127,30 +127,30 @@ export function storedInputs(req: LamRunRequest & { stream?: boolean }): WebTask
 }
 
 export class WebTaskHistory {
-  private readonly dir: string;
-  private readonly maxRuns: number;
-  private readonly maxBytes: number;
-  private readonly now: () => number;
-  private readonly newId: () => string;
-  private readonly log: Logger;
-  private queue: Promise<unknown> = Promise.resolve();
+  readonly #dir: string;
+  readonly #maxRuns: number;
+  readonly #maxBytes: number;
+  readonly #now: () => number;
+  readonly #newId: () => string;
+  readonly #log: Logger;
+  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: WebTaskHistoryOptions) {
-    this.dir = options.dir;
-    this.maxRuns = Math.max(1, options.maxRuns ?? 50);
-    this.maxBytes = Math.max(1, options.maxBytes ?? 50 * 1024 * 1024);
-    this.now = options.now ?? Date.now;
-    this.newId = options.newId ?? randomUUID;
-    this.log = options.logger ?? silentLogger;
+    this.#dir = options.dir;
+    this.#maxRuns = Math.max(1, options.maxRuns ?? 50);
+    this.#maxBytes = Math.max(1, options.maxBytes ?? 50 * 1024 * 1024);
+    this.#now = options.now ?? Date.now;
+    this.#newId = options.newId ?? randomUUID;
+    this.#log = options.logger ?? silentLogger;
   }
 
   /** Every run, newest first. */
   list(): Promise<WebTaskRun[]> {
-    return this.run(async (runs) => ({ result: runs.map(copy), changed: false }));
+    return this.#run(async (runs) => ({ result: runs.map(copy), changed: false }));
   }
 
   get(id: string): Promise<WebTaskRun | undefined> {
-    return this.run(async (runs) => {
+    return this.#run(async (runs) => {
       const r = runs.find((x) => x.id === id);
       return { result: r && copy(r), changed: false };
     });
@@ -158,16 +158,16 @@ export class WebTaskHistory {
 
   /** A run's stored result records; undefined when it has none (or they were dropped). */
   data(id: string): Promise<Record<string, unknown>[] | undefined> {
-    return this.run(async (runs) => {
+    return this.#run(async (runs) => {
       const r = runs.find((x) => x.id === id);
       if (!r || r.dataBytes === 0) return { result: undefined, changed: false };
       try {
-        const parsed: unknown = JSON.parse(await fs.readFile(this.dataFile(id), 'utf8'));
+        const parsed: unknown = JSON.parse(await fs.readFile(this.#dataFile(id), 'utf8'));
         if (Array.isArray(parsed) && parsed.every(isRecord)) return { result: parsed, changed: false };
       } catch {
         // missing or damaged: reported below
       }
-      this.log.warn(`Web tasks: the results of run ${id} are missing or damaged`);
+      this.#log.warn(`Web tasks: the results of run ${id} are missing or damaged`);
       r.dataBytes = 0;
       return { result: undefined, changed: true };
     });
@@ -175,10 +175,10 @@ export class WebTaskHistory {
 
   /** Records a new run (status `RUNNING`), evicting the oldest beyond the bounds. */
   add(request: LamRunRequest & { stream?: boolean }): Promise<WebTaskRun> {
-    return this.run(async (runs) => {
-      const at = this.now();
+    return this.#run(async (runs) => {
+      const at = this.#now();
       const r: WebTaskRun = {
-        id: this.freshId(runs),
+        id: this.#freshId(runs),
         inputs: storedInputs(request),
         status: 'RUNNING',
         message: '',
@@ -188,36 +188,36 @@ export class WebTaskHistory {
         dataBytes: 0,
       };
       runs.unshift(r);
-      await this.writeRun(r);
-      await this.evict(runs, r.id);
+      await this.#writeRun(r);
+      await this.#evict(runs, r.id);
       return { result: copy(r), changed: true };
     });
   }
 
   /** Changes a run; undefined when it is not (or no longer) stored. */
   update(id: string, patch: WebTaskUpdate): Promise<WebTaskRun | undefined> {
-    return this.run(async (runs) => {
+    return this.#run(async (runs) => {
       const r = runs.find((x) => x.id === id);
       if (!r) return { result: undefined, changed: false };
       const { data, ...fields } = patch;
       for (const [k, v] of Object.entries(fields)) if (v !== undefined) Object.assign(r, { [k]: v });
-      r.updatedAt = this.now();
+      r.updatedAt = this.#now();
       if (data !== undefined) {
         r.rowCount = data.length;
-        await this.writeData(r, data);
+        await this.#writeData(r, data);
       }
-      await this.writeRun(r);
-      await this.evict(runs, r.id);
+      await this.#writeRun(r);
+      await this.#evict(runs, r.id);
       return { result: copy(r), changed: true };
     });
   }
 
   /** Removes a run and its files; false when it was not stored. */
   remove(id: string): Promise<boolean> {
-    return this.run(async (runs) => {
+    return this.#run(async (runs) => {
       const i = runs.findIndex((x) => x.id === id);
       if (i < 0) return { result: false, changed: false };
-      await this.removeFiles(id);
+      await this.#removeFiles(id);
       runs.splice(i, 1);
       return { result: true, changed: true };
     });
@@ -225,65 +225,65 @@ export class WebTaskHistory {
 
   /** Bytes of the run and data files (what `maxBytes` bounds). */
   totalBytes(): Promise<number> {
-    return this.run(async (runs) => ({ result: sumBytes(runs), changed: false }));
+    return this.#run(async (runs) => ({ result: sumBytes(runs), changed: false }));
   }
 
-  private async run<T>(op: (runs: StoredRun[]) => Promise<{ result: T; changed: boolean }>): Promise<T> {
-    const next = this.queue.then(async () => {
-      const runs = await this.load();
+  async #run<T>(op: (runs: StoredRun[]) => Promise<{ result: T; changed: boolean }>): Promise<T> {
+    const next = this.#queue.then(async () => {
+      const runs = await this.#load();
       const { result, changed } = await op(runs);
-      if (changed) await this.saveIndex(runs);
+      if (changed) await this.#saveIndex(runs);
       return result;
     });
-    this.queue = next.catch(() => undefined);
+    this.#queue = next.catch(() => undefined);
     return next;
   }
 
-  private freshId(runs: readonly StoredRun[]): string {
+  #freshId(runs: readonly StoredRun[]): string {
     for (;;) {
-      const id = this.newId();
+      const id = this.#newId();
       if (!ID.test(id)) throw new Error(`Web tasks: unusable run id "${id}"`);
       if (!runs.some((r) => r.id === id)) return id;
     }
   }
 
   /** The index, or the runs rebuilt from their files when it is missing or damaged. */
-  private async load(): Promise<StoredRun[]> {
+  async #load(): Promise<StoredRun[]> {
     let data: unknown;
     try {
-      data = JSON.parse(await fs.readFile(path.join(this.dir, INDEX), 'utf8'));
+      data = JSON.parse(await fs.readFile(path.join(this.#dir, INDEX), 'utf8'));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') data = { version: 1, runs: [] };
     }
     if (isIndex(data) && data.runs.every(isStoredRun)) {
-      if (data.runs.length > 0 || !(await this.hasRunFiles())) return data.runs as StoredRun[];
+      if (data.runs.length > 0 || !(await this.#hasRunFiles())) return data.runs as StoredRun[];
     }
-    this.log.warn('Web tasks: the history index is missing or damaged; rebuilding it from the run files');
-    const runs = await this.rebuild();
-    await this.saveIndex(runs);
+    this.#log.warn('Web tasks: the history index is missing or damaged; rebuilding it from the run files');
+    const runs = await this.#rebuild();
+    await this.#saveIndex(runs);
     return runs;
   }
 
-  private async hasRunFiles(): Promise<boolean> {
-    return (await this.names()).some((n) => n.endsWith(RUN_SUFFIX));
+  async #hasRunFiles(): Promise<boolean> {
+    return (await this.#names()).some((n) => n.endsWith(RUN_SUFFIX));
   }
 
-  private async names(): Promise<string[]> {
+  async #names(): Promise<string[]> {
     try {
-      return await fs.readdir(path.join(this.dir, RUNS));
+      return await fs.readdir(path.join(this.#dir, RUNS));
     } catch {
       return [];
     }
   }
 
   /** Reads every run file; removes files of no readable run and stale temporary files. */
-  private async rebuild(): Promise<StoredRun[]> {
-    const names = await this.names();
+  async #rebuild(): Promise<StoredRun[]> {
+    const names = await this.#names();
     const runs: StoredRun[] = [];
     for (const name of names.filter((n) => n.endsWith(RUN_SUFFIX))) {
       const id = name.slice(0, -RUN_SUFFIX.length);
       try {
-        const r: unknown = JSON.parse(await fs.readFile(this.runFile(id), 'utf8'));
+        const r: unknown = JSON.parse(await fs.readFile(this.#runFile(id), 'utf8'));
         if (isStoredRun(r) && r.id === id) {
           runs.push(r as StoredRun);
           continue;
@@ -291,7 +291,7 @@ export class WebTaskHistory {
       } catch {
         // unreadable: removed below
       }
-      this.log.warn(`Web tasks: run file ${name} is damaged; removed`);
+      this.#log.warn(`Web tasks: run file ${name} is damaged; removed`);
     }
     const kept = new Set(runs.map((r) => r.id));
     for (const name of names) {
@@ -301,68 +301,68 @@ export class WebTaskHistory {
           ? name.slice(0, -DATA_SUFFIX.length)
           : undefined;
       const orphan = id === undefined ? name.endsWith(ATOMIC_TMP_SUFFIX) : !kept.has(id);
-      if (orphan) await fs.rm(path.join(this.dir, RUNS, name), { force: true }).catch(() => undefined);
+      if (orphan) await fs.rm(path.join(this.#dir, RUNS, name), { force: true }).catch(() => undefined);
     }
     for (const r of runs) {
-      const size = await fileSize(this.dataFile(r.id));
+      const size = await fileSize(this.#dataFile(r.id));
       if (r.dataBytes > 0 && size === 0) r.dataBytes = 0;
-      r.runBytes = await fileSize(this.runFile(r.id));
+      r.runBytes = await fileSize(this.#runFile(r.id));
     }
     return runs.sort((a, b) => b.startedAt - a.startedAt);
   }
 
-  private async writeRun(r: StoredRun): Promise<void> {
+  async #writeRun(r: StoredRun): Promise<void> {
     const { runBytes: _bytes, ...record } = r;
     const text = JSON.stringify(record);
-    await writeFileAtomic(this.runFile(r.id), text);
+    await writeFileAtomic(this.#runFile(r.id), text);
     r.runBytes = Buffer.byteLength(text);
   }
 
-  private async writeData(r: StoredRun, data: readonly Record<string, unknown>[]): Promise<void> {
+  async #writeData(r: StoredRun, data: readonly Record<string, unknown>[]): Promise<void> {
     const text = JSON.stringify(data);
     const size = Buffer.byteLength(text);
-    if (data.length === 0 || size > this.maxBytes) {
-      await fs.rm(this.dataFile(r.id), { force: true });
+    if (data.length === 0 || size > this.#maxBytes) {
+      await fs.rm(this.#dataFile(r.id), { force: true });
       r.dataBytes = 0;
       if (data.length > 0) {
         r.dataDropped = true;
-        this.log.warn(
+        this.#log.warn(
           `Web tasks: the results of run ${r.id} (${size} bytes) exceed the history's limit; not kept`,
         );
       } else delete r.dataDropped;
       return;
     }
-    await writeFileAtomic(this.dataFile(r.id), text);
+    await writeFileAtomic(this.#dataFile(r.id), text);
     r.dataBytes = size;
     delete r.dataDropped;
   }
 
   /** Drops the oldest runs (never `keep`) until both bounds hold. */
-  private async evict(runs: StoredRun[], keep: string): Promise<void> {
+  async #evict(runs: StoredRun[], keep: string): Promise<void> {
     let total = sumBytes(runs);
-    for (let i = runs.length - 1; i >= 0 && (runs.length > this.maxRuns || total > this.maxBytes); i--) {
+    for (let i = runs.length - 1; i >= 0 && (runs.length > this.#maxRuns || total > this.#maxBytes); i--) {
       if (runs[i].id === keep) continue;
       const [gone] = runs.splice(i, 1);
       total -= bytesOf(gone);
-      await this.removeFiles(gone.id);
+      await this.#removeFiles(gone.id);
     }
   }
 
-  private async removeFiles(id: string): Promise<void> {
-    await fs.rm(this.dataFile(id), { force: true });
-    await fs.rm(this.runFile(id), { force: true });
+  async #removeFiles(id: string): Promise<void> {
+    await fs.rm(this.#dataFile(id), { force: true });
+    await fs.rm(this.#runFile(id), { force: true });
   }
 
-  private async saveIndex(runs: readonly StoredRun[]): Promise<void> {
-    await writeFileAtomic(path.join(this.dir, INDEX), JSON.stringify({ version: 1, runs }));
+  async #saveIndex(runs: readonly StoredRun[]): Promise<void> {
+    await writeFileAtomic(path.join(this.#dir, INDEX), JSON.stringify({ version: 1, runs }));
   }
 
-  private runFile(id: string): string {
-    return path.join(this.dir, RUNS, `${id}${RUN_SUFFIX}`);
+  #runFile(id: string): string {
+    return path.join(this.#dir, RUNS, `${id}${RUN_SUFFIX}`);
   }
 
-  private dataFile(id: string): string {
-    return path.join(this.dir, RUNS, `${id}${DATA_SUFFIX}`);
+  #dataFile(id: string): string {
+    return path.join(this.#dir, RUNS, `${id}${DATA_SUFFIX}`);
   }
 }
 

@@ -11,7 +11,10 @@ export const MARKDOWN_SCHEME = 'den-export';
  * (`den-export:/<sessionId>/<title>.md`). Content is fetched when the document opens.
  */
 export class SessionMarkdownProvider implements vscode.TextDocumentContentProvider {
-  constructor(private readonly tree: SessionsTreeProvider) {}
+  readonly #tree: SessionsTreeProvider;
+  constructor(tree: SessionsTreeProvider) {
+    this.#tree = tree;
+  }
 
   static uriFor(sessionId: string, title: string): vscode.Uri {
     const safe = (title || 'session').replace(/[\\/:*?"<>|#%\u0000-\u001f]/g, '-').slice(0, 80);
@@ -21,8 +24,8 @@ export class SessionMarkdownProvider implements vscode.TextDocumentContentProvid
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const sessionId = uri.path.split('/')[1] ?? '';
     try {
-      return transcriptToMarkdown(transcriptFromDetail(await this.tree.detail(sessionId)), {
-        title: this.tree.get(sessionId)?.title,
+      return transcriptToMarkdown(transcriptFromDetail(await this.#tree.detail(sessionId)), {
+        title: this.#tree.get(sessionId)?.title,
       });
     } catch (err) {
       return `# Session ${sessionId}\n\n> ${presentError(err, 'load this session').message}\n`;

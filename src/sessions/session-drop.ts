@@ -28,7 +28,10 @@ export class SessionDropController implements vscode.TreeDragAndDropController<S
   readonly dropMimeTypes = [URI_LIST];
   readonly dragMimeTypes: string[] = [];
 
-  constructor(private readonly attach: (sessionId: string, uris: vscode.Uri[]) => Thenable<unknown>) {}
+  readonly #attach: (sessionId: string, uris: vscode.Uri[]) => Thenable<unknown>;
+  constructor(attach: (sessionId: string, uris: vscode.Uri[]) => Thenable<unknown>) {
+    this.#attach = attach;
+  }
 
   async handleDrop(
     target: SessionNode | undefined,
@@ -39,6 +42,6 @@ export class SessionDropController implements vscode.TreeDragAndDropController<S
     const text = await data.get(URI_LIST)?.asString();
     if (!text || token.isCancellationRequested) return;
     const uris = parseUriList(text);
-    if (uris.length) await this.attach(target.sessionId, uris);
+    if (uris.length) await this.#attach(target.sessionId, uris);
   }
 }

@@ -19,14 +19,14 @@ export type SessionNode =
 
 /** One object per logical node, so VS Code's targeted refresh finds the element it knows. */
 export class NodeCache {
-  private readonly nodes = new Map<string, SessionNode>();
+  readonly #nodes = new Map<string, SessionNode>();
 
   /** The known node for `n`; turns and files are replaced, as their data may have changed. */
   node(n: SessionNode): SessionNode {
     const key = nodeKey(n);
-    const known = this.nodes.get(key);
+    const known = this.#nodes.get(key);
     if (known && n.kind !== 'turn' && n.kind !== 'file') return known;
-    this.nodes.set(key, n);
+    this.#nodes.set(key, n);
     return n;
   }
 }

@@ -7,41 +7,41 @@ import { presentError } from '../session/error-text';
  * number of running turns. Clicking it runs what helps in that state.
  */
 export class StatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('den.status', vscode.StatusBarAlignment.Left, 50);
-  private state: ConnectionState = { kind: 'unconfigured' };
-  private running = 0;
+  readonly #item = vscode.window.createStatusBarItem('den.status', vscode.StatusBarAlignment.Left, 50);
+  #state: ConnectionState = { kind: 'unconfigured' };
+  #running = 0;
 
   constructor() {
-    this.item.name = 'Den';
-    this.render();
-    this.item.show();
+    this.#item.name = 'Den';
+    this.#render();
+    this.#item.show();
   }
 
   setState(state: ConnectionState): void {
-    this.state = state;
-    this.render();
+    this.#state = state;
+    this.#render();
   }
 
   setRunningTurns(count: number): void {
-    this.running = count;
-    this.render();
+    this.#running = count;
+    this.#render();
   }
 
   /** What the item shows now (for tests). */
   get text(): string {
-    return this.item.text;
+    return this.#item.text;
   }
 
   /** Its tooltip now (for tests). */
   get tooltip(): string {
-    const t = this.item.tooltip;
+    const t = this.#item.tooltip;
     return typeof t === 'string' ? t : (t?.value ?? '');
   }
 
-  private render(): void {
-    const it = this.item;
+  #render(): void {
+    const it = this.#item;
     it.backgroundColor = undefined;
-    const s = this.state;
+    const s = this.#state;
     switch (s.kind) {
       case 'unconfigured':
         it.text = '$(circle-slash) Den';
@@ -60,14 +60,14 @@ export class StatusBar implements vscode.Disposable {
         break;
       case 'ready':
       case 'connected':
-        it.text = this.running > 0 ? `$(sync~spin) Den: ${this.running} running` : '$(check) Den';
+        it.text = this.#running > 0 ? `$(sync~spin) Den: ${this.#running} running` : '$(check) Den';
         it.tooltip =
-          this.running > 0
-            ? `Den: ${this.running} turn${this.running === 1 ? '' : 's'} running. Click to list them.`
+          this.#running > 0
+            ? `Den: ${this.#running} turn${this.#running === 1 ? '' : 's'} running. Click to list them.`
             : s.kind === 'connected'
               ? 'Den: connected.'
               : 'Den: signed in.';
-        it.command = this.running > 0 ? 'den.showRunningTurns' : 'den.refreshSessions';
+        it.command = this.#running > 0 ? 'den.showRunningTurns' : 'den.refreshSessions';
         break;
       case 'error': {
         // The failed request is not known here; "could not reach" would be wrong for a 5xx.
@@ -82,6 +82,6 @@ export class StatusBar implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.item.dispose();
+    this.#item.dispose();
   }
 }

@@ -8,16 +8,18 @@ export const PASSCODE_SECRET_ID = 'den.webTaskPasscode';
  * settings, history, the webview or logs (the logger redacts `value`).
  */
 export class PasscodeStore implements vscode.Disposable {
-  private stored?: string;
-  private readonly changed = new vscode.EventEmitter<void>();
-  private readonly subscription: vscode.Disposable;
-  readonly onDidChange = this.changed.event;
+  #stored?: string;
+  readonly #changed = new vscode.EventEmitter<void>();
+  readonly #subscription: vscode.Disposable;
+  readonly onDidChange = this.#changed.event;
   /** The first read of SecretStorage: on first use, not at activation. */
-  private loading?: Promise<void>;
+  #loading?: Promise<void>;
 
-  constructor(private readonly secrets: vscode.SecretStorage) {
-    this.subscription = secrets.onDidChange(async (e) => {
-      if (e.key === PASSCODE_SECRET_ID) await this.load();
+  readonly #secrets: vscode.SecretStorage;
+  constructor(secrets: vscode.SecretStorage) {
+    this.#secrets = secrets;
+    this.#subscription = secrets.onDidChange(async (e) => {
+      if (e.key === PASSCODE_SECRET_ID) await this.#load();
     });
   }
 
@@ -26,40 +28,40 @@ export class PasscodeStore implements vscode.Disposable {
    * is safe: Den quotes nothing of a passcode before `get()` has read it.
    */
   get value(): string | undefined {
-    return this.stored;
+    return this.#stored;
   }
 
   async get(): Promise<string | undefined> {
-    await (this.loading ??= this.load());
-    return this.stored;
+    await (this.#loading ??= this.#load());
+    return this.#stored;
   }
 
   /** Stores the passcode; empty removes it. */
   async set(passcode: string): Promise<void> {
-    if (passcode) await this.secrets.store(PASSCODE_SECRET_ID, passcode);
-    else await this.secrets.delete(PASSCODE_SECRET_ID);
-    this.loading ??= Promise.resolve();
-    this.update(passcode || undefined);
+    if (passcode) await this.#secrets.store(PASSCODE_SECRET_ID, passcode);
+    else await this.#secrets.delete(PASSCODE_SECRET_ID);
+    this.#loading ??= Promise.resolve();
+    this.#update(passcode || undefined);
   }
 
-  private async load(): Promise<void> {
+  async #load(): Promise<void> {
     let value: string | undefined;
     try {
-      value = (await this.secrets.get(PASSCODE_SECRET_ID)) || undefined;
+      value = (await this.#secrets.get(PASSCODE_SECRET_ID)) || undefined;
     } catch {
       value = undefined;
     }
-    this.update(value);
+    this.#update(value);
   }
 
-  private update(value: string | undefined): void {
-    if (value === this.stored) return;
-    this.stored = value;
-    this.changed.fire();
+  #update(value: string | undefined): void {
+    if (value === this.#stored) return;
+    this.#stored = value;
+    this.#changed.fire();
   }
 
   dispose(): void {
-    this.subscription.dispose();
-    this.changed.dispose();
+    this.#subscription.dispose();
+    this.#changed.dispose();
   }
 }

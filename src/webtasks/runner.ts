@@ -49,19 +49,22 @@ const KEEP_FINISHED = 20;
  * published through `onDidChange` to whoever shows the run.
  */
 export class WebTaskRunner implements vscode.Disposable {
-  private readonly active = new Map<string, ActiveRun>();
-  private readonly finished = new Map<string, RunChange>();
-  private readonly changed = new vscode.EventEmitter<RunChange>();
-  readonly onDidChange = this.changed.event;
-  private readonly historyChanged = new vscode.EventEmitter<void>();
+  readonly #active = new Map<string, ActiveRun>();
+  readonly #finished = new Map<string, RunChange>();
+  readonly #changed = new vscode.EventEmitter<RunChange>();
+  readonly onDidChange = this.#changed.event;
+  readonly #historyChanged = new vscode.EventEmitter<void>();
   /** A run was added, changed or removed in the history. */
-  readonly onDidChangeHistory = this.historyChanged.event;
+  readonly onDidChangeHistory = this.#historyChanged.event;
 
-  constructor(private readonly deps: RunnerDeps) {}
+  readonly #deps: RunnerDeps;
+  constructor(deps: RunnerDeps) {
+    this.#deps = deps;
+  }
 
   /** Records a new run and starts it; resolves with its id once recorded. */
   async start(request: WebTaskRequest): Promise<string> {
-    const run = await this.deps.history().add(request);
+    const run = await this.#deps.history().add(request);
     const entry: ActiveRun = {
       status: {
         runId: run.id,
@@ -75,48 +78,48 @@ export class WebTaskRunner implements vscode.Disposable {
       done: Promise.resolve(),
     };
     if (request.schema) entry.schema = request.schema;
-    this.active.set(run.id, entry);
-    this.deps.logger.info(`Web task ${run.id}: started against ${request.appUrl}`);
-    entry.done = this.execute(entry, request).finally(() => this.active.delete(run.id));
+    this.#active.set(run.id, entry);
+    this.#deps.logger.info(`Web task ${run.id}: started against ${request.appUrl}`);
+    entry.done = this.#execute(entry, request).finally(() => this.#active.delete(run.id));
     void vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: 'Den: web task running' },
       () => entry.done,
     );
-    this.publish({ status: entry.status });
-    this.historyChanged.fire();
+    this.#publish({ status: entry.status });
+    this.#historyChanged.fire();
     return run.id;
   }
 
   /** This workspace's history. */
   history(): WebTaskHistory {
-    return this.deps.history();
+    return this.#deps.history();
   }
 
   /** Cancels a running run; false when it is not running. */
   cancel(runId: string): boolean {
-    const entry = this.active.get(runId);
+    const entry = this.#active.get(runId);
     if (!entry) return false;
     entry.controller.abort();
     return true;
   }
 
   isRunning(runId: string): boolean {
-    return this.active.has(runId);
+    return this.#active.has(runId);
   }
 
   /** Resolves when the run has finished (at once when it is not running). */
   async settled(runId: string): Promise<void> {
-    await this.active.get(runId)?.done;
+    await this.#active.get(runId)?.done;
   }
 
   /** Ids of the runs going now. */
   runningIds(): string[] {
-    return [...this.active.keys()];
+    return [...this.#active.keys()];
   }
 
   /** The status of a run this window ran: live while it runs, then as it ended (else undefined). */
   liveStatus(runId: string): WebTaskStatusView | undefined {
-    const live = this.active.get(runId)?.status ?? this.finished.get(runId)?.status;
+    const live = this.#active.get(runId)?.status ?? this.#finished.get(runId)?.status;
     return live && { ...live };
   }
 
@@ -144,26 +147,26 @@ export class WebTaskRunner implements vscode.Disposable {
 
   /** The results of a run that finished in this window (also those too big for the history). */
   recentResults(runId: string): WebTaskResultsView | undefined {
-    return this.finished.get(runId)?.results;
+    return this.#finished.get(runId)?.results;
   }
 
   /** Whether Den can open the session of that id. */
   sessionOpenable(sessionId: string): Promise<boolean> {
-    return this.deps.sessionOpenable(sessionId);
+    return this.#deps.sessionOpenable(sessionId);
   }
 
   /** Tells listeners the history changed outside the runner (a delete). */
   historyEdited(): void {
-    this.historyChanged.fire();
+    this.#historyChanged.fire();
   }
 
-  private async execute(entry: ActiveRun, request: WebTaskRequest): Promise<void> {
+  async #execute(entry: ActiveRun, request: WebTaskRequest): Promise<void> {
     const { signal } = entry.controller;
     const id = entry.status.runId;
     let passcode: string | undefined;
     try {
-      const client = this.deps.client();
-      passcode = await this.deps.passcode();
+      const client = this.#deps.client();
+      passcode = await this.#deps.passcode();
       const { stream, ...fields } = request;
       const req: LamRunRequest = { ...fields };
       if (passcode) req.servicePasscode = passcode;
@@ -171,19 +174,19 @@ export class WebTaskRunner implements vscode.Disposable {
       if (stream) {
         for await (const state of client.lamRunStream(req, signal)) {
           last = state;
-          await this.progress(entry, state);
+          await this.#progress(entry, state);
         }
       } else {
         last = await client.lamRun(req, signal);
       }
       if (signal.aborted) throw new Error('cancelled');
       if (!last) throw new Error('the service sent no state');
-      await this.finish(entry, last);
+      await this.#finish(entry, last);
     } catch (err) {
       const outcome = signal.aborted
         ? { taskStatus: CANCELLED, message: 'Cancelled.' }
-        : errorOutcome(err, passcode, ...this.deps.secrets());
-      this.deps.logger.warn(`Web task ${id}: ${outcome.taskStatus}: ${outcome.message}`);
+        : errorOutcome(err, passcode, ...this.#deps.secrets());
+      this.#deps.logger.warn(`Web task ${id}: ${outcome.taskStatus}: ${outcome.message}`);
       const status: WebTaskStatusView = {
         ...entry.status,
         phase: phaseOf(outcome.taskStatus, false),
@@ -193,17 +196,17 @@ export class WebTaskRunner implements vscode.Disposable {
       };
       if ('hint' in outcome && outcome.hint) status.hint = outcome.hint;
       else delete status.hint;
-      await this.record(id, {
+      await this.#record(id, {
         status: outcome.taskStatus,
         message: outcome.message,
         finishedAt: status.finishedAt,
       });
-      this.end({ status });
+      this.#end({ status });
     }
   }
 
   /** A state while the run goes: shown, and recorded when its status or links change. */
-  private async progress(entry: ActiveRun, state: LamRunResponse): Promise<void> {
+  async #progress(entry: ActiveRun, state: LamRunResponse): Promise<void> {
     const before = entry.status;
     const status: WebTaskStatusView = {
       ...before,
@@ -219,24 +222,24 @@ export class WebTaskRunner implements vscode.Disposable {
       before.livestreamUrl !== status.livestreamUrl ||
       before.sessionId !== status.sessionId
     ) {
-      await this.record(status.runId, {
+      await this.#record(status.runId, {
         status: status.taskStatus,
         message: status.message,
         livestreamUrl: status.livestreamUrl,
         sessionId: status.sessionId,
       });
     }
-    this.needsYou(entry);
-    this.publish({ status });
+    this.#needsYou(entry);
+    this.#publish({ status });
   }
 
-  private needsYou(entry: ActiveRun): void {
+  #needsYou(entry: ActiveRun): void {
     if (entry.status.phase !== 'needs-you' || entry.notified) return;
     entry.notified = true;
-    this.deps.needsYou({ ...entry.status });
+    this.#deps.needsYou({ ...entry.status });
   }
 
-  private async finish(entry: ActiveRun, last: LamRunResponse): Promise<void> {
+  async #finish(entry: ActiveRun, last: LamRunResponse): Promise<void> {
     const id = entry.status.runId;
     const phase = phaseOf(last.taskStatus, false);
     const status: WebTaskStatusView = {
@@ -255,7 +258,7 @@ export class WebTaskRunner implements vscode.Disposable {
     if (phase === 'error') status.hint = 'Run it again; if it keeps happening, Den: Show Log says more.';
     entry.status = status;
     const problems = entry.schema ? problemCounts(last.data, entry.schema) : undefined;
-    const stored = await this.record(id, {
+    const stored = await this.#record(id, {
       status: last.taskStatus,
       message: last.message,
       finishedAt: status.finishedAt,
@@ -264,8 +267,8 @@ export class WebTaskRunner implements vscode.Disposable {
       sessionId: status.sessionId,
       data: last.data,
     });
-    this.deps.logger.info(`Web task ${id}: ${last.taskStatus}, ${last.data.length} records`);
-    this.needsYou(entry);
+    this.#deps.logger.info(`Web task ${id}: ${last.taskStatus}, ${last.data.length} records`);
+    this.#needsYou(entry);
     let results: WebTaskResultsView | undefined;
     if (phase === 'done' || last.data.length > 0) {
       results = {
@@ -276,46 +279,43 @@ export class WebTaskRunner implements vscode.Disposable {
       if (entry.schema) results.schema = entry.schema;
       if (stored?.dataDropped) results.dropped = true;
     }
-    this.end(results ? { status, results } : { status });
+    this.#end(results ? { status, results } : { status });
   }
 
   /** Writes to the history; a failing write is logged, never the end of the run. */
-  private async record(
-    id: string,
-    patch: Parameters<WebTaskHistory['update']>[1],
-  ): Promise<WebTaskRun | undefined> {
+  async #record(id: string, patch: Parameters<WebTaskHistory['update']>[1]): Promise<WebTaskRun | undefined> {
     try {
-      const r = await this.deps.history().update(id, patch);
-      this.historyChanged.fire();
+      const r = await this.#deps.history().update(id, patch);
+      this.#historyChanged.fire();
       return r;
     } catch (err) {
-      this.deps.logger.warn(
+      this.#deps.logger.warn(
         `Web task ${id}: could not record it: ${err instanceof Error ? err.message : err}`,
       );
       return undefined;
     }
   }
 
-  private end(change: RunChange): void {
-    this.finished.set(change.status.runId, change);
-    while (this.finished.size > KEEP_FINISHED)
-      this.finished.delete(this.finished.keys().next().value as string);
-    this.publish(change);
+  #end(change: RunChange): void {
+    this.#finished.set(change.status.runId, change);
+    while (this.#finished.size > KEEP_FINISHED)
+      this.#finished.delete(this.#finished.keys().next().value as string);
+    this.#publish(change);
   }
 
-  private publish(change: RunChange): void {
-    this.changed.fire(change);
+  #publish(change: RunChange): void {
+    this.#changed.fire(change);
   }
 
   /** Forgets what memory holds of a run (after it was deleted). */
   forget(runId: string): void {
-    this.finished.delete(runId);
+    this.#finished.delete(runId);
   }
 
   dispose(): void {
-    for (const e of this.active.values()) e.controller.abort();
-    this.changed.dispose();
-    this.historyChanged.dispose();
+    for (const e of this.#active.values()) e.controller.abort();
+    this.#changed.dispose();
+    this.#historyChanged.dispose();
   }
 }
 

@@ -32,16 +32,18 @@ export class WebTasks implements vscode.Disposable {
   readonly tree: WebTasksTreeProvider;
   /** The passcode in SecretStorage. */
   readonly passcode: PasscodeStore;
-  private historyOf?: { maxRuns: number; history: WebTaskHistory };
+  #historyOf?: { maxRuns: number; history: WebTaskHistory };
 
-  constructor(private readonly deps: WebTasksDeps) {
+  readonly #deps: WebTasksDeps;
+  constructor(deps: WebTasksDeps) {
+    this.#deps = deps;
     const { connection, logger } = deps;
     this.passcode = deps.passcode;
     this.runner = new WebTaskRunner({
       client: () => connection.requireClient(),
       passcode: () => deps.passcode.get(),
       history: () => this.history(),
-      sessionOpenable: (id) => this.sessionOpenable(id),
+      sessionOpenable: (id) => this.#sessionOpenable(id),
       needsYou: (status) => {
         const buttons = status.livestreamUrl ? ['Watch Live'] : [];
         void Promise.resolve(
@@ -64,7 +66,7 @@ export class WebTasks implements vscode.Disposable {
 
   /** Where the runs are stored: the workspace's storage, else the extension's global storage. */
   get storageDir(): string {
-    const base = this.deps.context.storageUri ?? this.deps.context.globalStorageUri;
+    const base = this.#deps.context.storageUri ?? this.#deps.context.globalStorageUri;
     return path.join(base.fsPath, 'web-tasks');
   }
 
@@ -75,13 +77,13 @@ export class WebTasks implements vscode.Disposable {
       typeof raw === 'number' && Number.isFinite(raw)
         ? Math.min(1000, Math.max(1, Math.floor(raw)))
         : DEFAULT_MAX_RUNS;
-    if (this.historyOf?.maxRuns !== maxRuns) {
-      this.historyOf = {
+    if (this.#historyOf?.maxRuns !== maxRuns) {
+      this.#historyOf = {
         maxRuns,
-        history: new WebTaskHistory({ dir: this.storageDir, maxRuns, logger: this.deps.logger }),
+        history: new WebTaskHistory({ dir: this.storageDir, maxRuns, logger: this.#deps.logger }),
       };
     }
-    return this.historyOf.history;
+    return this.#historyOf.history;
   }
 
   /** Deletes a run (cancelling it first when it runs). */
@@ -109,10 +111,10 @@ export class WebTasks implements vscode.Disposable {
     return n;
   }
 
-  private async sessionOpenable(sessionId: string): Promise<boolean> {
-    if (this.deps.listedSession(sessionId)) return true;
+  async #sessionOpenable(sessionId: string): Promise<boolean> {
+    if (this.#deps.listedSession(sessionId)) return true;
     try {
-      const client = this.deps.connection.requireClient();
+      const client = this.#deps.connection.requireClient();
       const signal = AbortSignal.timeout(5_000);
       await client.getSession(sessionId, signal);
       return true;

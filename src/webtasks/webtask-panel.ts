@@ -56,73 +56,75 @@ export interface WebTaskOpenOptions {
  * ignored.
  */
 export class WebTaskPanel implements vscode.Disposable {
-  private panel?: vscode.WebviewPanel;
-  private formValue: WebTaskForm;
-  private runId?: string;
-  private status: WebTaskStatusView | null = null;
-  private results: WebTaskResultsView | null = null;
-  private comparison: WebTaskComparisonView | null = null;
-  private readonly posted = new vscode.EventEmitter<WebTaskHostMessage>();
+  #panel?: vscode.WebviewPanel;
+  #formValue: WebTaskForm;
+  #runId?: string;
+  #status: WebTaskStatusView | null = null;
+  #results: WebTaskResultsView | null = null;
+  #comparison: WebTaskComparisonView | null = null;
+  readonly #posted = new vscode.EventEmitter<WebTaskHostMessage>();
   /** Every message posted to the webview (tests watch the panel through it). */
-  readonly onDidPost = this.posted.event;
-  private readonly subscriptions: vscode.Disposable[] = [];
-  private readonly handlers: Handlers<WebTaskWebviewMessage>;
+  readonly onDidPost = this.#posted.event;
+  readonly #subscriptions: vscode.Disposable[] = [];
+  readonly #handlers: Handlers<WebTaskWebviewMessage>;
 
-  constructor(private readonly deps: WebTaskPanelDeps) {
-    this.formValue = this.rememberedForm();
-    this.handlers = this.makeHandlers();
-    this.subscriptions.push(
-      this.posted,
-      deps.runner.onDidChange((c) => this.runChanged(c)),
-      deps.passcode.onDidChange(() => this.post({ type: 'passcode', passcodeSet: !!deps.passcode.value })),
+  readonly #deps: WebTaskPanelDeps;
+  constructor(deps: WebTaskPanelDeps) {
+    this.#deps = deps;
+    this.#formValue = this.#rememberedForm();
+    this.#handlers = this.#makeHandlers();
+    this.#subscriptions.push(
+      this.#posted,
+      deps.runner.onDidChange((c) => this.#runChanged(c)),
+      deps.passcode.onDidChange(() => this.#post({ type: 'passcode', passcodeSet: !!deps.passcode.value })),
     );
   }
 
   /** Whether the panel is open. */
   get isOpen(): boolean {
-    return this.panel !== undefined;
+    return this.#panel !== undefined;
   }
 
   /** The form as last shown or run. */
   get form(): WebTaskForm {
-    return { ...this.formValue };
+    return { ...this.#formValue };
   }
 
   /** The run shown, if any. */
   get shownRunId(): string | undefined {
-    return this.runId;
+    return this.#runId;
   }
 
   /** Opens or reveals the panel, showing what `options` asks. */
   async open(options: WebTaskOpenOptions = {}): Promise<void> {
-    if (options.runId) await this.showRun(options.runId);
-    if (options.form) this.formValue = { ...this.formValue, ...options.form };
-    if (this.panel) {
-      this.panel.reveal(undefined, false);
-      this.postInit();
-    } else this.create();
-    if (options.runId && options.compare) await this.compare(undefined);
+    if (options.runId) await this.#showRun(options.runId);
+    if (options.form) this.#formValue = { ...this.#formValue, ...options.form };
+    if (this.#panel) {
+      this.#panel.reveal(undefined, false);
+      this.#postInit();
+    } else this.#create();
+    if (options.runId && options.compare) await this.#compare(undefined);
   }
 
   /** Opens the panel with a schema file's text; an open page keeps the rest of its form. */
   async useSchema(schemaText: string, schemaSource: string): Promise<void> {
-    this.formValue = { ...this.formValue, schemaText, schemaSource };
-    if (!this.panel) return this.open();
-    this.panel.reveal(undefined, false);
-    this.post({ type: 'schema', schemaText, schemaSource });
+    this.#formValue = { ...this.#formValue, schemaText, schemaSource };
+    if (!this.#panel) return this.open();
+    this.#panel.reveal(undefined, false);
+    this.#post({ type: 'schema', schemaText, schemaSource });
   }
 
   /** Handles one message from the webview (public so tests can act as the webview). */
   async handleMessage(raw: unknown): Promise<void> {
     if (!isWebTaskWebviewMessage(raw)) {
-      this.deps.logger.debug('Web Task panel: ignored a malformed message from the webview');
+      this.#deps.logger.debug('Web Task panel: ignored a malformed message from the webview');
       return;
     }
     try {
-      await dispatch(this.handlers, raw);
+      await dispatch(this.#handlers, raw);
     } catch (err) {
       const text = err instanceof Error ? err.message : String(err);
-      this.deps.logger.warn(`Web Task panel: ${raw.type} failed: ${text}`);
+      this.#deps.logger.warn(`Web Task panel: ${raw.type} failed: ${text}`);
       void vscode.window.showErrorMessage(`Den could not do that: ${text}`);
     }
   }
@@ -135,23 +137,23 @@ export class WebTaskPanel implements vscode.Disposable {
   serializer(): vscode.WebviewPanelSerializer {
     return {
       deserializeWebviewPanel: async (panel: vscode.WebviewPanel) => {
-        if (this.panel) {
+        if (this.#panel) {
           panel.dispose();
           return;
         }
-        const newest = (await this.history().list())[0];
+        const newest = (await this.#history().list())[0];
         if (newest)
-          await this.showRun(newest.id).catch((err: unknown) =>
-            this.deps.logger.warn(`Web Task panel: could not show the newest run again: ${String(err)}`),
+          await this.#showRun(newest.id).catch((err: unknown) =>
+            this.#deps.logger.warn(`Web Task panel: could not show the newest run again: ${String(err)}`),
           );
-        this.attach(panel);
+        this.#attach(panel);
       },
     };
   }
 
-  private create(): void {
-    const { extensionUri } = this.deps.context;
-    this.attach(
+  #create(): void {
+    const { extensionUri } = this.#deps.context;
+    this.#attach(
       vscode.window.createWebviewPanel(
         WEB_TASK_VIEW_TYPE,
         'Den: Web Task',
@@ -161,11 +163,11 @@ export class WebTaskPanel implements vscode.Disposable {
     );
   }
 
-  private attach(panel: vscode.WebviewPanel): void {
-    const { extensionUri } = this.deps.context;
-    this.panel = panel;
+  #attach(panel: vscode.WebviewPanel): void {
+    const { extensionUri } = this.#deps.context;
+    this.#panel = panel;
     // read the passcode now (not at activation): the page hears "set" once it is known
-    void this.deps.passcode.get();
+    void this.#deps.passcode.get();
     panel.webview.options = SessionPanel.webviewOptions(extensionUri);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'den.svg');
     const webview = panel.webview;
@@ -180,131 +182,131 @@ export class WebTaskPanel implements vscode.Disposable {
       webview.onDidReceiveMessage((m: unknown) => void this.handleMessage(m)),
       panel.onDidDispose(() => {
         for (const d of subs) d.dispose();
-        if (this.panel === panel) this.panel = undefined;
+        if (this.#panel === panel) this.#panel = undefined;
       }),
     ];
   }
 
-  private post(message: WebTaskHostMessage): void {
-    if (!this.panel) return;
-    void this.panel.webview.postMessage(message);
-    this.posted.fire(message);
+  #post(message: WebTaskHostMessage): void {
+    if (!this.#panel) return;
+    void this.#panel.webview.postMessage(message);
+    this.#posted.fire(message);
   }
 
-  private postInit(): void {
-    this.post({
+  #postInit(): void {
+    this.#post({
       type: 'init',
       form: this.form,
-      passcodeSet: !!this.deps.passcode.value,
-      status: this.status,
-      results: this.results,
-      comparison: this.comparison,
+      passcodeSet: !!this.#deps.passcode.value,
+      status: this.#status,
+      results: this.#results,
+      comparison: this.#comparison,
     });
   }
 
-  private runChanged(c: RunChange): void {
-    if (c.status.runId !== this.runId) return;
-    this.status = c.status;
-    this.post({ type: 'status', status: c.status });
+  #runChanged(c: RunChange): void {
+    if (c.status.runId !== this.#runId) return;
+    this.#status = c.status;
+    this.#post({ type: 'status', status: c.status });
     if (c.results) {
-      this.results = c.results;
-      this.post({ type: 'results', results: c.results });
+      this.#results = c.results;
+      this.#post({ type: 'results', results: c.results });
     }
   }
 
   /** Makes a stored run the shown one: its inputs, status and results. */
-  private async showRun(runId: string): Promise<void> {
-    const run = await this.history().get(runId);
+  async #showRun(runId: string): Promise<void> {
+    const run = await this.#history().get(runId);
     if (!run) throw new Error('That web task run is no longer in the history.');
-    this.runId = run.id;
-    this.formValue = formFromRequest(run.inputs);
-    this.status = this.deps.runner.statusOf(run);
-    this.comparison = null;
-    this.results = this.deps.runner.recentResults(run.id) ?? (await this.storedResults(run));
+    this.#runId = run.id;
+    this.#formValue = formFromRequest(run.inputs);
+    this.#status = this.#deps.runner.statusOf(run);
+    this.#comparison = null;
+    this.#results = this.#deps.runner.recentResults(run.id) ?? (await this.#storedResults(run));
   }
 
-  private async storedResults(run: WebTaskRun): Promise<WebTaskResultsView | null> {
-    const data = await this.history().data(run.id);
+  async #storedResults(run: WebTaskRun): Promise<WebTaskResultsView | null> {
+    const data = await this.#history().data(run.id);
     if (!data && run.rowCount === 0 && run.status !== 'DONE') return null;
     const view: WebTaskResultsView = {
       runId: run.id,
       data: data ?? [],
-      sessionOpenable: run.sessionId ? await this.deps.runner.sessionOpenable(run.sessionId) : false,
+      sessionOpenable: run.sessionId ? await this.#deps.runner.sessionOpenable(run.sessionId) : false,
     };
     if (run.inputs.schema && isServiceSchema(run.inputs.schema)) view.schema = run.inputs.schema;
     if (run.dataDropped) view.dropped = true;
     return view;
   }
 
-  private history() {
-    return this.deps.runner.history();
+  #history() {
+    return this.#deps.runner.history();
   }
 
-  private makeHandlers(): Handlers<WebTaskWebviewMessage> {
+  #makeHandlers(): Handlers<WebTaskWebviewMessage> {
     return {
-      ready: async () => this.postInit(),
-      run: (m) => this.run(m.form, m.schema),
+      ready: async () => this.#postInit(),
+      run: (m) => this.#run(m.form, m.schema),
       cancel: async () => {
-        if (this.runId) this.deps.runner.cancel(this.runId);
+        if (this.#runId) this.#deps.runner.cancel(this.#runId);
       },
-      watchLive: (m) => this.watchLive(m.external),
-      pickSchema: () => this.pickSchema(),
+      watchLive: (m) => this.#watchLive(m.external),
+      pickSchema: () => this.#pickSchema(),
       setPasscode: async () => {
         await vscode.commands.executeCommand('den.setWebTaskPasscode');
       },
       openJson: async () => {
-        const content = this.resultsText('json');
+        const content = this.#resultsText('json');
         const doc = await vscode.workspace.openTextDocument({ language: 'json', content });
         await vscode.window.showTextDocument(doc, { preview: false });
       },
-      save: (m) => this.save(m.format),
+      save: (m) => this.#save(m.format),
       copy: async (m) => {
-        await vscode.env.clipboard.writeText(this.resultsText(m.format));
+        await vscode.env.clipboard.writeText(this.#resultsText(m.format));
       },
-      compare: (m) => this.compare(m.keyField),
+      compare: (m) => this.#compare(m.keyField),
       openSession: async () => {
-        const id = this.status?.sessionId;
+        const id = this.#status?.sessionId;
         if (id) await vscode.commands.executeCommand('den.openSession', id);
       },
     };
   }
 
   /** Checks the form again, remembers it, and starts a run shown here. */
-  private async run(form: WebTaskForm, converted?: ServiceSchema): Promise<void> {
-    this.formValue = { ...form };
+  async #run(form: WebTaskForm, converted?: ServiceSchema): Promise<void> {
+    this.#formValue = { ...form };
     const check = checkForm(form, hostSchemaReader(converted));
     if (!check.request) {
-      this.post({ type: 'formErrors', errors: check.errors as Record<string, string> });
+      this.#post({ type: 'formErrors', errors: check.errors as Record<string, string> });
       return;
     }
-    await this.remember(form);
-    const runId = await this.deps.runner.start(check.request);
-    this.runId = runId;
-    this.results = null;
-    this.comparison = null;
+    await this.#remember(form);
+    const runId = await this.#deps.runner.start(check.request);
+    this.#runId = runId;
+    this.#results = null;
+    this.#comparison = null;
     // (the runner published the first status before this panel knew the run's id)
-    const status = this.deps.runner.liveStatus(runId);
+    const status = this.#deps.runner.liveStatus(runId);
     if (status) {
-      this.status = status;
-      this.post({ type: 'status', status });
+      this.#status = status;
+      this.#post({ type: 'status', status });
     }
   }
 
-  private data(): Record<string, unknown>[] {
-    if (!this.results) throw new Error('There are no results to use yet.');
-    return this.results.data;
+  #data(): Record<string, unknown>[] {
+    if (!this.#results) throw new Error('There are no results to use yet.');
+    return this.#results.data;
   }
 
   /** The shown results written in a format (CSV puts the schema's fields first). */
-  private resultsText(format: SaveFormat): string {
-    const data = this.data();
+  #resultsText(format: SaveFormat): string {
+    const data = this.#data();
     if (format === 'jsonl') return toJsonLines(data);
     if (format === 'json') return toPrettyJson(data);
-    return toCsv(data, this.results?.schema ? { schema: this.results.schema } : {});
+    return toCsv(data, this.#results?.schema ? { schema: this.#results.schema } : {});
   }
 
-  private async watchLive(external: boolean): Promise<void> {
-    const url = this.status?.livestreamUrl;
+  async #watchLive(external: boolean): Promise<void> {
+    const url = this.#status?.livestreamUrl;
     if (!url || !/^https?:\/\//i.test(url)) {
       void vscode.window.showInformationMessage('This run has no live view to watch.');
       return;
@@ -312,7 +314,7 @@ export class WebTaskPanel implements vscode.Disposable {
     await openLive(url, external);
   }
 
-  private async pickSchema(): Promise<void> {
+  async #pickSchema(): Promise<void> {
     const picked = await vscode.window.showOpenDialog({
       canSelectMany: false,
       openLabel: 'Use Schema',
@@ -325,17 +327,17 @@ export class WebTaskPanel implements vscode.Disposable {
     await this.useSchema(text, vscode.workspace.asRelativePath(picked[0], false));
   }
 
-  private async save(format: SaveFormat): Promise<void> {
-    const data = this.data();
+  async #save(format: SaveFormat): Promise<void> {
+    const data = this.#data();
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const name = saveFileName(this.formValue.query, format);
+    const name = saveFileName(this.#formValue.query, format);
     const target = await vscode.window.showSaveDialog({
       defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
       filters: { [format.toUpperCase()]: [format] },
       title: `Den: Save Results as ${format.toUpperCase()}`,
     });
     if (!target) return;
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(this.resultsText(format)));
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(this.#resultsText(format)));
     const where = vscode.workspace.asRelativePath(target, false);
     void Promise.resolve(
       vscode.window.showInformationMessage(`Saved ${data.length} records to ${where}.`, 'Open'),
@@ -345,10 +347,10 @@ export class WebTaskPanel implements vscode.Disposable {
   }
 
   /** Compares the shown run with the newest earlier run of the same URL and query. */
-  private async compare(keyField: string | undefined): Promise<void> {
-    const runId = this.runId;
+  async #compare(keyField: string | undefined): Promise<void> {
+    const runId = this.#runId;
     if (!runId) return;
-    const history = this.history();
+    const history = this.#history();
     const runs = await history.list();
     const run = runs.find((r) => r.id === runId);
     // Nothing compared: an empty comparison that says why.
@@ -360,7 +362,7 @@ export class WebTaskPanel implements vscode.Disposable {
     });
     let view: WebTaskComparisonView;
     const prev = run && previousRun(runs, run);
-    const after = this.results?.runId === runId ? this.results.data : await history.data(runId);
+    const after = this.#results?.runId === runId ? this.#results.data : await history.data(runId);
     const before = prev && (await history.data(prev.id));
     if (!run || !after) view = empty('This run has no results to compare.');
     else if (!prev || !before)
@@ -378,39 +380,39 @@ export class WebTaskPanel implements vscode.Disposable {
       };
       if (c.keyField !== undefined) view.keyField = c.keyField;
     }
-    if (this.runId !== runId) return;
-    this.comparison = view;
-    this.post({ type: 'comparison', comparison: view });
+    if (this.#runId !== runId) return;
+    this.#comparison = view;
+    this.#post({ type: 'comparison', comparison: view });
   }
 
   /** The last form run in this workspace, or an empty one. */
-  private rememberedForm(): WebTaskForm {
-    const stored: unknown = this.deps.context.workspaceState.get(LAST_FORM_KEY);
+  #rememberedForm(): WebTaskForm {
+    const stored: unknown = this.#deps.context.workspaceState.get(LAST_FORM_KEY);
     return isWebTaskForm(stored) ? { ...stored } : { ...EMPTY_WEB_TASK_FORM };
   }
 
-  private async remember(form: WebTaskForm): Promise<void> {
+  async #remember(form: WebTaskForm): Promise<void> {
     const kept =
       JSON.stringify(form).length > MAX_REMEMBERED ? { ...form, schemaText: '', schemaSource: '' } : form;
-    await this.deps.context.workspaceState.update(LAST_FORM_KEY, kept);
+    await this.#deps.context.workspaceState.update(LAST_FORM_KEY, kept);
   }
 
   /** Forgets the shown run if it is `runId` (deleted from the history). */
   forgetRun(runId?: string): void {
-    if (runId !== undefined && runId !== this.runId) return;
-    this.runId = undefined;
-    this.status = this.results = this.comparison = null;
-    this.postInit();
+    if (runId !== undefined && runId !== this.#runId) return;
+    this.#runId = undefined;
+    this.#status = this.#results = this.#comparison = null;
+    this.#postInit();
   }
 
   /** Closes the panel (tests, reset). */
   close(): void {
-    this.panel?.dispose();
+    this.#panel?.dispose();
   }
 
   dispose(): void {
-    this.panel?.dispose();
-    for (const d of this.subscriptions) d.dispose();
+    this.#panel?.dispose();
+    for (const d of this.#subscriptions) d.dispose();
   }
 }
 

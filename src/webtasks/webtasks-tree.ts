@@ -61,19 +61,20 @@ export function webTaskItem(run: WebTaskRun, status: WebTaskStatusView, now: num
 
 /** The Web Tasks view: this workspace's runs, newest first, refreshed on every history change. */
 export class WebTasksTreeProvider implements vscode.TreeDataProvider<WebTaskNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
-  readonly onDidChangeTreeData = this.changed.event;
-  private readonly runs = new Map<string, WebTaskRun>();
-  private readonly subscriptions: vscode.Disposable[];
+  readonly #changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.#changed.event;
+  readonly #runs = new Map<string, WebTaskRun>();
+  readonly #subscriptions: vscode.Disposable[];
 
-  constructor(
-    private readonly runner: WebTaskRunner,
-    private readonly logger: Logger,
-  ) {
-    this.subscriptions = [
-      this.changed,
-      runner.onDidChangeHistory(() => this.changed.fire()),
-      runner.onDidChange(() => this.changed.fire()),
+  readonly #runner: WebTaskRunner;
+  readonly #logger: Logger;
+  constructor(runner: WebTaskRunner, logger: Logger) {
+    this.#runner = runner;
+    this.#logger = logger;
+    this.#subscriptions = [
+      this.#changed,
+      runner.onDidChangeHistory(() => this.#changed.fire()),
+      runner.onDidChange(() => this.#changed.fire()),
     ];
   }
 
@@ -81,27 +82,27 @@ export class WebTasksTreeProvider implements vscode.TreeDataProvider<WebTaskNode
     if (node) return [];
     let list: WebTaskRun[];
     try {
-      list = await this.runner.history().list();
+      list = await this.#runner.history().list();
     } catch (err) {
-      this.logger.warn(`Web tasks: could not read the history: ${err instanceof Error ? err.message : err}`);
+      this.#logger.warn(`Web tasks: could not read the history: ${err instanceof Error ? err.message : err}`);
       list = [];
     }
-    this.runs.clear();
-    for (const r of list) this.runs.set(r.id, r);
+    this.#runs.clear();
+    for (const r of list) this.#runs.set(r.id, r);
     return list.map((r) => ({ kind: 'webTaskRun', runId: r.id }));
   }
 
   getTreeItem(node: WebTaskNode): vscode.TreeItem {
-    const run = this.runs.get(node.runId);
+    const run = this.#runs.get(node.runId);
     if (!run) return new vscode.TreeItem('(removed)');
-    return webTaskItem(run, this.runner.statusOf(run), Date.now());
+    return webTaskItem(run, this.#runner.statusOf(run), Date.now());
   }
 
   refresh(): void {
-    this.changed.fire();
+    this.#changed.fire();
   }
 
   dispose(): void {
-    for (const d of this.subscriptions) d.dispose();
+    for (const d of this.#subscriptions) d.dispose();
   }
 }

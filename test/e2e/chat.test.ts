@@ -29,10 +29,11 @@ describe('@den in the Chat view', function () {
     await page.keyboard.press('Enter');
     const response = page.locator('.interactive-item-container.interactive-response').last();
     await response.waitFor({ timeout: 30_000 });
-    await waitFor('the answer to end with its files', () => response.innerText(), {
+    await waitFor('the answer to end with its files and buttons', () => response.innerText(), {
       timeoutMs: 60_000,
       intervalMs: 200,
-      until: (text) => /Files:/.test(text),
+      // the last parts: the files, then the buttons
+      until: (text) => /Files:[\s\S]*Open Session[\s\S]*Review Changes/.test(text),
     });
     const buttons = response.locator('.monaco-button');
     assert.deepEqual(

@@ -85,13 +85,13 @@ describe('npm run demo: a person starts Den against the embedded emulator', func
     const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
     await page.goto(url);
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
-    // A new person's first minutes: the empty editor area shows Den's walkthrough, the next step.
+    // Signed in from the start: the demo key went into SecretStorage (DEN_DEMO_API_KEY), no pasting.
+    await clickActivityBar(page, 'Den');
+    // A new person's first minutes: Den, activated, shows its walkthrough in the empty editor area.
     await page
       .locator('.gettingStartedContainer h2', { hasText: 'Get Started with Den' })
       .first()
       .waitFor({ timeout: 60_000 });
-    // Signed in from the start: the demo key went into SecretStorage (DEN_DEMO_API_KEY), no pasting.
-    await clickActivityBar(page, 'Den');
     const titles = await waitFor('the emulator’s seeded sessions', () => sessionTitles(page), {
       ...UI_WAIT,
       until: (t) => t.length > 0,

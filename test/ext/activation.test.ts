@@ -8,6 +8,7 @@ import {
   EXTENSION_ID,
   denApi,
   resetDen,
+  denManifest,
   sessionsWelcomes,
   spyOnClient,
   startCountingProxy,
@@ -130,12 +131,12 @@ describe('Activation', () => {
     assert.ok(ext);
     await ext.activate();
     type Step = { id: string; description: string; media: { markdown: string }; completionEvents: string[] };
-    const manifest = JSON.parse(fs.readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8')) as {
+    const manifest = denManifest<{
       contributes: {
         walkthroughs: { id: string; steps: Step[] }[];
         configuration: { properties: Record<string, unknown> };
       };
-    };
+    }>();
     const [walkthrough] = manifest.contributes.walkthroughs;
     assert.equal(walkthrough.id, 'gettingStarted');
     assert.deepEqual(

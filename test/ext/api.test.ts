@@ -156,6 +156,24 @@ describe('Public API', () => {
     assert.ok(!err.message.includes(den.emu.keys.primary));
   });
 
+  it('a turn someone follows (as @den does) is looked at: it ends without a notification or an unseen count', async () => {
+    const api = publicApi();
+    const saved = den.api.attention.windowFocused;
+    den.api.attention.windowFocused = () => true;
+    const ended: string[] = [];
+    const sub = api.onDidChangeSession((e) => ended.push(e.kind));
+    try {
+      const ref = await api.startTurn({ task: 'Add a slugify helper' });
+      assert.equal((await snapshotsUntilEnd(api, ref).ended).status, 'completed');
+      await waitFor('the completed event', () => ended.includes('completed'));
+      assert.deepEqual(den.messages.texts(), []);
+      assert.equal(den.api.attention.unseenCount, 0);
+    } finally {
+      sub.dispose();
+      den.api.attention.windowFocused = saved;
+    }
+  });
+
   it('runs a web task and resolves with its records and schema problems', async () => {
     const api = publicApi();
     const r = await api.runWebTask({

@@ -107,6 +107,8 @@ export async function resetDen(api: DenApi): Promise<void> {
   await api.sessions.setShowAll(true);
   await api.sessions.refresh();
   await waitFor('state unconfigured', () => api.connection.state.kind === 'unconfigured');
+  // Turns earlier tests ran (headless ones too) leave nothing unseen on the badge.
+  api.attention.seen();
 }
 
 /** A notification Den showed while messages were captured. */
@@ -191,13 +193,26 @@ export interface WelcomeEntry {
   when: string;
 }
 
-/** The Sessions view's welcome entries, as package.json contributes them. */
-export function sessionsWelcomes(): WelcomeEntry[] {
+/**
+ * Den's package.json with its `%key%` strings resolved from package.nls.json, as VS Code shows them
+ * in English.
+ */
+export function denManifest<T>(): T {
   const ext = vscode.extensions.getExtension(EXTENSION_ID);
   assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
-  const manifest = JSON.parse(fs.readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8')) as {
-    contributes: { viewsWelcome: WelcomeEntry[] };
-  };
+  const nls = JSON.parse(fs.readFileSync(path.join(ext.extensionPath, 'package.nls.json'), 'utf8')) as Record<
+    string,
+    string
+  >;
+  return JSON.parse(fs.readFileSync(path.join(ext.extensionPath, 'package.json'), 'utf8'), (_key, value) => {
+    const m = typeof value === 'string' ? /^%([^%]+)%$/.exec(value) : null;
+    return m ? nls[m[1]] : value;
+  }) as T;
+}
+
+/** The Sessions view's welcome entries, as package.json contributes them. */
+export function sessionsWelcomes(): WelcomeEntry[] {
+  const manifest = denManifest<{ contributes: { viewsWelcome: WelcomeEntry[] } }>();
   return manifest.contributes.viewsWelcome.filter((w) => w.view === 'den.sessions');
 }
 

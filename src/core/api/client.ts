@@ -86,7 +86,9 @@ export class ApiClient {
   readonly #logger: Logger;
   readonly #limits: RateLimitInfo = {};
 
-  constructor(private readonly opts: ApiClientOptions) {
+  readonly #opts: ApiClientOptions;
+  constructor(opts: ApiClientOptions) {
+    this.#opts = opts;
     this.#logger = redactingLogger(opts.logger ?? silentLogger, () => [opts.apiKey()]);
     if (!opts.baseUrl?.trim()) {
       throw new DenError({ code: 'config', message: 'No service URL is set: configure the base URL' });
@@ -122,7 +124,7 @@ export class ApiClient {
       const body = await this.#json({
         method: 'POST',
         url: '/sessions/new',
-        json: startTurnBody(req, this.opts.sdkVersion),
+        json: startTurnBody(req, this.#opts.sdkVersion),
         idempotent: false,
         operation: 'start a turn',
         signal,
@@ -266,7 +268,7 @@ export class ApiClient {
       downloadFile(
         this.#transport,
         {
-          mediaUrlTemplate: this.opts.mediaUrlTemplate,
+          mediaUrlTemplate: this.#opts.mediaUrlTemplate,
           idleTimeoutMs: this.#idleTimeoutMs(),
           logger: this.#logger,
         },
@@ -287,7 +289,7 @@ export class ApiClient {
         json: lamRunBody(req, false),
         idempotent: false,
         operation: 'run the task',
-        timeoutMs: this.opts.lamTimeoutMs ?? 300_000,
+        timeoutMs: this.#opts.lamTimeoutMs ?? 300_000,
         signal,
       });
       return normalizeLamRunResponse(body);
@@ -305,7 +307,7 @@ export class ApiClient {
         accept: 'text/event-stream, application/json',
         idempotent: false,
         operation: 'run the task',
-        timeoutMs: this.opts.lamTimeoutMs ?? 300_000,
+        timeoutMs: this.#opts.lamTimeoutMs ?? 300_000,
         idle: true,
         signal,
       });
@@ -325,7 +327,7 @@ export class ApiClient {
   }
 
   #idleTimeoutMs(): number {
-    return this.opts.transferIdleTimeoutMs ?? this.opts.timeoutMs ?? 30_000;
+    return this.#opts.transferIdleTimeoutMs ?? this.#opts.timeoutMs ?? 30_000;
   }
 
   /** Runs `work`, removing the key from any DenError it throws (file names, echoed input…). */
@@ -338,7 +340,7 @@ export class ApiClient {
   }
 
   #clean(e: unknown): unknown {
-    return isDenError(e) ? redactError(e, [this.opts.apiKey()]) : e;
+    return isDenError(e) ? redactError(e, [this.#opts.apiKey()]) : e;
   }
 
   #noteLimits(h: Headers): void {

@@ -89,12 +89,16 @@ class Deadline {
     this.controller.abort(new Error('aborted by caller'));
   };
 
+  readonly #signal: AbortSignal | undefined;
+  readonly #timers: DeadlineTimers;
   constructor(
     readonly ms: number,
     readonly idle: boolean,
-    private readonly signal: AbortSignal | undefined,
-    private readonly timers: DeadlineTimers,
+    signal: AbortSignal | undefined,
+    timers: DeadlineTimers,
   ) {
+    this.#signal = signal;
+    this.#timers = timers;
     this.#timer = timers.setTimeout(this.#expire, ms);
     if (signal?.aborted) this.#onAbort();
     else signal?.addEventListener('abort', this.#onAbort, { once: true });
@@ -103,14 +107,14 @@ class Deadline {
   /** Activity: an idle deadline starts its full budget again (as `Timeout.refresh()` would). */
   touch(): void {
     if (!this.idle || this.#disposed) return;
-    this.timers.clearTimeout(this.#timer);
-    this.#timer = this.timers.setTimeout(this.#expire, this.ms);
+    this.#timers.clearTimeout(this.#timer);
+    this.#timer = this.#timers.setTimeout(this.#expire, this.ms);
   }
 
   dispose(): void {
     this.#disposed = true;
-    this.timers.clearTimeout(this.#timer);
-    this.signal?.removeEventListener('abort', this.#onAbort);
+    this.#timers.clearTimeout(this.#timer);
+    this.#signal?.removeEventListener('abort', this.#onAbort);
   }
 }
 
@@ -127,7 +131,9 @@ export class HttpTransport {
   readonly #base: string;
   readonly #dispatchers = new Map<string, Dispatcher>();
 
-  constructor(private readonly opts: TransportOptions) {
+  readonly #opts: TransportOptions;
+  constructor(opts: TransportOptions) {
+    this.#opts = opts;
     this.#base = opts.baseUrl.replace(/\/+$/, '');
   }
 
@@ -200,10 +206,10 @@ export class HttpTransport {
   }
 
   #dispatcherFor(url: URL): Dispatcher {
-    if (this.opts.dispatcher) return this.opts.dispatcher;
+    if (this.#opts.dispatcher) return this.#opts.dispatcher;
     let d = this.#dispatchers.get(url.origin);
     if (!d) {
-      d = proxyFor(url, this.opts.proxy ?? {});
+      d = proxyFor(url, this.#opts.proxy ?? {});
       this.#dispatchers.set(url.origin, d);
     }
     return d;
@@ -223,7 +229,7 @@ export class HttpTransport {
 
   #key(spec: RequestSpec): string | undefined {
     if (spec.auth === 'none') return undefined;
-    const key = this.opts.apiKey()?.trim();
+    const key = this.#opts.apiKey()?.trim();
     if (!key) {
       throw new DenError({
         code: 'config',
@@ -236,7 +242,7 @@ export class HttpTransport {
   async #run<T>(spec: RequestSpec, consume: Consume<T>): Promise<T> {
     const key = this.#key(spec);
     const url = this.#resolve(spec);
-    const log = this.opts.logger;
+    const log = this.#opts.logger;
     const label = `${spec.method} ${url.href.startsWith(this.#base) ? url.pathname + url.search : url.origin + url.pathname}`;
     for (let attempt = 0; ; attempt++) {
       const facts: FailureFacts = {
@@ -244,7 +250,7 @@ export class HttpTransport {
         notFound: spec.notFound,
         secrets: [key],
         origin: url.origin,
-        timeoutMs: spec.timeoutMs ?? this.opts.timeoutMs,
+        timeoutMs: spec.timeoutMs ?? this.#opts.timeoutMs,
         idle: spec.idle,
       };
       if (spec.signal?.aborted) throw errorFromException(spec.signal.reason, { ...facts, aborted: true });
@@ -253,13 +259,13 @@ export class HttpTransport {
       } catch (e) {
         const err = errorFromException(e, facts);
         const wait =
-          spec.retry === false ? undefined : retryDelay(err, attempt, this.opts.retry, spec.idempotent);
+          spec.retry === false ? undefined : retryDelay(err, attempt, this.#opts.retry, spec.idempotent);
         if (wait === undefined || err.code === 'aborted') {
           log.debug(`${label} failed: ${err.message}`);
           throw err;
         }
         log.warn(
-          `${label} failed (${err.message}); retry ${attempt + 1}/${this.opts.retry.retries} in ${wait} ms`,
+          `${label} failed (${err.message}); retry ${attempt + 1}/${this.#opts.retry.retries} in ${wait} ms`,
         );
         await sleep(wait, spec.signal, () =>
           errorFromException(spec.signal?.reason, { ...facts, aborted: true }),
@@ -277,16 +283,16 @@ export class HttpTransport {
     consume: Consume<T>,
   ): Promise<T> {
     const dl = new Deadline(
-      facts.timeoutMs ?? this.opts.timeoutMs,
+      facts.timeoutMs ?? this.#opts.timeoutMs,
       spec.idle ?? false,
       spec.signal,
-      this.opts.deadlineTimers ?? systemTimers,
+      this.#opts.deadlineTimers ?? systemTimers,
     );
     let handedOff = false;
     const started = Date.now();
     try {
       const headers: Record<string, string> = {
-        'user-agent': this.opts.userAgent,
+        'user-agent': this.#opts.userAgent,
         accept: spec.accept ?? 'application/json',
       };
       if (spec.auth === 'bearer' && key) headers.authorization = `Bearer ${key}`;
@@ -301,7 +307,7 @@ export class HttpTransport {
         if (b.length !== undefined) headers['content-length'] = String(b.length);
         body = touching(b.chunks, dl);
       }
-      this.opts.logger.debug(`→ ${label}`);
+      this.#opts.logger.debug(`→ ${label}`);
       let res: Dispatcher.ResponseData;
       try {
         res = await request(url, {
@@ -318,8 +324,8 @@ export class HttpTransport {
         throw errorFromException(e, { ...facts, aborted: dl.aborted, timedOut: dl.timedOut });
       }
       dl.touch();
-      this.opts.onHeaders?.(res.headers);
-      this.opts.logger.debug(`← ${label} ${res.statusCode} (${Date.now() - started} ms)`);
+      this.#opts.onHeaders?.(res.headers);
+      this.#opts.logger.debug(`← ${label} ${res.statusCode} (${Date.now() - started} ms)`);
       if (res.statusCode < 200 || res.statusCode >= 300) {
         const text = await readAll(res.body, MAX_ERROR_BODY, dl, facts, true);
         throw errorFromResponse(

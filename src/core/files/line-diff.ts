@@ -89,13 +89,17 @@ class Search {
   readonly #bd: Int32Array;
   readonly #off: number;
 
-  constructor(
-    private readonly x: Int32Array,
-    private readonly y: Int32Array,
-    private readonly xc: Uint8Array,
-    private readonly yc: Uint8Array,
-    private budget: number,
-  ) {
+  readonly #x: Int32Array;
+  readonly #y: Int32Array;
+  readonly #xc: Uint8Array;
+  readonly #yc: Uint8Array;
+  #budget: number;
+  constructor(x: Int32Array, y: Int32Array, xc: Uint8Array, yc: Uint8Array, budget: number) {
+    this.#x = x;
+    this.#y = y;
+    this.#xc = xc;
+    this.#yc = yc;
+    this.#budget = budget;
     const size = x.length + y.length + 3;
     this.#fd = new Int32Array(size);
     this.#bd = new Int32Array(size);
@@ -104,13 +108,13 @@ class Search {
 
   run(): void {
     // An explicit stack instead of recursion: the order of the parts does not matter for marking.
-    const stack: number[] = [0, this.x.length, 0, this.y.length];
+    const stack: number[] = [0, this.#x.length, 0, this.#y.length];
     while (stack.length > 0) {
       let ylim = stack.pop()!;
       let yoff = stack.pop()!;
       let xlim = stack.pop()!;
       let xoff = stack.pop()!;
-      const { x, y } = this;
+      const [x, y] = [this.#x, this.#y];
       for (; xoff < xlim && yoff < ylim && x[xoff] === y[yoff]; xoff++) yoff++;
       for (; xoff < xlim && yoff < ylim && x[xlim - 1] === y[ylim - 1]; xlim--) ylim--;
       if (xoff === xlim || yoff === ylim) {
@@ -127,8 +131,8 @@ class Search {
   }
 
   #mark(xoff: number, xlim: number, yoff: number, ylim: number): void {
-    this.xc.fill(1, xoff, xlim);
-    this.yc.fill(1, yoff, ylim);
+    this.#xc.fill(1, xoff, xlim);
+    this.#yc.fill(1, yoff, ylim);
   }
 
   /**
@@ -136,7 +140,7 @@ class Search {
    * paths meet; undefined when the budget runs out first. The box's ends differ (trimmed).
    */
   #middleSnake(xoff: number, xlim: number, yoff: number, ylim: number): [number, number] | undefined {
-    const { x, y } = this;
+    const [x, y] = [this.#x, this.#y];
     const [fd, bd, off] = [this.#fd, this.#bd, this.#off];
     const dmin = xoff - ylim;
     const dmax = xlim - yoff;
@@ -161,7 +165,7 @@ class Search {
         let py = px - d;
         const start = px;
         for (; px < xlim && py < ylim && x[px] === y[py]; px++) py++;
-        this.budget -= px - start + 1;
+        this.#budget -= px - start + 1;
         fd[off + d] = px;
         if (odd && bmin <= d && d <= bmax && bd[off + d] <= px) return [px, py];
       }
@@ -176,11 +180,11 @@ class Search {
         let py = px - d;
         const start = px;
         for (; px > xoff && py > yoff && x[px - 1] === y[py - 1]; px--) py--;
-        this.budget -= start - px + 1;
+        this.#budget -= start - px + 1;
         bd[off + d] = px;
         if (!odd && fmin <= d && d <= fmax && px <= fd[off + d]) return [px, py];
       }
-      if (this.budget < 0) return undefined;
+      if (this.#budget < 0) return undefined;
     }
   }
 }

@@ -182,12 +182,15 @@ class Merger {
   readonly #oursHunks: Hunk[];
   readonly #theirsHunks: Hunk[];
 
-  constructor(
-    private readonly base: Line[],
-    private readonly ours: Line[],
-    private readonly theirs: Line[],
-    private readonly style: Style,
-  ) {
+  readonly #base: Line[];
+  readonly #ours: Line[];
+  readonly #theirs: Line[];
+  readonly #style: Style;
+  constructor(base: Line[], ours: Line[], theirs: Line[], style: Style) {
+    this.#base = base;
+    this.#ours = ours;
+    this.#theirs = theirs;
+    this.#style = style;
     // Hunks of base → side: `a*` are base lines, `b*` the side's.
     const b = contents(base);
     this.#oursHunks = diffLines(b, contents(ours));
@@ -222,21 +225,21 @@ class Merger {
       dTheirs = t.end - end;
       pos = end;
       if (j === j0) this.#keepOurs(o.start, o.end);
-      else if (i === i0) this.#take(this.theirs, t);
-      else if (sameLines(this.ours, o, this.theirs, t)) this.#keepOurs(o.start, o.end);
+      else if (i === i0) this.#take(this.#theirs, t);
+      else if (sameLines(this.#ours, o, this.#theirs, t)) this.#keepOurs(o.start, o.end);
       else this.#conflict(o, { start, end }, t);
     }
-    this.#keepOurs(pos + dOurs, this.ours.length);
+    this.#keepOurs(pos + dOurs, this.#ours.length);
     return this.#out;
   }
 
   #keepOurs(start: number, end: number): void {
-    for (let k = start; k < end; k++) this.#out.push(this.ours[k]);
+    for (let k = start; k < end; k++) this.#out.push(this.#ours[k]);
   }
 
   /** Lines of the base or the agent, in the workspace's ending style. */
   #take(lines: Line[], r: LineRange): void {
-    const { eol, convert } = this.style;
+    const { eol, convert } = this.#style;
     for (let k = r.start; k < r.end; k++) {
       const l = lines[k];
       this.#out.push(convert && l.eol !== '' && l.eol !== eol ? { text: l.text, eol } : l);
@@ -244,7 +247,7 @@ class Merger {
   }
 
   #marker(text: string): void {
-    this.#out.push({ text, eol: this.style.eol });
+    this.#out.push({ text, eol: this.#style.eol });
   }
 
   #conflict(ours: LineRange, base: LineRange, theirs: LineRange): void {
@@ -252,9 +255,9 @@ class Merger {
     this.#marker(CONFLICT_MARKERS.ours);
     this.#keepOurs(ours.start, ours.end);
     this.#marker(CONFLICT_MARKERS.base);
-    this.#take(this.base, base);
+    this.#take(this.#base, base);
     this.#marker(CONFLICT_MARKERS.separator);
-    this.#take(this.theirs, theirs);
+    this.#take(this.#theirs, theirs);
     this.#marker(CONFLICT_MARKERS.theirs);
     const resultRange = { start, end: this.#out.length };
     this.conflicts.push({ oursRange: ours, baseRange: base, theirsRange: theirs, resultRange });

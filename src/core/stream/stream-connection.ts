@@ -37,11 +37,11 @@ export class StreamConnection {
   #idleTimer: NodeJS.Timeout | undefined;
 
   /** `url` carries the key; it is never logged or quoted from here. */
-  constructor(
-    url: string,
-    private readonly options: ConnectionOptions,
-    private readonly handlers: ConnectionHandlers,
-  ) {
+  readonly #options: ConnectionOptions;
+  readonly #handlers: ConnectionHandlers;
+  constructor(url: string, options: ConnectionOptions, handlers: ConnectionHandlers) {
+    this.#options = options;
+    this.#handlers = handlers;
     const clientOptions: WebSocket.ClientOptions & { closeTimeout: number } = {
       agent: options.agent,
       followRedirects: false,
@@ -57,7 +57,7 @@ export class StreamConnection {
         code: 'network',
         message: `Could not open the live stream: ${redact(msg, options.secret)}`,
       });
-      queueMicrotask(() => this.handlers.lost(error));
+      queueMicrotask(() => this.#handlers.lost(error));
       return;
     }
     this.#ws = ws;
@@ -66,12 +66,12 @@ export class StreamConnection {
     ws.on('open', () => {
       if (this.#ws !== ws) return;
       this.#lastFrameAt = performance.now();
-      this.handlers.open();
+      this.#handlers.open();
     });
     ws.on('message', (data, isBinary) => {
       if (this.#ws !== ws) return;
       this.#lastFrameAt = performance.now();
-      this.handlers.frame(data, isBinary);
+      this.#handlers.frame(data, isBinary);
     });
     ws.on('ping', () => {
       this.#lastFrameAt = performance.now();
@@ -127,7 +127,7 @@ export class StreamConnection {
   #fail(ws: WebSocket, error: DenError): void {
     if (this.#ws !== ws) return;
     this.close();
-    this.handlers.lost(error);
+    this.#handlers.lost(error);
   }
 
   #onRefused(ws: WebSocket, res: IncomingMessage): void {
@@ -137,7 +137,7 @@ export class StreamConnection {
     const settle = (): void => {
       if (settled) return;
       settled = true;
-      this.#fail(ws, upgradeError(res.statusCode ?? 0, res.headers, body, this.options.secret));
+      this.#fail(ws, upgradeError(res.statusCode ?? 0, res.headers, body, this.#options.secret));
     };
     res.setEncoding('utf8');
     res.on('data', (chunk: string) => {
@@ -150,12 +150,12 @@ export class StreamConnection {
 
   /** One timer re-armed for whatever silence is left, rather than one timer per frame. */
   #armIdle(): void {
-    const left = Math.max(0, this.#lastFrameAt + this.options.idleMs - performance.now());
+    const left = Math.max(0, this.#lastFrameAt + this.#options.idleMs - performance.now());
     this.#idleTimer = setTimeout(() => {
       this.#idleTimer = undefined;
       const ws = this.#ws;
       if (!ws) return;
-      if (performance.now() - this.#lastFrameAt < this.options.idleMs) {
+      if (performance.now() - this.#lastFrameAt < this.#options.idleMs) {
         this.#armIdle();
         return;
       }
@@ -163,7 +163,7 @@ export class StreamConnection {
         ws,
         new DenError({
           code: 'timeout',
-          message: `The live stream was silent for ${this.options.idleMs} ms`,
+          message: `The live stream was silent for ${this.#options.idleMs} ms`,
         }),
       );
     }, left);

@@ -63,9 +63,12 @@ class Converter {
   readonly notes: ConversionIssue[] = [];
   readonly problems: ConversionIssue[] = [];
   /** `$ref` targets being expanded, for cycles. */
-  private readonly expanding: string[] = [];
+  readonly #expanding: string[] = [];
 
-  constructor(private readonly doc: Record<string, unknown>) {}
+  readonly #doc: Record<string, unknown>;
+  constructor(doc: Record<string, unknown>) {
+    this.#doc = doc;
+  }
 
   problem(pointer: string, message: string): void {
     this.problems.push({ pointer: pointer || '/', message });
@@ -77,15 +80,15 @@ class Converter {
 
   /** The top: an object schema (or an array of one, converted to its item). */
   root(): ServiceSchema {
-    const { node, at, release } = this.resolve(this.doc, '');
+    const { node, at, release } = this.#resolve(this.#doc, '');
     try {
       if (node === undefined) return {};
-      const kind = this.kind(node, at);
-      if (kind === 'object') return this.object(node, at, 1);
+      const kind = this.#kind(node, at);
+      if (kind === 'object') return this.#object(node, at, 1);
       if (kind === 'array' && isRecord(node.items)) {
-        this.otherKeywords(node, at);
+        this.#otherKeywords(node, at);
         this.problem(at, 'a list of records: the service returns a list anyway, so its item is converted');
-        return this.listItemRoot(node.items, `${at}/items`);
+        return this.#listItemRoot(node.items, `${at}/items`);
       }
       this.problem(at, 'the top of a schema must be an object with `properties`');
       return {};
@@ -94,10 +97,10 @@ class Converter {
     }
   }
 
-  private listItemRoot(node: Record<string, unknown>, at: string): ServiceSchema {
-    const r = this.resolve(node, at);
+  #listItemRoot(node: Record<string, unknown>, at: string): ServiceSchema {
+    const r = this.#resolve(node, at);
     try {
-      if (r.node && this.kind(r.node, r.at) === 'object') return this.object(r.node, r.at, 1);
+      if (r.node && this.#kind(r.node, r.at) === 'object') return this.#object(r.node, r.at, 1);
       this.problem(at, 'the list item must be an object with `properties`');
       return {};
     } finally {
@@ -106,8 +109,8 @@ class Converter {
   }
 
   /** The fields of an object schema. */
-  private object(node: Record<string, unknown>, at: string, depth: number): ServiceSchema {
-    this.otherKeywords(node, at);
+  #object(node: Record<string, unknown>, at: string, depth: number): ServiceSchema {
+    this.#otherKeywords(node, at);
     const out: ServiceSchema = {};
     const props = node.properties;
     if (!isRecord(props)) return out;
@@ -117,48 +120,48 @@ class Converter {
         this.problem(p, 'a property with an empty name cannot be a field; left out');
         continue;
       }
-      out[name] = this.field(name, sub, p, depth);
+      out[name] = this.#field(name, sub, p, depth);
     }
     return out;
   }
 
   /** One property: a description string or a nested schema. */
-  private field(name: string, raw: unknown, at: string, depth: number): string | ServiceSchema {
+  #field(name: string, raw: unknown, at: string, depth: number): string | ServiceSchema {
     if (raw === true || raw === false || !isRecord(raw)) {
       this.problem(at, 'not a schema object (a boolean schema says nothing about the field)');
-      return this.describe(name, {}, at, undefined);
+      return this.#describe(name, {}, at, undefined);
     }
-    const { node, at: where, release, outer } = this.resolve(raw, at);
+    const { node, at: where, release, outer } = this.#resolve(raw, at);
     try {
-      if (node === undefined) return this.describe(name, raw, at, undefined);
+      if (node === undefined) return this.#describe(name, raw, at, undefined);
       // A description next to a `$ref` describes this use of the target: it wins.
       const own = { ...node, ...pickText(outer) };
-      const kind = this.kind(node, where);
+      const kind = this.#kind(node, where);
       if (kind === 'object' && isRecord(node.properties) && Object.keys(node.properties).length > 0) {
         if (depth >= MAX_SCHEMA_DEPTH) {
           this.problem(where, `nests deeper than ${MAX_SCHEMA_DEPTH} levels; kept as one text field`);
-          return this.describe(name, own, where, kind);
+          return this.#describe(name, own, where, kind);
         }
-        this.descriptionLost(raw, at, node, where);
-        return this.object(node, where, depth + 1);
+        this.#descriptionLost(raw, at, node, where);
+        return this.#object(node, where, depth + 1);
       }
       if (kind === 'array') {
-        this.otherKeywords(node, where);
+        this.#otherKeywords(node, where);
         const items = node.items;
         if (isRecord(items)) {
-          const item = this.resolve(items, `${where}/items`);
+          const item = this.#resolve(items, `${where}/items`);
           try {
-            if (item.node && this.kind(item.node, item.at) === 'object' && isRecord(item.node.properties)) {
+            if (item.node && this.#kind(item.node, item.at) === 'object' && isRecord(item.node.properties)) {
               this.problem(
                 where,
                 'a list of objects: the service schema has no list form, so the item’s fields are asked for',
               );
-              this.descriptionLost(raw, at, node, where);
-              const nested = this.object(item.node, item.at, depth + 1);
+              this.#descriptionLost(raw, at, node, where);
+              const nested = this.#object(item.node, item.at, depth + 1);
               if (Object.keys(nested).length > 0) return nested;
-              return this.describe(name, own, where, kind);
+              return this.#describe(name, own, where, kind);
             }
-            if (item.node) this.otherKeywords(item.node, item.at);
+            if (item.node) this.#otherKeywords(item.node, item.at);
           } finally {
             item.release();
           }
@@ -169,27 +172,22 @@ class Converter {
           where,
           'a list of values: the service schema has no list form; asked for as one text field',
         );
-        return this.describe(name, own, where, kind);
+        return this.#describe(name, own, where, kind);
       }
       if (kind === 'object') {
-        this.otherKeywords(node, where);
+        this.#otherKeywords(node, where);
         this.problem(where, 'an object without `properties`: asked for as one text field');
-        return this.describe(name, own, where, kind);
+        return this.#describe(name, own, where, kind);
       }
-      this.otherKeywords(node, where);
-      return this.describe(name, own, where, kind);
+      this.#otherKeywords(node, where);
+      return this.#describe(name, own, where, kind);
     } finally {
       release();
     }
   }
 
   /** The field's string: its description, else its title, else its name with a type hint (noted). */
-  private describe(
-    name: string,
-    node: Record<string, unknown>,
-    at: string,
-    kind: string | undefined,
-  ): string {
+  #describe(name: string, node: Record<string, unknown>, at: string, kind: string | undefined): string {
     const d = text(node.description) ?? text(node.title);
     if (d !== undefined) return d;
     const hint =
@@ -200,7 +198,7 @@ class Converter {
   }
 
   /** A nested object's own description has no place in the service's form. */
-  private descriptionLost(
+  #descriptionLost(
     outer: Record<string, unknown>,
     at: string,
     node: Record<string, unknown>,
@@ -213,7 +211,7 @@ class Converter {
   }
 
   /** The type a node has: `type` (a null-only alternative removed) or what its keywords imply. */
-  private kind(node: Record<string, unknown>, at: string): string | undefined {
+  #kind(node: Record<string, unknown>, at: string): string | undefined {
     const t = node.type;
     if (typeof t === 'string') {
       if (!TYPES.has(t)) this.problem(`${at}/type`, `unknown type "${t}"`);
@@ -239,7 +237,7 @@ class Converter {
   }
 
   /** Each keyword that is neither an annotation nor read by the conversion is a problem. */
-  private otherKeywords(node: Record<string, unknown>, at: string): void {
+  #otherKeywords(node: Record<string, unknown>, at: string): void {
     for (const key of Object.keys(node)) {
       if (ANNOTATIONS.has(key) || STRUCTURE.has(key)) continue;
       this.problem(`${at}/${seg(key)}`, unexpressed(key));
@@ -251,7 +249,7 @@ class Converter {
    * field is. `release` must be called when done (it ends the cycle guard of the refs followed).
    * `node` is undefined when nothing usable was found (already reported).
    */
-  private resolve(
+  #resolve(
     start: Record<string, unknown>,
     at: string,
   ): {
@@ -264,7 +262,7 @@ class Converter {
     let where = at;
     const pushed: string[] = [];
     const release = (): void => {
-      for (let i = 0; i < pushed.length; i++) this.expanding.pop();
+      for (let i = 0; i < pushed.length; i++) this.#expanding.pop();
     };
     for (let hops = 0; hops < 64; hops++) {
       if (typeof node.$ref === 'string') {
@@ -273,11 +271,11 @@ class Converter {
           if (key !== '$ref' && !ANNOTATIONS.has(key))
             this.problem(`${where}/${seg(key)}`, `${unexpressed(key)} (next to a $ref)`);
         }
-        if (this.expanding.includes(ref)) {
+        if (this.#expanding.includes(ref)) {
           this.problem(`${where}/$ref`, `a cycle through ${ref}: kept as one text field`);
           return { node: undefined, at: where, outer: start, release };
         }
-        const target = this.lookup(ref);
+        const target = this.#lookup(ref);
         if (target === undefined) {
           this.problem(
             `${where}/$ref`,
@@ -285,14 +283,14 @@ class Converter {
           );
           return { node: undefined, at: where, outer: start, release };
         }
-        this.expanding.push(ref);
+        this.#expanding.push(ref);
         pushed.push(ref);
         node = target;
         where = ref.slice(1);
         continue;
       }
       if (Array.isArray(node.allOf) && node.allOf.length === 1 && isRecord(node.allOf[0])) {
-        this.reportSiblings(node, where, 'allOf');
+        this.#reportSiblings(node, where, 'allOf');
         node = node.allOf[0];
         where = `${where}/allOf/0`;
         continue;
@@ -303,7 +301,7 @@ class Converter {
         const rest = alts.filter((a) => !(isRecord(a) && a.type === 'null'));
         if (rest.length === 1 && isRecord(rest[0]) && rest.length < alts.length) {
           this.note(`${where}/${key}`, 'may be null: the results check reports nulls anyway');
-          this.reportSiblings(node, where, key);
+          this.#reportSiblings(node, where, key);
           const i = alts.indexOf(rest[0]);
           node = rest[0];
           where = `${where}/${key}/${i}`;
@@ -313,7 +311,7 @@ class Converter {
           `${where}/${key}`,
           `${key} (a choice of schemas) cannot be expressed; asked for as one text field`,
         );
-        this.reportSiblings(node, where, key);
+        this.#reportSiblings(node, where, key);
         return { node: { ...pickText(node) }, at: where, outer: start, release };
       }
       if (Array.isArray(node.allOf)) {
@@ -321,7 +319,7 @@ class Converter {
           `${where}/allOf`,
           'allOf of several schemas cannot be expressed; asked for as one text field',
         );
-        this.reportSiblings(node, where, 'allOf');
+        this.#reportSiblings(node, where, 'allOf');
         return { node: { ...pickText(node) }, at: where, outer: start, release };
       }
       return { node, at: where, outer: start, release };
@@ -331,7 +329,7 @@ class Converter {
   }
 
   /** Keywords beside a combinator other than annotations, which the unwrapped schema does not carry. */
-  private reportSiblings(node: Record<string, unknown>, at: string, used: string): void {
+  #reportSiblings(node: Record<string, unknown>, at: string, used: string): void {
     for (const key of Object.keys(node)) {
       if (key === used || ANNOTATIONS.has(key) || key === 'type') continue;
       this.problem(`${at}/${seg(key)}`, `${unexpressed(key)} (next to ${used})`);
@@ -339,9 +337,9 @@ class Converter {
   }
 
   /** The schema a local ref points at: `#/definitions/x`, `#/$defs/x` (nested pointers allowed). */
-  private lookup(ref: string): Record<string, unknown> | undefined {
+  #lookup(ref: string): Record<string, unknown> | undefined {
     if (!ref.startsWith('#/definitions/') && !ref.startsWith('#/$defs/')) return undefined;
-    let cur: unknown = this.doc;
+    let cur: unknown = this.#doc;
     for (const part of ref.slice(2).split('/').map(unseg)) {
       if (!isRecord(cur) || !Object.hasOwn(cur, part)) return undefined;
       cur = cur[part];

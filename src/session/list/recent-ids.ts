@@ -15,70 +15,73 @@ const MAX_ID_CHARS = 128;
  */
 export class RecentIds {
   /** In insertion order, oldest first. */
-  private readonly ids = new Set<string>();
-  private chars = 2;
-  private newest?: string;
+  readonly #ids = new Set<string>();
+  #chars = 2;
+  #newest?: string;
 
-  constructor(
-    private readonly storage: IdStorage,
-    private readonly key: string,
-    private readonly maxIds = 1000,
-    private readonly maxChars = 45_000,
-  ) {
+  readonly #storage: IdStorage;
+  readonly #key: string;
+  readonly #maxIds;
+  readonly #maxChars;
+  constructor(storage: IdStorage, key: string, maxIds = 1000, maxChars = 45_000) {
+    this.#storage = storage;
+    this.#key = key;
+    this.#maxIds = maxIds;
+    this.#maxChars = maxChars;
     const stored = storage.get(key);
     // Stored newest first, so a reader sees the most recent at the top.
     if (Array.isArray(stored)) {
       const read = [...new Set(stored.filter((id): id is string => typeof id === 'string'))];
-      for (const id of read.slice(0, maxIds).reverse()) this.insert(id);
+      for (const id of read.slice(0, maxIds).reverse()) this.#insert(id);
     }
   }
 
   has(id: string): boolean {
-    return this.ids.has(id);
+    return this.#ids.has(id);
   }
 
   get size(): number {
-    return this.ids.size;
+    return this.#ids.size;
   }
 
   /** Newest first. */
   list(): string[] {
-    return [...this.ids].reverse();
+    return [...this.#ids].reverse();
   }
 
   /** Records `id` as the most recent; false (and nothing stored) when it is already the most recent. */
   add(id: string): Promise<boolean> {
     if (!id || id.length > MAX_ID_CHARS) return Promise.resolve(false);
-    if (this.newest === id) return Promise.resolve(false);
-    this.remove(id);
-    this.insert(id);
-    return this.save();
+    if (this.#newest === id) return Promise.resolve(false);
+    this.#remove(id);
+    this.#insert(id);
+    return this.#save();
   }
 
   delete(id: string): Promise<boolean> {
-    if (!this.ids.has(id)) return Promise.resolve(false);
-    this.remove(id);
-    return this.save();
+    if (!this.#ids.has(id)) return Promise.resolve(false);
+    this.#remove(id);
+    return this.#save();
   }
 
-  private insert(id: string): void {
-    if (!id || id.length > MAX_ID_CHARS || this.ids.has(id)) return;
-    this.ids.add(id);
-    this.newest = id;
-    this.chars += cost(id);
-    for (const oldest of this.ids) {
-      if (this.ids.size <= this.maxIds && this.chars <= this.maxChars) break;
-      this.remove(oldest);
+  #insert(id: string): void {
+    if (!id || id.length > MAX_ID_CHARS || this.#ids.has(id)) return;
+    this.#ids.add(id);
+    this.#newest = id;
+    this.#chars += cost(id);
+    for (const oldest of this.#ids) {
+      if (this.#ids.size <= this.#maxIds && this.#chars <= this.#maxChars) break;
+      this.#remove(oldest);
     }
   }
 
-  private remove(id: string): void {
-    if (this.ids.delete(id)) this.chars -= cost(id);
-    if (this.newest === id) this.newest = [...this.ids].pop();
+  #remove(id: string): void {
+    if (this.#ids.delete(id)) this.#chars -= cost(id);
+    if (this.#newest === id) this.#newest = [...this.#ids].pop();
   }
 
-  private async save(): Promise<boolean> {
-    await this.storage.update(this.key, this.list());
+  async #save(): Promise<boolean> {
+    await this.#storage.update(this.#key, this.list());
     return true;
   }
 }

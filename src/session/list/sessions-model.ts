@@ -86,89 +86,91 @@ function messageEnd(agent: Message): string {
  * for the user's faults (a rejected key, a missing setting), which wait for a refresh.
  */
 export class SessionsModel {
-  private readonly changes = new Emitter<SessionsChange>();
-  readonly onDidChange = this.changes.event;
-  private list: SessionList;
-  private loading?: { list: SessionList; done: Promise<void> };
-  private problemValue?: ListProblem;
-  private retryHandle?: { timer: unknown };
+  readonly #changes = new Emitter<SessionsChange>();
+  readonly onDidChange = this.#changes.event;
+  #list: SessionList;
+  #loading?: { list: SessionList; done: Promise<void> };
+  #problemValue?: ListProblem;
+  #retryHandle?: { timer: unknown };
   /** Failed loads in a row since the last success or refresh (the backoff's attempt). */
-  private failures = 0;
-  private readonly details = new Map<string, { updatedAt: number; detail: SessionDetail }>();
-  private readonly running = new Set<string>();
+  #failures = 0;
+  readonly #details = new Map<string, { updatedAt: number; detail: SessionDetail }>();
+  readonly #running = new Set<string>();
   /** How each session's last turn ended, when Den saw it end or read it in the session's history. */
-  private readonly ended = new Map<string, Exclude<TurnState, 'running'>>();
+  readonly #ended = new Map<string, Exclude<TurnState, 'running'>>();
 
-  constructor(
-    private readonly service: SessionsService,
-    private readonly logger: Logger,
-    private readonly clock: Clock = systemClock,
-  ) {
-    this.list = this.newList();
+  readonly #service: SessionsService;
+  readonly #logger: Logger;
+  readonly #clock: Clock;
+  constructor(service: SessionsService, logger: Logger, clock: Clock = systemClock) {
+    this.#service = service;
+    this.#logger = logger;
+    this.#clock = clock;
+    this.#list = this.#newList();
   }
 
   /** The sessions loaded so far. */
   get sessions(): readonly Session[] {
-    return this.list.sessions;
+    return this.#list.sessions;
   }
 
   get hasMore(): boolean {
-    return this.list.hasMore;
+    return this.#list.hasMore;
   }
 
   get totalCount(): number {
-    return this.list.totalCount;
+    return this.#list.totalCount;
   }
 
   get loaded(): boolean {
-    return this.list.loaded;
+    return this.#list.loaded;
   }
 
   get filter(): string | undefined {
-    return this.list.filter;
+    return this.#list.filter;
   }
 
   /** The last list load's problem; undefined once a load succeeded or after a refresh. */
   get problem(): ListProblem | undefined {
-    return this.problemValue;
+    return this.#problemValue;
   }
 
   /** Whether a retry of the list load is scheduled. */
   get retryPending(): boolean {
-    return this.retryHandle !== undefined;
+    return this.#retryHandle !== undefined;
   }
 
   get(sessionId: string): Session | undefined {
-    return this.list.get(sessionId);
+    return this.#list.get(sessionId);
   }
 
   /** Whether the session has a running turn. */
   hasRunningTurn(sessionId: string): boolean {
-    return this.running.has(sessionId);
+    return this.#running.has(sessionId);
   }
 
   /** The state of the session's last turn; undefined when Den has not seen it (the list does not say). */
   turnState(sessionId: string): TurnState | undefined {
-    return this.running.has(sessionId) ? 'running' : this.ended.get(sessionId);
+    return this.#running.has(sessionId) ? 'running' : this.#ended.get(sessionId);
   }
 
   /** Records how a session's last turn ended (`end`: see `endedState`), e.g. a turn Den followed. */
   setEnded(sessionId: string, end: string): void {
     const state = endedState(end);
-    if (this.ended.get(sessionId) === state) return;
-    this.ended.set(sessionId, state);
-    if (this.list.get(sessionId) && !this.running.has(sessionId))
-      this.changes.fire({ kind: 'session', sessionId });
+    if (this.#ended.get(sessionId) === state) return;
+    this.#ended.set(sessionId, state);
+    if (this.#list.get(sessionId) && !this.#running.has(sessionId))
+      this.#changes.fire({ kind: 'session', sessionId });
   }
 
   /** The session's history as last fetched, if it was (current or not). */
   cachedDetail(sessionId: string): SessionDetail | undefined {
-    return this.details.get(sessionId)?.detail;
+    return this.#details.get(sessionId)?.detail;
   }
 
   /** Sets the search filter; the next `reset` loads with it. */
   setFilter(text: string | undefined): void {
-    this.list.setFilter(text);
+    this.#list.setFilter(text);
   }
 
   /**
@@ -176,12 +178,12 @@ export class SessionsModel {
    * the first page again. The backoff starts over: the next failure retries soon again.
    */
   reset(): void {
-    this.list = this.newList(this.list.filter);
-    this.details.clear();
-    this.problemValue = undefined;
-    this.clearRetry();
-    this.failures = 0;
-    this.changes.fire({ kind: 'list' });
+    this.#list = this.#newList(this.#list.filter);
+    this.#details.clear();
+    this.#problemValue = undefined;
+    this.#clearRetry();
+    this.#failures = 0;
+    this.#changes.fire({ kind: 'list' });
   }
 
   /**
@@ -190,72 +192,72 @@ export class SessionsModel {
    * loading again here would repeat the request each time the failure redraws the view).
    */
   async loadForView(): Promise<boolean> {
-    if (!this.service.client) await this.service.ready;
-    if (!this.service.client || this.problemValue) return false;
+    if (!this.#service.client) await this.#service.ready;
+    if (!this.#service.client || this.#problemValue) return false;
     await this.ensureLoaded();
-    return !this.problemValue;
+    return !this.#problemValue;
   }
 
   /** Loads the first page unless it is loaded; a call while it is on its way waits for it. */
   ensureLoaded(): Promise<void> {
-    const list = this.list;
-    if (list.loaded || !this.service.client) return Promise.resolve();
+    const list = this.#list;
+    if (list.loaded || !this.#service.client) return Promise.resolve();
     // A reset (new filter, key or settings) replaced the list while an older one was loading:
     // waiting for that older load would leave this list empty.
-    if (this.loading?.list === list) return this.loading.done;
-    const done = this.load(list).finally(() => {
-      if (this.loading?.done === done) this.loading = undefined;
+    if (this.#loading?.list === list) return this.#loading.done;
+    const done = this.#load(list).finally(() => {
+      if (this.#loading?.done === done) this.#loading = undefined;
     });
-    this.loading = { list, done };
+    this.#loading = { list, done };
     return done;
   }
 
   async loadMore(): Promise<void> {
-    const ticket = this.service.beginRequest();
+    const ticket = this.#service.beginRequest();
     try {
-      await this.list.loadMore();
-      this.service.reportSuccess(ticket);
+      await this.#list.loadMore();
+      this.#service.reportSuccess(ticket);
     } catch (err) {
-      this.service.reportFailure(err, ticket);
+      this.#service.reportFailure(err, ticket);
       throw err;
     }
-    this.changes.fire({ kind: 'list' });
+    this.#changes.fire({ kind: 'list' });
   }
 
   /** Replaces one session's data (a rename); its history is fetched again when next asked for. */
   updateSession(session: Session): void {
-    this.list.update(session);
-    this.details.delete(session.sessionId);
-    this.changes.fire({ kind: 'session', sessionId: session.sessionId });
+    this.#list.update(session);
+    this.#details.delete(session.sessionId);
+    this.#changes.fire({ kind: 'session', sessionId: session.sessionId });
   }
 
   /** Removes a session (deleted, or `gone`: a 404 from the service). */
   removeSession(sessionId: string, gone = false): void {
-    if (!this.list.remove(sessionId)) return;
-    this.details.delete(sessionId);
-    this.running.delete(sessionId);
-    this.ended.delete(sessionId);
-    this.changes.fire({ kind: 'removed', sessionId, gone });
+    if (!this.#list.remove(sessionId)) return;
+    this.#details.delete(sessionId);
+    this.#running.delete(sessionId);
+    this.#ended.delete(sessionId);
+    this.#changes.fire({ kind: 'removed', sessionId, gone });
   }
 
   /** Marks a session as having a running turn, or not. */
   setRunning(sessionId: string, running: boolean): void {
-    if (this.running.has(sessionId) === running) return;
-    if (running) this.running.add(sessionId);
-    else this.running.delete(sessionId);
-    if (this.list.get(sessionId)) this.changes.fire({ kind: 'session', sessionId });
+    if (this.#running.has(sessionId) === running) return;
+    if (running) this.#running.add(sessionId);
+    else this.#running.delete(sessionId);
+    if (this.#list.get(sessionId)) this.#changes.fire({ kind: 'session', sessionId });
   }
 
   /** Fetches (or returns the cached) history of a session; a 404 removes it from the list. */
   async detail(sessionId: string): Promise<SessionDetail> {
-    const s = this.list.get(sessionId);
-    const cached = this.details.get(sessionId);
+    const s = this.#list.get(sessionId);
+    const cached = this.#details.get(sessionId);
     if (cached && s && cached.updatedAt === s.updatedAt) return cached.detail;
-    const ticket = this.service.beginRequest();
+    const ticket = this.#service.beginRequest();
     try {
-      const detail = await this.service.requireClient().getSession(sessionId);
-      this.service.reportSuccess(ticket);
-      this.details.set(sessionId, { updatedAt: s?.updatedAt ?? detail.session.updatedAt, detail });
+      const detail = await this.#service.requireClient().getSession(sessionId);
+      this.#service.reportSuccess(ticket);
+      this.#details.set(sessionId, { updatedAt: s?.updatedAt ?? detail.session.updatedAt, detail });
       const agents = detail.messages.filter((m) => m.type === 'agent');
       const last = agents[agents.length - 1];
       if (last && !isRunning(last)) this.setEnded(sessionId, messageEnd(last));
@@ -264,65 +266,65 @@ export class SessionsModel {
     } catch (err) {
       // A 404 is about one session, not the connection.
       if (err instanceof DenError && err.code === 'not_found') this.removeSession(sessionId, true);
-      else this.service.reportFailure(err, ticket);
+      else this.#service.reportFailure(err, ticket);
       throw err;
     }
   }
 
   dispose(): void {
-    this.clearRetry();
-    this.changes.dispose();
+    this.#clearRetry();
+    this.#changes.dispose();
   }
 
-  private async load(list: SessionList): Promise<void> {
-    const ticket = this.service.beginRequest();
+  async #load(list: SessionList): Promise<void> {
+    const ticket = this.#service.beginRequest();
     try {
       await list.reload();
-      if (list !== this.list) return; // replaced meanwhile: this outcome is stale
-      this.problemValue = undefined;
-      this.failures = 0;
-      this.service.reportSuccess(ticket);
+      if (list !== this.#list) return; // replaced meanwhile: this outcome is stale
+      this.#problemValue = undefined;
+      this.#failures = 0;
+      this.#service.reportSuccess(ticket);
     } catch (err) {
-      if (list !== this.list) return;
+      if (list !== this.#list) return;
       const error = err instanceof DenError ? err : new DenError({ code: 'network', message: String(err) });
-      const retryInMs = error.fault === 'user' ? undefined : this.scheduleRetry(error);
-      this.problemValue = { error, retryInMs };
-      this.service.reportFailure(error, ticket);
-      this.logger.warn(`Loading sessions failed: ${error.code} ${error.message}`);
+      const retryInMs = error.fault === 'user' ? undefined : this.#scheduleRetry(error);
+      this.#problemValue = { error, retryInMs };
+      this.#service.reportFailure(error, ticket);
+      this.#logger.warn(`Loading sessions failed: ${error.code} ${error.message}`);
     }
-    this.changes.fire({ kind: 'settled' });
+    this.#changes.fire({ kind: 'settled' });
   }
 
   /** Schedules a new load; returns its delay (what the service asked for after a 429). */
-  private scheduleRetry(e: DenError): number {
-    this.clearRetry();
-    this.failures++;
+  #scheduleRetry(e: DenError): number {
+    this.#clearRetry();
+    this.#failures++;
     const delay =
       e.code === 'rate_limited' && e.retryAfter
         ? e.retryAfter * 1000
-        : backoffDelay(this.failures, LIST_RETRY);
+        : backoffDelay(this.#failures, LIST_RETRY);
     const handle = {
-      timer: this.clock.setTimeout(() => {
-        if (this.retryHandle !== handle) return;
-        this.retryHandle = undefined;
+      timer: this.#clock.setTimeout(() => {
+        if (this.#retryHandle !== handle) return;
+        this.#retryHandle = undefined;
         // Retry with a new load rather than be handed back a failed one that is still finishing.
-        this.loading = undefined;
+        this.#loading = undefined;
         void this.ensureLoaded();
       }, delay),
     };
-    this.retryHandle = handle;
+    this.#retryHandle = handle;
     return delay;
   }
 
-  private clearRetry(): void {
-    if (this.retryHandle) this.clock.clearTimeout(this.retryHandle.timer);
-    this.retryHandle = undefined;
+  #clearRetry(): void {
+    if (this.#retryHandle) this.#clock.clearTimeout(this.#retryHandle.timer);
+    this.#retryHandle = undefined;
   }
 
-  private newList(filter?: string): SessionList {
+  #newList(filter?: string): SessionList {
     const list = new SessionList(
-      (q, signal) => this.service.requireClient().listSessions(q, signal),
-      this.service.settings.pageSize,
+      (q, signal) => this.#service.requireClient().listSessions(q, signal),
+      this.#service.settings.pageSize,
     );
     list.setFilter(filter);
     return list;

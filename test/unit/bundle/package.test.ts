@@ -42,7 +42,7 @@ describe('the package (.vsix)', function () {
       .filter(Boolean)
       .sort();
     const allowed = [
-      /^package\.json$/,
+      /^package\.(nls\.)?json$/,
       /^README\.md$/,
       /^CHANGELOG\.md$/,
       /^LICENSE$/,
@@ -62,6 +62,46 @@ describe('the package (.vsix)', function () {
     ])
       assert.ok(files.includes(needed), `${needed} is not shipped`);
     assert.ok(!files.some((f) => /\.map$|^src\/|^test\/|node_modules/.test(f)), files.join(', '));
+  });
+
+  it('localizes the manifest: every person-facing string is a %key% of package.nls.json, and every key is used', () => {
+    const text = fs.readFileSync('package.json', 'utf8');
+    const nls = JSON.parse(fs.readFileSync('package.nls.json', 'utf8')) as Record<string, string>;
+    const used = new Set([...text.matchAll(/"%([^%"]+)%"/g)].map((m) => m[1]));
+    assert.deepEqual(
+      [...used].filter((k) => nls[k] === undefined),
+      [],
+      'placeholders without a string',
+    );
+    assert.deepEqual(
+      Object.keys(nls).filter((k) => !used.has(k)),
+      [],
+      'strings no placeholder uses',
+    );
+    // the fields a person reads, wherever they are in contributes
+    const literal: string[] = [];
+    const walk = (v: unknown, at: string): void => {
+      if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`));
+      else if (v && typeof v === 'object')
+        for (const [k, x] of Object.entries(v)) {
+          const person =
+            /^(title|shortTitle|category|description|markdownDescription|name|contextualTitle|contents|displayName|userDescription|fullName|patternErrorMessage|enumDescriptions)$/;
+          if (person.test(k) && typeof x === 'string' && !/^%[^%]+%$/.test(x)) literal.push(`${at}.${k}`);
+          if (k === 'enumDescriptions' && Array.isArray(x))
+            x.forEach(
+              (d, i) => typeof d === 'string' && !/^%[^%]+%$/.test(d) && literal.push(`${at}.${k}[${i}]`),
+            );
+          if (k !== 'inputSchema') walk(x, `${at}.${k}`);
+        }
+    };
+    walk(manifest.contributes, 'contributes');
+    // a chat command's and a tool's `name` are identifiers, not words
+    assert.deepEqual(
+      literal.filter(
+        (f) => !/(chatParticipants\[\d+\](\.commands\[\d+\])?|languageModelTools\[\d+\])\.name$/.test(f),
+      ),
+      [],
+    );
   });
 
   it('declares a publishable manifest: stable API only, an icon, listing fields, a workspace extension kind', () => {
