@@ -111,9 +111,8 @@ async function answer(
       ...(files.length ? { files } : {}),
     });
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    stream.markdown(message);
-    return { errorDetails: { message } };
+    // Shown by the chat as the answer's error (what went wrong and what to do).
+    return { errorDetails: { message: err instanceof Error ? err.message : String(err) } };
   }
   const last = await follow(api, ref, stream, token);
   const outcome = turnOutcome(last);

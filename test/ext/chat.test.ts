@@ -12,7 +12,7 @@ import type { ChatExchange } from '../../src/integrations/chat';
 import type * as Integrations from '../../src/integrations/main';
 import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';
-import { emuFetch, type DenApi } from './helpers';
+import { emuFetch, settleKeyChange, type DenApi } from './helpers';
 
 /** Submits a request through the Chat view and resolves with `@den`'s answer to it. */
 async function chat(
@@ -131,6 +131,18 @@ describe('Chat participant @den and language model tools', () => {
     assert.deepEqual(
       e.parts.filter((p) => p.startsWith('button: ')),
       ['button: Open Session den.openSession'],
+    );
+  });
+
+  it('says what went wrong and what to do when the turn cannot start (signed out), as the answer’s error', async () => {
+    await settleKeyChange(den.api, () => den.api.keys.clear());
+    const e = await chat(den.api, '@den anything at all');
+    const message = e.result.errorDetails?.message ?? '';
+    assert.match(message, /^Den: .*(API key|sign in|Sign in)/i);
+    assert.ok(!message.includes(den.emu.keys.primary));
+    assert.deepEqual(
+      e.parts.filter((p) => p.startsWith('button: ')),
+      [],
     );
   });
 
