@@ -5,9 +5,9 @@
  * `shots/walkthrough.png`.
  */
 import assert from 'node:assert/strict';
-import { runCommand } from '../harness/workbench';
+import { clickActivityBar, runCommand, treeItem } from '../harness/workbench';
 import { waitFor } from '../support/wait';
-import { UI_WAIT, shot } from './sessions-view';
+import { UI_WAIT, sessionTitles, shot } from './sessions-view';
 import { useSignedInWorkbench } from './signed-in';
 
 const STEPS = [
@@ -20,7 +20,10 @@ const STEPS = [
 
 describe('A new person opens the walkthrough', function () {
   this.timeout(120_000);
-  const t = useSignedInWorkbench('walkthrough', { emulator: {} });
+  const t = useSignedInWorkbench('walkthrough', {
+    emulator: {},
+    files: () => ({ 'notes.ts': 'export {};\n' }),
+  });
 
   it('Den: Get Started shows the steps; a step checks itself off when its work is done', async () => {
     const { page } = t;
@@ -51,5 +54,31 @@ describe('A new person opens the walkthrough', function () {
     await page.keyboard.press('Escape');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     await shot(t.wb, 'walkthrough');
+  });
+
+  it('the keyboard shortcuts start work: Ctrl+Alt+N a new session, Ctrl+Alt+A the file in the editor', async () => {
+    const { page } = t;
+    const title = page.locator('.quick-input-widget .quick-input-title');
+    // Den is active (signed in) once its view has loaded: its keybindings' "den.signedIn" holds.
+    await clickActivityBar(page, 'Den');
+    await waitFor('the sessions', () => sessionTitles(page), { ...UI_WAIT, until: (x) => x.length > 0 });
+    await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
+    await page.keyboard.press('Control+Alt+N');
+    await waitFor('the New Session box', () => title.allInnerTexts(), {
+      ...UI_WAIT,
+      until: (x) => x.some((s) => s.includes('Den: New Session')),
+    });
+    await page.keyboard.press('Escape');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await clickActivityBar(page, 'Explorer');
+    await treeItem(page, 'notes.ts').click();
+    await page.locator('.tab', { hasText: 'notes.ts' }).first().waitFor({ timeout: UI_WAIT.timeoutMs });
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+Alt+A');
+    await waitFor('the Send File box', () => title.allInnerTexts(), {
+      ...UI_WAIT,
+      until: (x) => x.some((s) => s.includes('Den: Send notes.ts to Agent')),
+    });
+    await page.keyboard.press('Escape');
   });
 });
