@@ -95,6 +95,7 @@ function initBody(t: Transcript): InitBody {
     composer: { mode: 'code', effort: 'fast', attachments: [], running: false, queued: 0, sending: false },
     connection: { state: 'live' },
     notice: null,
+    l10n: null,
   };
 }
 

@@ -5,14 +5,7 @@
 const fs = require('fs');
 const path = require('path');
 const ts = require('typescript');
-
-function listTs(dir) {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) return listTs(full);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [full] : [];
-  });
-}
+const { listTs } = require('./lib/list-ts');
 
 function resolve(from, spec) {
   const base = path.resolve(path.dirname(from), spec);

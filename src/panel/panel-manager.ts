@@ -321,7 +321,7 @@ export class PanelManager implements vscode.Disposable {
     const { connection } = this.deps;
     const s = connection.settings;
     const basePrompt = vscode.workspace.getConfiguration('den').get<string>('basePrompt');
-    const out: HostSettings = { service: serviceName(s.baseUrl) };
+    const out: HostSettings = { service: serviceName(s.baseUrl), l10n: vscode.l10n.bundle };
     if (typeof basePrompt === 'string' && basePrompt.trim()) out.basePrompt = basePrompt;
     if (!connection.client) {
       const state = connection.state.kind;

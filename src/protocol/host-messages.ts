@@ -16,6 +16,7 @@ import {
   object,
   oneOf,
   optional,
+  recordOf,
   refine,
   variant,
   type Infer,
@@ -113,6 +114,8 @@ export const isHostMessage = variant('type', {
     notice: nullable(custom<Notice>(isRecord)),
     /** The files' states, as the last `fileStatus` delta gave them. */
     fileStatus: optional(arrayOf(isFileStatus)),
+    /** `vscode.l10n.bundle`: the webview's texts translated (null: English). */
+    l10n: nullable(recordOf(isString)),
   },
   batch: { seq, deltas: arrayOf(isDelta) },
   /**

@@ -139,6 +139,8 @@ export const isWebTaskHostMessage = variant('type', {
     status: nullable(isWebTaskStatus),
     results: nullable(isWebTaskResults),
     comparison: nullable(isWebTaskComparison),
+    /** `vscode.l10n.bundle`: the webview's texts translated (null: English). */
+    l10n: nullable(recordOf(isString)),
   },
   /** The shown run's status changed (or a new run started: a new `runId` clears results and comparison). */
   status: { status: isWebTaskStatus },

@@ -23,6 +23,8 @@ export interface HostSettings {
   service: string;
   /** Why nothing can be sent now (not signed in…). */
   disabledReason?: string;
+  /** `vscode.l10n.bundle`, for the webview's texts (absent: English). */
+  l10n?: Record<string, string>;
 }
 
 /** Where the view's facts come from. */
@@ -82,6 +84,7 @@ export class HostView {
       connection: this.connection(),
       notice: this.#noticeValue,
       fileStatus: this.#fileStatusValue,
+      l10n: this.#src.settings().l10n ?? null,
     };
   }
 

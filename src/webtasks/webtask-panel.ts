@@ -201,6 +201,7 @@ export class WebTaskPanel implements vscode.Disposable {
       status: this.#status,
       results: this.#results,
       comparison: this.#comparison,
+      l10n: vscode.l10n.bundle ?? null,
     });
   }
 

@@ -5,6 +5,7 @@
  * effort are the session's composer choice, owned by the host (`ComposerChoice`): the composer shows
  * what the host says and reports the person's changes (and, in a restored panel, its saved choice).
  */
+import { l10n } from '../protocol/l10n';
 import {
   MODES,
   type AttachmentView,
@@ -15,7 +16,7 @@ import {
   type WebviewPersistedState,
 } from '../protocol/messages';
 import { clear, h } from './dom';
-import { EFFORT_LABELS, MODE_LABELS, formatBytes, secondsLeft } from './format';
+import { effortLabels, modeLabels, formatBytes, secondsLeft } from './format';
 
 export interface ComposerDeps {
   post: (m: WebviewMessage) => void;
@@ -64,8 +65,8 @@ export class ComposerView {
       class: 'composer-input',
       attrs: {
         rows: '2',
-        'aria-label': 'Message to the agent',
-        placeholder: 'Ask the agent… (Enter to send, Shift+Enter for a new line)',
+        'aria-label': l10n.t('Message to the agent'),
+        placeholder: l10n.t('Ask the agent… (Enter to send, Shift+Enter for a new line)'),
       },
       on: { input: () => this.onInput(), keydown: (e) => this.onKey(e) },
     });
@@ -75,10 +76,10 @@ export class ComposerView {
       {
         id: 'mode',
         class: 'mode-picker',
-        attrs: { 'aria-label': 'Mode' },
+        attrs: { 'aria-label': l10n.t('Mode') },
         on: { change: () => this.choiceChanged() },
       },
-      MODES.map((m) => h('option', { text: MODE_LABELS[m], attrs: { value: m } })),
+      MODES.map((m) => h('option', { text: modeLabels()[m], attrs: { value: m } })),
     );
     if (initial.mode) this.mode.value = initial.mode;
     if (initial.effort) this.effort = initial.effort;
@@ -87,25 +88,34 @@ export class ComposerView {
       h('button', {
         id: `effort-${e}`,
         class: 'segment',
-        text: EFFORT_LABELS[e],
+        text: effortLabels()[e],
         attrs: { type: 'button', 'aria-pressed': 'false' },
         on: { click: () => this.setEffort(e) },
       });
     this.effortButtons = { fast: effortButton('fast'), think: effortButton('think') };
-    this.chips = h('ul', { id: 'attachments', class: 'attachments', attrs: { 'aria-label': 'Attachments' } });
-    this.send = h('button', { id: 'send', class: 'primary', text: 'Send', attrs: { type: 'submit' } });
+    this.chips = h('ul', {
+      id: 'attachments',
+      class: 'attachments',
+      attrs: { 'aria-label': l10n.t('Attachments') },
+    });
+    this.send = h('button', {
+      id: 'send',
+      class: 'primary',
+      text: l10n.t('Send'),
+      attrs: { type: 'submit' },
+    });
     this.stop = h('button', {
       id: 'stop',
       class: 'secondary',
-      text: 'Stop',
+      text: l10n.t('Stop'),
       attrs: { type: 'button' },
       on: { click: () => deps.post({ type: 'stop' }) },
     });
     this.cont = h('button', {
       id: 'continue',
       class: 'secondary',
-      text: 'Continue',
-      attrs: { type: 'button', title: 'Continue the last turn' },
+      text: l10n.t('Continue'),
+      attrs: { type: 'button', title: l10n.t('Continue the last turn') },
       on: { click: () => this.submit(true) },
     });
     this.queued = h('span', { id: 'queued', class: 'badge' });
@@ -114,17 +124,17 @@ export class ComposerView {
     const attach = h('button', {
       id: 'attach',
       class: 'secondary',
-      text: 'Attach files…',
+      text: l10n.t('Attach files…'),
       attrs: {
         type: 'button',
-        'aria-label': 'Attach files',
-        title: 'Attach files (or hold Shift and drop files from the Explorer on the panel)',
+        'aria-label': l10n.t('Attach files'),
+        title: l10n.t('Attach files (or hold Shift and drop files from the Explorer on the panel)'),
       },
       on: { click: () => deps.post({ type: 'pickAttachments' }) },
     });
     const effortGroup = h(
       'div',
-      { id: 'effort', class: 'segmented', attrs: { role: 'group', 'aria-label': 'Fast or think' } },
+      { id: 'effort', class: 'segmented', attrs: { role: 'group', 'aria-label': l10n.t('Fast or think') } },
       [this.effortButtons.fast, this.effortButtons.think],
     );
     this.el = h(
@@ -132,7 +142,7 @@ export class ComposerView {
       {
         id: 'composer',
         class: 'composer',
-        attrs: { 'aria-label': 'Composer' },
+        attrs: { 'aria-label': l10n.t('Composer') },
         on: {
           submit: (e) => {
             e.preventDefault();
@@ -281,11 +291,11 @@ export class ComposerView {
   /** Why Send cannot be used now (undefined: it can). */
   private blockedReason(): string | undefined {
     const c = this.state;
-    if (!c) return 'Loading…';
+    if (!c) return l10n.t('Loading…');
     if (c.disabledReason) return c.disabledReason;
     if (c.rateLimitedUntil !== undefined && secondsLeft(c.rateLimitedUntil, this.now()) > 0)
-      return 'Rate limited';
-    if (c.attachments.some((a) => a.status === 'uploading')) return 'Waiting for uploads…';
+      return l10n.t('Rate limited');
+    if (c.attachments.some((a) => a.status === 'uploading')) return l10n.t('Waiting for uploads…');
     return undefined;
   }
 
@@ -296,16 +306,17 @@ export class ComposerView {
     const running = c?.running ?? false;
     const sending = c?.sending ?? false;
     this.send.disabled = blocked !== undefined || sending || this.textarea.value.trim() === '';
-    this.send.textContent = sending ? 'Sending…' : 'Send';
+    this.send.textContent = sending ? l10n.t('Sending…') : l10n.t('Send');
     this.send.setAttribute('aria-busy', String(sending));
-    this.send.title = running ? 'Sends after the running turn' : 'Send (Enter)';
-    this.reason.hidden = !c?.disabledReason && blocked !== 'Waiting for uploads…';
-    this.reason.textContent = c?.disabledReason ?? (blocked === 'Waiting for uploads…' ? blocked : '');
+    this.send.title = running ? l10n.t('Sends after the running turn') : l10n.t('Send (Enter)');
+    const uploading = l10n.t('Waiting for uploads…');
+    this.reason.hidden = !c?.disabledReason && blocked !== uploading;
+    this.reason.textContent = c?.disabledReason ?? (blocked === uploading ? blocked : '');
     this.stop.hidden = !running;
     this.cont.hidden = running || !this.continueTurnId;
     this.cont.disabled = blocked !== undefined || sending;
     this.queued.hidden = !c || c.queued <= 0;
-    this.queued.textContent = c && c.queued > 0 ? `${c.queued} queued` : '';
+    this.queued.textContent = c && c.queued > 0 ? l10n.t('{0} queued', c.queued) : '';
     this.renderRateLimit();
     const chips = c?.attachments ?? [];
     if (chips !== this.shownChips) this.renderChips(chips);
@@ -316,7 +327,7 @@ export class ComposerView {
     const until = this.state?.rateLimitedUntil;
     const left = until !== undefined ? secondsLeft(until, this.now()) : 0;
     this.rateLimit.hidden = left <= 0;
-    this.rateLimit.textContent = left > 0 ? `Rate limited: you can send again in ${left} s` : '';
+    this.rateLimit.textContent = left > 0 ? l10n.t('Rate limited: you can send again in {0} s', left) : '';
     if (left > 0 && !this.timer) {
       this.timer = setInterval(() => this.render(), 1000);
     } else if (left <= 0 && this.timer) {
@@ -333,21 +344,23 @@ export class ComposerView {
         h('span', { class: 'chip-name', text: a.name }),
         h('span', { class: 'chip-size', text: formatBytes(a.size) }),
       ];
-      if (a.unsaved) parts.push(h('span', { class: 'chip-unsaved', text: 'unsaved' }));
+      if (a.unsaved) parts.push(h('span', { class: 'chip-unsaved', text: l10n.t('unsaved') }));
       if (a.status === 'uploading') {
         const pct = Math.round((a.progress ?? 0) * 100);
         parts.push(
-          h('progress', { attrs: { max: '100', value: String(pct), 'aria-label': `Uploading ${a.name}` } }),
+          h('progress', {
+            attrs: { max: '100', value: String(pct), 'aria-label': l10n.t('Uploading {0}', a.name) },
+          }),
           h('span', { class: 'chip-progress', text: `${pct}%` }),
         );
       }
       if (a.status === 'error')
-        parts.push(h('span', { class: 'chip-error', text: a.error ?? 'Upload failed' }));
+        parts.push(h('span', { class: 'chip-error', text: a.error ?? l10n.t('Upload failed') }));
       parts.push(
         h('button', {
           class: 'chip-remove',
           text: '×',
-          attrs: { type: 'button', 'aria-label': `Remove ${a.name}` },
+          attrs: { type: 'button', 'aria-label': l10n.t('Remove {0}', a.name) },
           on: { click: () => this.deps.post({ type: 'removeAttachment', id: a.id }) },
         }),
       );

@@ -3,6 +3,7 @@
  * `textContent`, attributes with `setAttribute`, and for virtual trees only allow-listed tags and
  * attributes (checked again here, whatever the renderer produced). No HTML string is ever parsed.
  */
+import { l10n } from '../protocol/l10n';
 import type { WebviewMessage } from '../protocol/messages';
 import { safeHref } from './safe-url';
 import { ALLOWED, isAllowedAttribute, isText, type VNode } from './vnode';
@@ -74,8 +75,8 @@ export function installContentHandlers(root: HTMLElement, post: (m: WebviewMessa
     if (copy && root.contains(copy) && ev.type === 'click') {
       const code = copy.parentElement?.querySelector('code');
       post({ type: 'copy', text: code?.textContent ?? '' });
-      copy.textContent = 'Copied';
-      setTimeout(() => (copy.textContent = 'Copy'), 1500);
+      copy.textContent = l10n.t('Copied');
+      setTimeout(() => (copy.textContent = l10n.t('Copy')), 1500);
     }
   };
   root.addEventListener('click', onClick);

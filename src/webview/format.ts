@@ -1,15 +1,17 @@
 /** Small pure formatters for the panel's texts (sizes, durations, turn status lines). */
+import { l10n } from '../protocol/l10n';
 import type { Effort, Mode, TurnHeader } from '../protocol/messages';
 
-export const MODE_LABELS: Record<Mode, string> = {
-  auto: 'Auto',
-  code: 'Code',
-  deepsearch: 'Deep search',
-  slides: 'Slides',
-  plan: 'Plan',
-};
+/** The modes' names, in the current language (a function: the bundle arrives with `init`). */
+export const modeLabels = (): Record<Mode, string> => ({
+  auto: l10n.t('Auto'),
+  code: l10n.t('Code'),
+  deepsearch: l10n.t('Deep search'),
+  slides: l10n.t('Slides'),
+  plan: l10n.t('Plan'),
+});
 
-export const EFFORT_LABELS: Record<Effort, string> = { fast: 'Fast', think: 'Think' };
+export const effortLabels = (): Record<Effort, string> => ({ fast: l10n.t('Fast'), think: l10n.t('Think') });
 
 /** Shared with the Sessions tree (pure, no vscode). */
 export { formatBytes } from '../protocol/format';
@@ -17,10 +19,10 @@ export { formatBytes } from '../protocol/format';
 /** "45 s", "3 min", "1 h 5 min". */
 export function formatDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
+  if (s < 60) return l10n.t('{0} s', s);
   const m = Math.round(s / 60);
-  if (m < 60) return `${m} min`;
-  return `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ''}`;
+  if (m < 60) return l10n.t('{0} min', m);
+  return m % 60 ? l10n.t('{0} h {1} min', Math.floor(m / 60), m % 60) : l10n.t('{0} h', Math.floor(m / 60));
 }
 
 /** Seconds left until `until` (Unix ms), rounded up; 0 once passed. */
@@ -38,32 +40,34 @@ const BY_USER =
  */
 export function stoppedText(reason: string | undefined): string {
   const r = reason?.trim();
-  if (!r) return 'Stopped';
-  if (BY_USER.test(r)) return 'Stopped by you';
+  if (!r) return l10n.t('Stopped');
+  if (BY_USER.test(r)) return l10n.t('Stopped by you');
   // A machine code (one word with _ or -) reads as words; a sentence is kept as the service wrote it.
   const words = /^[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)+$/.test(r) ? r.replace(/[_-]+/g, ' ').toLowerCase() : r;
-  return `Stopped: ${words}`;
+  return l10n.t('Stopped: {0}', words);
 }
 
 /** The status line of a turn. */
 export function turnStatusText(t: TurnHeader): string {
   switch (t.status) {
     case 'queued':
-      return t.queuePosition !== undefined ? `Queued (position ${t.queuePosition})` : 'Queued';
+      return t.queuePosition !== undefined
+        ? l10n.t('Queued (position {0})', t.queuePosition)
+        : l10n.t('Queued');
     case 'running': {
-      let s = 'Running';
+      let s = l10n.t('Running');
       if (t.phase && t.phase !== 'running' && t.phase !== 'queued') s += ` · ${t.phase}`;
       if (t.etaSeconds !== undefined && t.etaSeconds > 0)
-        s += ` · about ${formatDuration(t.etaSeconds)} left`;
+        s += l10n.t(' · about {0} left', formatDuration(t.etaSeconds));
       return s;
     }
     case 'completed':
-      return 'Completed';
+      return l10n.t('Completed');
     case 'aborted':
       return stoppedText(t.abortReason);
     case 'error': {
-      const msg = t.error?.message || 'The turn failed.';
-      return t.error?.code ? `Failed: ${msg} (${t.error.code})` : `Failed: ${msg}`;
+      const msg = t.error?.message || l10n.t('The turn failed.');
+      return t.error?.code ? l10n.t('Failed: {0} ({1})', msg, t.error.code) : l10n.t('Failed: {0}', msg);
     }
     default:
       return String(t.status);
@@ -72,7 +76,7 @@ export function turnStatusText(t: TurnHeader): string {
 
 /** The line under a turn that waits for the person (empty when it does not). */
 export function needsInputText(t: TurnHeader): string {
-  return t.needsInput ? `The agent needs your input: ${t.needsInput}` : '';
+  return t.needsInput ? l10n.t('The agent needs your input: {0}', t.needsInput) : '';
 }
 
 /** A parameter value as readable text (strings as they are, the rest as indented JSON). */

@@ -2,18 +2,19 @@
  * The panel's header (session title, service host, connection state with Retry) and the notice
  * banner (an error, warning or note with action buttons that run Den commands through the host).
  */
+import { l10n } from '../protocol/l10n';
 import type { ConnectionView, Notice, SessionHeader } from '../protocol/messages';
 import { clear, h } from './dom';
 import type { Post } from './post';
 
-const CONNECTION_TEXT: Record<ConnectionView['state'], string> = {
-  idle: 'Idle',
-  loading: 'Loading…',
-  live: 'Live',
-  reconnecting: 'Reconnecting…',
-  offline: 'Offline',
-  failed: 'Connection failed',
-};
+const connectionText = (): Record<ConnectionView['state'], string> => ({
+  idle: l10n.t('Idle'),
+  loading: l10n.t('Loading…'),
+  live: l10n.t('Live'),
+  reconnecting: l10n.t('Reconnecting…'),
+  offline: l10n.t('Offline'),
+  failed: l10n.t('Connection failed'),
+});
 
 export class HeaderView {
   readonly el: HTMLElement;
@@ -24,13 +25,13 @@ export class HeaderView {
   private readonly connection: HTMLElement;
 
   constructor(post: Post) {
-    this.title = h('h1', { id: 'session-title', class: 'session-title', text: 'Session' });
+    this.title = h('h1', { id: 'session-title', class: 'session-title', text: l10n.t('Session') });
     this.service = h('span', { class: 'service' });
     this.state = h('span', { class: 'connection-text' });
     this.retry = h('button', {
       id: 'retry',
       class: 'secondary small',
-      text: 'Retry',
+      text: l10n.t('Retry'),
       attrs: { type: 'button' },
       on: { click: () => post({ type: 'retry' }) },
     });
@@ -47,14 +48,14 @@ export class HeaderView {
   }
 
   setSession(s: SessionHeader): void {
-    this.title.textContent = s.title || 'Untitled session';
+    this.title.textContent = s.title || l10n.t('Untitled session');
     this.service.textContent = s.service;
     this.service.hidden = !s.service;
   }
 
   setConnection(c: ConnectionView): void {
     this.connection.setAttribute('data-state', c.state);
-    this.state.textContent = CONNECTION_TEXT[c.state] ?? c.state;
+    this.state.textContent = connectionText()[c.state] ?? c.state;
     this.connection.title = c.message ?? '';
     this.retry.hidden = c.state !== 'offline' && c.state !== 'failed';
   }

@@ -4,6 +4,7 @@
  * keeps draft, choices and scroll position with `setState`.
  */
 import { dispatch, type Handlers } from '../protocol/handlers';
+import { setL10nBundle } from '../protocol/l10n';
 import { isHostMessage, type HostMessage, type WebviewPersistedState } from '../protocol/messages';
 import { Announcer } from './announcer';
 import { ComposerView } from './composer';
@@ -38,104 +39,113 @@ function start(): void {
   };
 
   const store = new Store({ post });
-  const header = new HeaderView(post);
-  const notice = new NoticeView(post);
-  const announcer = new Announcer();
-  const transcript = new TranscriptView({ store, post, expanded: new Set() });
-  const composer = new ComposerView(
-    {
-      post: (m) => {
-        // whoever sends wants to see the turn arrive, wherever they had scrolled to
-        if (m.type === 'send') transcript.jumpToLatest();
-        post(m);
+  const ui = (): ((m: HostMessage) => void) => {
+    const header = new HeaderView(post);
+    const notice = new NoticeView(post);
+    const announcer = new Announcer();
+    const transcript = new TranscriptView({ store, post, expanded: new Set() });
+    const composer = new ComposerView(
+      {
+        post: (m) => {
+          // whoever sends wants to see the turn arrive, wherever they had scrolled to
+          if (m.type === 'send') transcript.jumpToLatest();
+          post(m);
+        },
+        persist,
+        hasTurnWithText: (text) => store.turns.some((t) => t.header.userMessage.text.trim() === text.trim()),
       },
-      persist,
-      hasTurnWithText: (text) => store.turns.some((t) => t.header.userMessage.text.trim() === text.trim()),
-    },
-    persisted,
-  );
-  const app = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
-  app.classList.add('den-panel');
-  app.append(
-    header.el,
-    h('div', { class: 'transcript-wrap' }, [transcript.el, transcript.jump]),
-    notice.el,
-    composer.el,
-    announcer.el,
-  );
-  installContentHandlers(transcript.el, post);
-  installDropTarget(app, post);
+      persisted,
+    );
+    const app = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
+    app.classList.add('den-panel');
+    app.append(
+      header.el,
+      h('div', { class: 'transcript-wrap' }, [transcript.el, transcript.jump]),
+      notice.el,
+      composer.el,
+      announcer.el,
+    );
+    installContentHandlers(transcript.el, post);
+    installDropTarget(app, post);
 
-  let scrollTimer: ReturnType<typeof setTimeout> | undefined;
-  transcript.onScroll = (top) => {
-    if (scrollTimer) clearTimeout(scrollTimer);
-    scrollTimer = setTimeout(() => persist({ scrollTop: top }), 300);
-  };
+    let scrollTimer: ReturnType<typeof setTimeout> | undefined;
+    transcript.onScroll = (top) => {
+      if (scrollTimer) clearTimeout(scrollTimer);
+      scrollTimer = setTimeout(() => persist({ scrollTop: top }), 300);
+    };
 
-  let restoreScroll = true;
-  const flush = (): void => {
-    const c = store.takeChanges();
-    if (c.reset) {
-      const session = store.session!;
-      if (persisted.sessionId && persisted.sessionId !== session.sessionId) {
-        // State saved by a panel of another session: its draft and scroll position do not apply.
-        persisted = { sessionId: session.sessionId, draft: '' };
-        composer.setDraft('');
+    let restoreScroll = true;
+    const flush = (): void => {
+      const c = store.takeChanges();
+      if (c.reset) {
+        const session = store.session!;
+        if (persisted.sessionId && persisted.sessionId !== session.sessionId) {
+          // State saved by a panel of another session: its draft and scroll position do not apply.
+          persisted = { sessionId: session.sessionId, draft: '' };
+          composer.setDraft('');
+          restoreScroll = false;
+        }
+        persist({ sessionId: session.sessionId });
+      }
+      if (c.reset || c.title) header.setSession(store.session!);
+      if (c.reset || c.connection) header.setConnection(store.connection);
+      if (c.reset || c.notice) notice.set(store.notice);
+      transcript.update(c);
+      if (c.reset && restoreScroll) {
         restoreScroll = false;
+        if (persisted.scrollTop !== undefined) transcript.restoreScroll(persisted.scrollTop);
       }
-      persist({ sessionId: session.sessionId });
-    }
-    if (c.reset || c.title) header.setSession(store.session!);
-    if (c.reset || c.connection) header.setConnection(store.connection);
-    if (c.reset || c.notice) notice.set(store.notice);
-    transcript.update(c);
-    if (c.reset && restoreScroll) {
-      restoreScroll = false;
-      if (persisted.scrollTop !== undefined) transcript.restoreScroll(persisted.scrollTop);
-    }
-    if (store.composer && (c.reset || c.composer || c.turns.size > 0 || c.structure)) {
-      composer.setState(store.composer, store.continuable()?.header.id);
-    }
-    if (!c.reset) {
-      for (const text of c.spoken) announcer.answer(text);
-      for (const id of c.statuses) {
-        const t = store.turn(id);
-        if (t) announcer.status(needsInputText(t.header) || turnStatusText(t.header));
+      if (store.composer && (c.reset || c.composer || c.turns.size > 0 || c.structure)) {
+        composer.setState(store.composer, store.continuable()?.header.id);
       }
-    }
-  };
+      if (!c.reset) {
+        for (const text of c.spoken) announcer.answer(text);
+        for (const id of c.statuses) {
+          const t = store.turn(id);
+          if (t) announcer.status(needsInputText(t.header) || turnStatusText(t.header));
+        }
+      }
+    };
 
-  let frame = 0;
-  const schedule = (): void => {
-    if (frame) return;
-    frame = requestAnimationFrame(() => {
-      frame = 0;
-      flush();
-    });
-  };
-
-  // What each post does once the store applied it (every post goes through the store first).
-  const after: Handlers<HostMessage> = {
-    init: schedule,
-    batch: schedule,
-    fullLog: schedule,
-    probe: (m) => {
-      flush();
-      post({
-        type: 'probeResult',
-        id: m.id,
-        digest: store.digest(transcript.renderedBlocks(), composer.text()),
+    let frame = 0;
+    const schedule = (): void => {
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        flush();
       });
-    },
-    focusComposer: () => composer.focus(),
+    };
+
+    // What each post does once the store applied it (every post goes through the store first).
+    const after: Handlers<HostMessage> = {
+      init: schedule,
+      batch: schedule,
+      fullLog: schedule,
+      probe: (m) => {
+        flush();
+        post({
+          type: 'probeResult',
+          id: m.id,
+          digest: store.digest(transcript.renderedBlocks(), composer.text()),
+        });
+      },
+      focusComposer: () => composer.focus(),
+    };
+    window.addEventListener('resize', () => transcript.resized());
+    return (m) => dispatch(after, m);
   };
+  // The page is built on the first init, once its texts can be translated.
+  let apply: ((m: HostMessage) => void) | undefined;
   window.addEventListener('message', (ev: MessageEvent<unknown>) => {
     const msg = ev.data;
     if (!isHostMessage(msg)) return;
+    if (msg.type === 'init') {
+      setL10nBundle(msg.l10n ?? undefined);
+      apply ??= ui();
+    }
     store.receive(msg);
-    dispatch(after, msg);
+    apply?.(msg);
   });
-  window.addEventListener('resize', () => transcript.resized());
   post({ type: 'ready', lastSeq: null });
 }
 

@@ -4,6 +4,7 @@
  * virtual node tree of allow-listed tags only. Nothing is ever interpreted as HTML: raw HTML stays
  * text. Headings are demoted by two levels (h1 → h3) because turns own h2.
  */
+import { l10n } from '../protocol/l10n';
 import { parseInline } from './markdown-inline';
 import { decodeEntities } from './safe-url';
 import { el, text, type VElement, type VNode } from './vnode';
@@ -153,7 +154,11 @@ function codeBlock(code: string, lang: string): VElement {
   return el(
     'div',
     [
-      el('button', [text('Copy')], { class: 'copy-code', type: 'button', 'aria-label': 'Copy code' }),
+      el('button', [text(l10n.t('Copy'))], {
+        class: 'copy-code',
+        type: 'button',
+        'aria-label': l10n.t('Copy code'),
+      }),
       el('pre', [el('code', [text(code)], attrs)]),
     ],
     { class: 'code-block' },

@@ -3,6 +3,7 @@
  * buffered until a sentence ends (". ", "! ", "? ", a line break), Markdown punctuation is dropped,
  * and code fences are summarized instead of read out.
  */
+import { l10n } from '../protocol/l10n';
 
 /** Longest piece held back waiting for a sentence end before it is announced anyway. */
 const MAX_PENDING = 400;
@@ -42,7 +43,7 @@ export class SentenceChunker {
 
   private take(raw: string, out: string[]): void {
     if (/^\s*(```|~~~)/.test(raw)) {
-      if (!this.inFence) out.push('Code block.');
+      if (!this.inFence) out.push(l10n.t('Code block.'));
       this.inFence = !this.inFence;
       return;
     }

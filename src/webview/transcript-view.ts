@@ -4,6 +4,7 @@
  * streaming until the person scrolls up ("Jump to latest" brings it back). Scroll anchoring is done
  * by hand, so rows changing height above the viewport never make the text jump.
  */
+import { l10n } from '../protocol/l10n';
 import { h } from './dom';
 import { advanceSections, newSectionState, type SectionState } from './markdown-sections';
 import type { RowView, ViewContext } from './render/context';
@@ -49,13 +50,13 @@ export class TranscriptView {
     this.list = h('div', { class: 'rows' });
     this.el = h(
       'main',
-      { id: 'transcript', class: 'transcript', attrs: { tabindex: '0', 'aria-label': 'Transcript' } },
+      { id: 'transcript', class: 'transcript', attrs: { tabindex: '0', 'aria-label': l10n.t('Transcript') } },
       [this.top, this.list, this.bottom],
     );
     this.jump = h('button', {
       id: 'jump-to-latest',
       class: 'jump-to-latest',
-      text: 'Jump to latest ↓',
+      text: l10n.t('Jump to latest ↓'),
       attrs: { type: 'button' },
       on: { click: () => this.jumpToLatest() },
     });

@@ -5,6 +5,7 @@
  * `setState`, so a reloaded page shows the draft rather than the host's remembered form.
  */
 import { dispatch, type Handlers } from '../protocol/handlers';
+import { setL10nBundle } from '../protocol/l10n';
 import {
   EMPTY_WEB_TASK_FORM,
   isWebTaskHostMessage,
@@ -25,56 +26,70 @@ function start(): void {
   const post: WebTaskPost = (m) => vscode.postMessage(m);
   // A draft saved by this page before a reload wins over the form of the first init.
   let draft = readDraft(vscode.getState());
-  const form = new FormView(
-    { post, persist: (f) => vscode.setState({ form: f }) },
-    draft ?? EMPTY_WEB_TASK_FORM,
-  );
-  const status = new StatusView(post);
-  const results = new ResultsView(post);
-  const comparison = new ComparisonView();
-  const announcer = new Announcer();
-  const app = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
-  app.classList.add('webtask-page');
-  app.append(h('main', { class: 'wt-main' }, [form.el, status.el, results.el, comparison.el]), announcer.el);
+  // The page is built on the first init, once its texts can be translated.
+  const build = (): Handlers<WebTaskHostMessage> => {
+    const form = new FormView(
+      { post, persist: (f) => vscode.setState({ form: f }) },
+      draft ?? EMPTY_WEB_TASK_FORM,
+    );
+    const status = new StatusView(post);
+    const results = new ResultsView(post);
+    const comparison = new ComparisonView();
+    const announcer = new Announcer();
+    const app = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
+    app.classList.add('webtask-page');
+    app.append(
+      h('main', { class: 'wt-main' }, [form.el, status.el, results.el, comparison.el]),
+      announcer.el,
+    );
 
-  let shown: WebTaskStatusView | null = null;
-  const showStatus = (s: WebTaskStatusView | null, announce: boolean): void => {
-    if (s && shown && s.runId !== shown.runId) {
-      results.set(null);
-      comparison.set(null);
-    }
-    if (announce && s && s.phase !== shown?.phase) announcer.status(phaseAnnouncement(s));
-    shown = s;
-    status.set(s);
-    results.setSession(s?.sessionId);
-  };
+    let shown: WebTaskStatusView | null = null;
+    const showStatus = (s: WebTaskStatusView | null, announce: boolean): void => {
+      if (s && shown && s.runId !== shown.runId) {
+        results.set(null);
+        comparison.set(null);
+      }
+      if (announce && s && s.phase !== shown?.phase) announcer.status(phaseAnnouncement(s));
+      shown = s;
+      status.set(s);
+      results.setSession(s?.sessionId);
+    };
 
-  const handlers: Handlers<WebTaskHostMessage> = {
-    init: (m) => {
-      form.setForm(draft ?? m.form);
-      draft = undefined;
-      form.setPasscode(m.passcodeSet);
-      shown = null;
-      showStatus(m.status, false);
-      results.set(m.results);
-      comparison.set(m.comparison);
-    },
-    status: (m) => {
-      const started = m.status.runId !== shown?.runId;
-      showStatus(m.status, true);
-      // A run just started (from the form above): bring its status into view.
-      if (started) status.el.scrollIntoView({ block: 'nearest' });
-    },
-    results: (m) => announcer.status(results.set(m.results)),
-    comparison: (m) => comparison.set(m.comparison),
-    schema: (m) => form.setSchema(m.schemaText, m.schemaSource),
-    formErrors: (m) => form.setHostErrors(m.errors),
-    passcode: (m) => form.setPasscode(m.passcodeSet),
+    const handlers: Handlers<WebTaskHostMessage> = {
+      init: (m) => {
+        form.setForm(draft ?? m.form);
+        draft = undefined;
+        form.setPasscode(m.passcodeSet);
+        shown = null;
+        showStatus(m.status, false);
+        results.set(m.results);
+        comparison.set(m.comparison);
+      },
+      status: (m) => {
+        const started = m.status.runId !== shown?.runId;
+        showStatus(m.status, true);
+        // A run just started (from the form above): bring its status into view.
+        if (started) status.el.scrollIntoView({ block: 'nearest' });
+      },
+      results: (m) => announcer.status(results.set(m.results)),
+      comparison: (m) => comparison.set(m.comparison),
+      schema: (m) => form.setSchema(m.schemaText, m.schemaSource),
+      formErrors: (m) => form.setHostErrors(m.errors),
+      passcode: (m) => form.setPasscode(m.passcodeSet),
+    };
+    window.addEventListener('resize', () => results.resized());
+    return handlers;
   };
+  let handlers: Handlers<WebTaskHostMessage> | undefined;
   window.addEventListener('message', (ev: MessageEvent<unknown>) => {
-    if (isWebTaskHostMessage(ev.data)) dispatch(handlers, ev.data);
+    const msg = ev.data;
+    if (!isWebTaskHostMessage(msg)) return;
+    if (msg.type === 'init') {
+      setL10nBundle(msg.l10n ?? undefined);
+      handlers ??= build();
+    }
+    if (handlers) dispatch(handlers, msg);
   });
-  window.addEventListener('resize', () => results.resized());
   post({ type: 'ready' });
 }
 

@@ -2,6 +2,7 @@
  * Row views of the content blocks: a markdown section, a thought (collapsed by default), plain text,
  * a message the agent received, and a generic block for kinds Den does not know.
  */
+import { l10n } from '../../protocol/l10n';
 import { clear, h, toDom } from '../dom';
 import { formatBytes, valueText } from '../format';
 import { renderMarkdown } from '../markdown';
@@ -71,7 +72,7 @@ export class ThoughtView implements RowView {
   update(): void {
     const b = this.ctx.store.block(this.turnId, this.blockId);
     if (b?.type !== 'thought') return;
-    this.summary.textContent = b.final ? 'Thought' : 'Thinking…';
+    this.summary.textContent = b.final ? l10n.t('Thought') : l10n.t('Thinking…');
     if (!this.el.open || b.text === this.rendered) return;
     this.rendered = b.text;
     clear(this.body);
@@ -98,7 +99,7 @@ export class TextView implements RowView {
     if (!b || (b.type !== 'text' && b.type !== 'message')) return;
     clear(this.el);
     if (b.type === 'message')
-      this.el.appendChild(h('div', { class: 'block-label', text: 'Message received' }));
+      this.el.appendChild(h('div', { class: 'block-label', text: l10n.t('Message received') }));
     this.el.appendChild(h('p', { class: 'text-body', text: b.text }));
     if (b.type === 'message' && b.files.length > 0) {
       this.el.appendChild(
@@ -134,10 +135,10 @@ export class GenericView implements RowView {
       h('summary', { class: 'generic-summary' }, [h('span', { class: 'generic-kind', text: b.kind })]),
       h('pre', {
         class: 'generic-payload',
-        attrs: { tabindex: '0', 'aria-label': `Payload of ${b.kind}` },
+        attrs: { tabindex: '0', 'aria-label': l10n.t('Payload of {0}', b.kind) },
         text:
           json.length > GENERIC_CLIP
-            ? `${json.slice(0, GENERIC_CLIP)}\n… (${json.length - GENERIC_CLIP} more characters)`
+            ? `${json.slice(0, GENERIC_CLIP)}\n… ${l10n.t('({0} more characters)', json.length - GENERIC_CLIP)}`
             : json,
       }),
     );

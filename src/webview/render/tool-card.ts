@@ -2,6 +2,7 @@
  * A tool run as a card: name, status (icon and words), parameters as a key/value list (long values
  * clipped with "more"), the log (see ToolLogView) and the result output.
  */
+import { l10n } from '../../protocol/l10n';
 import type { ToolBlock } from '../../core/transcript/model';
 import { parseAnsi, type AnsiSegment } from '../ansi';
 import { clear, h } from '../dom';
@@ -14,13 +15,13 @@ import { ToolLogView } from './tool-log';
 export const VALUE_CLIP = 300;
 const LINE_CLIP = 6;
 
-const STATUS: Record<ToolBlock['status'], { icon: string; text: string }> = {
-  running: { icon: '◌', text: 'running…' },
-  success: { icon: '✓', text: 'done' },
-  error: { icon: '✕', text: 'failed' },
-};
+const statuses = (): Record<ToolBlock['status'], { icon: string; text: string }> => ({
+  running: { icon: '◌', text: l10n.t('running…') },
+  success: { icon: '✓', text: l10n.t('done') },
+  error: { icon: '✕', text: l10n.t('failed') },
+});
 
-const CUT_OFF = { icon: '■', text: 'did not finish' };
+const cutOffStatus = (): { icon: string; text: string } => ({ icon: '■', text: l10n.t('did not finish') });
 const LIVE_TURN = new Set(['queued', 'running']);
 
 /** The first `count` characters of styled segments. */
@@ -64,7 +65,7 @@ export function clippedValue(
         s.classes ? h('span', { class: s.classes, text: s.text }) : document.createTextNode(s.text),
       );
     if (long && !open) body.appendChild(document.createTextNode('…'));
-    more.textContent = open ? 'less' : 'more';
+    more.textContent = open ? l10n.t('less') : l10n.t('more');
     more.setAttribute('aria-expanded', String(open));
   };
   const more = h('button', {
@@ -120,7 +121,8 @@ export class ToolCardView implements RowView {
     // longer runs, whatever its last status said.
     const turnStatus = this.ctx.store.turn(this.turnId)?.header.status;
     const cutOff = b.status === 'running' && turnStatus !== undefined && !LIVE_TURN.has(turnStatus);
-    const st = cutOff ? CUT_OFF : (STATUS[b.status] ?? STATUS.running);
+    const all = statuses();
+    const st = cutOff ? cutOffStatus() : (all[b.status] ?? all.running);
     this.el.setAttribute('data-status', b.status);
     this.el.toggleAttribute('data-cut-off', cutOff);
     clear(this.head);
@@ -146,7 +148,7 @@ export class ToolCardView implements RowView {
     this.output.hidden = b.output === undefined;
     if (b.output !== undefined) {
       this.output.append(
-        h('div', { class: 'tool-output-label', text: 'Result' }),
+        h('div', { class: 'tool-output-label', text: l10n.t('Result') }),
         clippedValue(this.ctx, `output\u0000${this.key}`, valueText(b.output), 'tool-output-value', true),
       );
     }

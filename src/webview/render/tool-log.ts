@@ -3,6 +3,7 @@
  * (one parser per stream keeps styles and split escapes between chunks), and capped: only the last
  * {@link DISPLAY_CAP} characters are in the DOM, with "N characters earlier not shown — Show all".
  */
+import { l10n } from '../../protocol/l10n';
 import type { ToolBlock } from '../../core/transcript/model';
 import { AnsiParser } from '../ansi';
 import { clear, h } from '../dom';
@@ -35,12 +36,15 @@ export class ToolLogView {
     this.markerText = document.createTextNode('');
     this.showAll = h('button', {
       class: 'show-all link-button',
-      text: 'Show all',
+      text: l10n.t('Show all'),
       attrs: { type: 'button' },
       on: { click: () => this.requestAll() },
     });
     this.marker = h('div', { class: 'log-truncated' }, [this.markerText, this.showAll]);
-    this.pre = h('pre', { class: 'tool-log', attrs: { tabindex: '0', 'aria-label': `Log of ${name}` } });
+    this.pre = h('pre', {
+      class: 'tool-log',
+      attrs: { tabindex: '0', 'aria-label': l10n.t('Log of {0}', name) },
+    });
     this.el = h('div', { class: 'tool-log-wrap' }, [this.marker, this.pre]);
   }
 
@@ -106,7 +110,10 @@ export class ToolLogView {
       // All Den has is shown; what its cap dropped before stays said.
       this.marker.hidden = this.dropped <= 0;
       this.showAll.hidden = true;
-      this.markerText.textContent = `${this.dropped.toLocaleString('en-US')} earlier characters were dropped: Den keeps only the end of a long log.`;
+      this.markerText.textContent = l10n.t(
+        '{0} earlier characters were dropped: Den keeps only the end of a long log.',
+        this.dropped.toLocaleString('en-US'),
+      );
       return;
     }
     const hidden = b.log.truncatedChars + b.log.chars - this.shownRaw;
@@ -114,14 +121,17 @@ export class ToolLogView {
     this.showAll.hidden = false;
     if (hidden <= 0) return;
     const asked = this.ctx.expanded.has(`fulllog\u0000${this.key}`);
-    this.markerText.textContent = `${hidden.toLocaleString('en-US')} characters earlier not shown — `;
-    this.showAll.textContent = asked ? 'Loading…' : 'Show all';
+    this.markerText.textContent = l10n.t(
+      '{0} characters earlier not shown — ',
+      hidden.toLocaleString('en-US'),
+    );
+    this.showAll.textContent = asked ? l10n.t('Loading…') : l10n.t('Show all');
   }
 
   private requestAll(): void {
     this.ctx.expanded.add(`fulllog\u0000${this.key}`);
     const blockId = this.key.slice(this.key.indexOf('\u0000') + 1);
     this.ctx.post({ type: 'showFullLog', turnId: this.turnId, blockId });
-    this.showAll.textContent = 'Loading…';
+    this.showAll.textContent = l10n.t('Loading…');
   }
 }

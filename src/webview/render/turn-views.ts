@@ -2,11 +2,12 @@
  * Row views around a turn's blocks: the request (a heading, mode, fast/think, attachments), the plan
  * checklist (updated in place), the changed files (each opens the file) and the status line.
  */
+import { l10n } from '../../protocol/l10n';
 import type { Todo } from '../../core/transcript/model';
 import { fileStatusText, fileStatusWords } from '../../protocol/format';
 import type { FileStatusView } from '../../protocol/messages';
 import { clear, h } from '../dom';
-import { EFFORT_LABELS, MODE_LABELS, formatBytes, needsInputText, turnStatusText } from '../format';
+import { effortLabels, modeLabels, formatBytes, needsInputText, turnStatusText } from '../format';
 import type { RowView, ViewContext } from './context';
 
 /** Characters of the request shown in the turn's heading (the rest follows it as text). */
@@ -32,23 +33,26 @@ export class UserMessageView implements RowView {
     if (!t) return;
     const u = t.header.userMessage;
     clear(this.el);
-    const text = u.text.trim() || '(no request text)';
+    const text = u.text.trim() || l10n.t('(no request text)');
     const firstLine = text.split('\n')[0];
     const title = firstLine.length > TITLE_CLIP ? `${firstLine.slice(0, TITLE_CLIP)}…` : firstLine;
     this.el.appendChild(
-      h('h2', { class: 'turn-title' }, [h('span', { class: 'visually-hidden', text: 'You asked: ' }), title]),
+      h('h2', { class: 'turn-title' }, [
+        h('span', { class: 'visually-hidden', text: l10n.t('You asked: ') }),
+        title,
+      ]),
     );
     if (title !== text) this.el.appendChild(h('p', { class: 'turn-text', text }));
     const meta = h('div', { class: 'turn-meta' });
     if (u.mode)
-      meta.appendChild(h('span', { class: 'badge turn-mode', text: MODE_LABELS[u.mode] ?? u.mode }));
+      meta.appendChild(h('span', { class: 'badge turn-mode', text: modeLabels()[u.mode] ?? u.mode }));
     if (u.effort)
-      meta.appendChild(h('span', { class: 'badge turn-effort', text: EFFORT_LABELS[u.effort] ?? u.effort }));
+      meta.appendChild(h('span', { class: 'badge turn-effort', text: effortLabels()[u.effort] ?? u.effort }));
     if (u.files.length > 0) {
       meta.appendChild(
         h(
           'ul',
-          { class: 'file-chips', attrs: { 'aria-label': 'Attachments' } },
+          { class: 'file-chips', attrs: { 'aria-label': l10n.t('Attachments') } },
           u.files.map((f) => h('li', { class: 'file-chip', text: `${f.name} (${formatBytes(f.size)})` })),
         ),
       );
@@ -57,11 +61,11 @@ export class UserMessageView implements RowView {
   }
 }
 
-const TODO_STATE: Record<Todo['status'], { icon: string; checked: string; words: string }> = {
-  pending: { icon: '○', checked: 'false', words: 'to do' },
-  active: { icon: '◐', checked: 'mixed', words: 'in progress' },
-  completed: { icon: '✓', checked: 'true', words: 'done' },
-};
+const todoState = (): Record<Todo['status'], { icon: string; checked: string; words: string }> => ({
+  pending: { icon: '○', checked: 'false', words: l10n.t('to do') },
+  active: { icon: '◐', checked: 'mixed', words: l10n.t('in progress') },
+  completed: { icon: '✓', checked: 'true', words: l10n.t('done') },
+});
 
 export class PlanView implements RowView {
   readonly el: HTMLElement;
@@ -76,7 +80,7 @@ export class PlanView implements RowView {
     this.el = rowEl('block-plan plan', turnId);
     this.progress = h('span', { class: 'plan-progress' });
     this.list = h('ul', { class: 'todos' });
-    this.el.append(h('h3', { class: 'plan-title' }, ['Plan ', this.progress]), this.list);
+    this.el.append(h('h3', { class: 'plan-title' }, [l10n.t('Plan '), this.progress]), this.list);
     this.update();
   }
 
@@ -85,10 +89,11 @@ export class PlanView implements RowView {
     const todos = this.ctx.store.turn(this.turnId)?.plan?.todos ?? [];
     const seen = new Set<string>();
     let done = 0;
+    const states = todoState();
     todos.forEach((todo, i) => {
       seen.add(todo.id);
       if (todo.status === 'completed') done++;
-      const st = TODO_STATE[todo.status] ?? TODO_STATE.pending;
+      const st = states[todo.status] ?? states.pending;
       let li = this.items.get(todo.id);
       if (!li) {
         li = h('li', { class: 'todo', attrs: { 'data-todo-id': todo.id } }, [
@@ -118,11 +123,11 @@ export class PlanView implements RowView {
   }
 }
 
-const CHANGE: Record<string, { badge: string; words: string }> = {
-  added: { badge: 'A', words: 'added' },
-  updated: { badge: 'M', words: 'updated' },
-  deleted: { badge: 'D', words: 'deleted' },
-};
+const changes = (): Record<string, { badge: string; words: string }> => ({
+  added: { badge: 'A', words: l10n.t('added') },
+  updated: { badge: 'M', words: l10n.t('updated') },
+  deleted: { badge: 'D', words: l10n.t('deleted') },
+});
 
 /**
  * A turn's changed files: each opens the file, says its state against the workspace when the host
@@ -149,15 +154,17 @@ export class FilesView implements RowView {
     const turnRef = this.turnId || turn?.header.userMessage.id;
     clear(this.el);
     const head = h('div', { class: 'files-head' }, [
-      h('h3', { class: 'files-title', text: `Files changed (${files.length})` }),
+      h('h3', { class: 'files-title', text: l10n.t('Files changed ({0})', files.length) }),
     ]);
     if (sessionId && turnRef) {
       head.append(
-        this.action('Review Changes', 'Review this turn’s changes against the workspace', 'den.reviewTurn', [
-          sessionId,
-          turnRef,
-        ]),
-        this.action('Apply', 'Apply this turn’s files to the workspace', 'den.applyTurn', [
+        this.action(
+          l10n.t('Review Changes'),
+          l10n.t('Review this turn’s changes against the workspace'),
+          'den.reviewTurn',
+          [sessionId, turnRef],
+        ),
+        this.action(l10n.t('Apply'), l10n.t('Apply this turn’s files to the workspace'), 'den.applyTurn', [
           sessionId,
           turnRef,
         ]),
@@ -165,8 +172,9 @@ export class FilesView implements RowView {
     }
     this.el.appendChild(head);
     const list = h('ul', { class: 'file-list' });
+    const change = changes();
     for (const f of files) {
-      const c = CHANGE[f.change] ?? CHANGE.updated;
+      const c = change[f.change] ?? change.updated;
       const item = h('li', { class: 'file-item' }, [
         h(
           'button',
@@ -176,7 +184,7 @@ export class FilesView implements RowView {
               type: 'button',
               'data-change': f.change,
               'data-path': f.path,
-              title: `Open ${f.path}`,
+              title: l10n.t('Open {0}', f.path),
             },
             on: { click: () => this.ctx.post({ type: 'openFile', turnId: this.turnId, path: f.path }) },
           },
@@ -191,10 +199,12 @@ export class FilesView implements RowView {
       if (st) item.appendChild(stateBadge(st));
       if (sessionId) {
         item.appendChild(
-          this.action('Compare', `Compare ${f.path} with the workspace file`, 'den.compareWithWorkspace', [
-            sessionId,
-            f.path,
-          ]),
+          this.action(
+            l10n.t('Compare'),
+            l10n.t('Compare {0} with the workspace file', f.path),
+            'den.compareWithWorkspace',
+            [sessionId, f.path],
+          ),
         );
       }
       list.appendChild(item);
@@ -218,7 +228,10 @@ function stateBadge(st: FileStatusView): HTMLElement {
   if (st.reason) attrs.title = st.reason;
   return h('span', { class: 'file-state', attrs }, [
     h('span', { text: fileStatusText(st), attrs: { 'aria-hidden': 'true' } }),
-    h('span', { class: 'visually-hidden', text: `, against the workspace: ${fileStatusWords(st)}` }),
+    h('span', {
+      class: 'visually-hidden',
+      text: l10n.t(', against the workspace: {0}', fileStatusWords(st)),
+    }),
   ]);
 }
 

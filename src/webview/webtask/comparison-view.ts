@@ -2,6 +2,7 @@
  * Compare with Previous Run: the counts against the earlier run (or why there is none), then the
  * added, removed and changed records, each list bounded ("and N more").
  */
+import { l10n } from '../../protocol/l10n';
 import { cellText, flattenRecord, type Cell } from '../../core/webtask/flatten';
 import type { WebTaskComparisonView } from '../../protocol/webtask-messages';
 import { clear, h } from '../dom';
@@ -17,13 +18,13 @@ const clip = (text: string): string => (text.length > MAX_TEXT ? `${text.slice(0
 
 /** A value as clipped text, with the whole text in the title. */
 function value(text: string, cls: string): HTMLElement {
-  return h('span', { class: cls, text: clip(text) || '(empty)', attrs: { title: text } });
+  return h('span', { class: cls, text: clip(text) || l10n.t('(empty)'), attrs: { title: text } });
 }
 
 /** A changed cell: absent, null and empty text say which they are. */
 function cell(c: Cell, cls: string): HTMLElement {
   if (c === undefined || c === null)
-    return h('span', { class: `${cls} wt-absent`, text: c === null ? 'null' : '(missing)' });
+    return h('span', { class: `${cls} wt-absent`, text: c === null ? 'null' : l10n.t('(missing)') });
   return value(cellText(c), cls);
 }
 
@@ -35,7 +36,10 @@ export class ComparisonView {
   constructor() {
     this.headline = h('p', { id: 'wt-comparison-headline' });
     this.lists = h('div', { class: 'wt-diff' });
-    this.el = section('wt-comparison', 'Comparison with the previous run', [this.headline, this.lists]);
+    this.el = section('wt-comparison', l10n.t('Comparison with the previous run'), [
+      this.headline,
+      this.lists,
+    ]);
   }
 
   set(c: WebTaskComparisonView | null): void {
@@ -53,14 +57,14 @@ export class ComparisonView {
         value(JSON.stringify(r), 'wt-record'),
       ]);
     };
-    this.list('added', 'Added', c.added, record);
-    this.list('removed', 'Removed', c.removed, record);
-    this.list('changed', 'Changed', c.changed, (ch) => {
+    this.list('added', l10n.t('Added'), c.added, record);
+    this.list('removed', l10n.t('Removed'), c.removed, record);
+    this.list('changed', l10n.t('Changed'), c.changed, (ch) => {
       const before = flattenRecord(ch.before);
       const after = flattenRecord(ch.after);
       return h('li', {}, [
         h('strong', { text: clip(ch.key) }),
-        ` changed ${ch.fields.join(', ')}`,
+        l10n.t(' changed {0}', ch.fields.join(', ')),
         h(
           'ul',
           {},
@@ -82,7 +86,8 @@ export class ComparisonView {
     if (items.length === 0) return;
     const { shown, more } = bounded(items, MAX_LISTED);
     const ul = h('ul', { id: `wt-${kind}`, class: `wt-diff-${kind}` }, shown.map(item));
-    if (more > 0) ul.append(h('li', { class: 'wt-note', text: `and ${more.toLocaleString('en-US')} more` }));
+    if (more > 0)
+      ul.append(h('li', { class: 'wt-note', text: l10n.t('and {0} more', more.toLocaleString('en-US')) }));
     this.lists.append(h('h3', { text: `${title} (${items.length.toLocaleString('en-US')})` }), ul);
   }
 }

@@ -4,13 +4,14 @@
  * attempt), the host's `formErrors` shown the same way, and Run (button or Ctrl/Cmd+Enter) posting
  * the form only when it has no errors.
  */
+import { l10n } from '../../protocol/l10n';
 import { readSchemaDocument } from '../../core/webtask/json-schema';
 import { checkForm, readSchemaText } from '../../protocol/webtask-form';
 import type { WebTaskForm } from '../../protocol/webtask-messages';
 import { clear, h } from '../dom';
 import type { WebTaskPost } from '../post';
 import { button } from './parts';
-import { bounded, plural } from './texts';
+import { bounded } from './texts';
 
 type Field = keyof WebTaskForm;
 type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
@@ -71,28 +72,28 @@ export class FormView {
     this.passcode = h('span', { id: 'wt-passcode-state' });
     this.runButton = h('button', {
       id: 'wt-run',
-      text: 'Run',
+      text: l10n.t('Run'),
       attrs: { type: 'button', 'aria-keyshortcuts': 'Control+Enter Meta+Enter' },
       on: { click: () => this.run() },
     });
     const mode = h('select', {}, [
-      h('option', { text: 'Service default', attrs: { value: '' } }),
-      h('option', { text: 'deepsearch (experimental)', attrs: { value: 'deepsearch' } }),
+      h('option', { text: l10n.t('Service default'), attrs: { value: '' } }),
+      h('option', { text: l10n.t('deepsearch (experimental)'), attrs: { value: 'deepsearch' } }),
     ]);
     this.advanced = h('details', { id: 'wt-advanced', class: 'wt-advanced' }, [
       h('summary', {}, [
-        'Advanced ',
-        h('span', { class: 'wt-experimental', text: 'Experimental (the service says so)' }),
+        l10n.t('Advanced '),
+        h('span', { class: 'wt-experimental', text: l10n.t('Experimental (the service says so)') }),
       ]),
       h('div', { class: 'wt-checks' }, [
-        this.check('blockAds', 'Block ads'),
-        this.check('solveCaptchas', 'Solve CAPTCHAs'),
+        this.check('blockAds', l10n.t('Block ads')),
+        this.check('solveCaptchas', l10n.t('Solve CAPTCHAs')),
       ]),
       h('div', { class: 'wt-grid' }, [
-        this.field('proxyCity', 'Proxy city', text()),
-        this.field('proxyCountry', 'Proxy country', text()),
-        this.field('proxyState', 'Proxy state', text()),
-        this.field('proxyZip', 'Proxy zip', text({ inputmode: 'numeric' })),
+        this.field('proxyCity', l10n.t('Proxy city'), text()),
+        this.field('proxyCountry', l10n.t('Proxy country'), text()),
+        this.field('proxyState', l10n.t('Proxy state'), text()),
+        this.field('proxyZip', l10n.t('Proxy zip'), text({ inputmode: 'numeric' })),
       ]),
     ]);
     this.el = h(
@@ -112,10 +113,10 @@ export class FormView {
         },
       },
       [
-        h('h2', { id: 'wt-form-title', text: 'Web task' }),
+        h('h2', { id: 'wt-form-title', text: l10n.t('Web task') }),
         this.field(
           'appUrl',
-          'App URL',
+          l10n.t('App URL'),
           h('input', {
             attrs: {
               type: 'url',
@@ -127,18 +128,18 @@ export class FormView {
         ),
         this.field(
           'query',
-          'Query',
+          l10n.t('Query'),
           h('textarea', { attrs: { rows: '3' } }),
-          'What the task should find or do, in plain words.',
+          l10n.t('What the task should find or do, in plain words.'),
         ),
         this.field(
           'schemaText',
-          'Schema',
+          l10n.t('Schema'),
           h('textarea', { class: 'wt-code', attrs: { rows: '6', spellcheck: 'false' } }),
-          'JSON: each field name with a description of what it holds, or a JSON Schema. Optional.',
+          l10n.t('JSON: each field name with a description of what it holds, or a JSON Schema. Optional.'),
           [
             h('div', { class: 'wt-row' }, [
-              button('wt-pick-schema', 'Choose schema file…', () =>
+              button('wt-pick-schema', l10n.t('Choose schema file…'), () =>
                 this.options.post({ type: 'pickSchema' }),
               ),
               this.schemaSource,
@@ -149,24 +150,31 @@ export class FormView {
         h('div', { class: 'wt-grid' }, [
           this.field(
             'maxCount',
-            'Max count',
+            l10n.t('Max count'),
             text({ inputmode: 'numeric' }),
-            'Most records to return. Optional.',
+            l10n.t('Most records to return. Optional.'),
           ),
-          this.field('mode', 'Mode', mode, 'How the service works on the task.'),
+          this.field('mode', l10n.t('Mode'), mode, l10n.t('How the service works on the task.')),
         ]),
-        h('div', { class: 'wt-checks' }, [this.check('stream', 'Streaming (status as the run goes)')]),
+        h('div', { class: 'wt-checks' }, [
+          this.check('stream', l10n.t('Streaming (status as the run goes)')),
+        ]),
         this.advanced,
         this.general,
         h('div', { class: 'wt-actions' }, [
           this.runButton,
           h('span', {
             class: 'wt-note',
-            text: `${/Mac/.test(navigator.platform) ? '⌘' : 'Ctrl'}+Enter runs from anywhere in the form.`,
+            text: l10n.t(
+              '{0}+Enter runs from anywhere in the form.',
+              /Mac/.test(navigator.platform) ? '⌘' : 'Ctrl',
+            ),
           }),
           h('span', { class: 'wt-passcode' }, [
             this.passcode,
-            button('wt-set-passcode', 'Set Passcode…', () => this.options.post({ type: 'setPasscode' })),
+            button('wt-set-passcode', l10n.t('Set Passcode…'), () =>
+              this.options.post({ type: 'setPasscode' }),
+            ),
           ]),
         ]),
       ],
@@ -207,7 +215,7 @@ export class FormView {
   }
 
   setPasscode(set: boolean): void {
-    this.passcode.textContent = `Passcode: ${set ? 'set' : 'not set'}`;
+    this.passcode.textContent = set ? l10n.t('Passcode: set') : l10n.t('Passcode: not set');
     this.passcode.dataset.set = String(set);
   }
 
@@ -305,7 +313,7 @@ export class FormView {
   }
 
   private showSchemaSource(): void {
-    this.schemaSource.textContent = this.form.schemaSource ? `From ${this.form.schemaSource}` : '';
+    this.schemaSource.textContent = this.form.schemaSource ? l10n.t('From {0}', this.form.schemaSource) : '';
     this.schemaSource.title = this.form.schemaSource;
   }
 
@@ -353,9 +361,15 @@ export class FormView {
     if (!doc || doc.source !== 'json-schema' || doc.notes.length + doc.problems.length === 0) return;
     this.schemaInfo.append(
       h('div', {
-        text:
-          `Converted from JSON Schema: ${plural(doc.notes.length, 'note')}, ` +
-          `${plural(doc.problems.length, 'thing')} the service form cannot say`,
+        text: l10n.t(
+          'Converted from JSON Schema: {0}, {1} the service form cannot say',
+          doc.notes.length === 1
+            ? l10n.t('1 note')
+            : l10n.t('{0} notes', doc.notes.length.toLocaleString('en-US')),
+          doc.problems.length === 1
+            ? l10n.t('1 thing')
+            : l10n.t('{0} things', doc.problems.length.toLocaleString('en-US')),
+        ),
       }),
     );
     const items = [
@@ -369,11 +383,11 @@ export class FormView {
       shown.map((i) =>
         h('li', { class: `wt-schema-${i.kind}` }, [
           h('code', { text: i.pointer || '/' }),
-          ` ${i.kind === 'problem' ? 'cannot say: ' : ''}${i.message}`,
+          ` ${i.kind === 'problem' ? l10n.t('cannot say: ') : ''}${i.message}`,
         ]),
       ),
     );
-    if (more > 0) list.append(h('li', { text: `and ${more} more` }));
+    if (more > 0) list.append(h('li', { text: l10n.t('and {0} more', more) }));
     this.schemaInfo.append(list);
   }
 }

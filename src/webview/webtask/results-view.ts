@@ -3,6 +3,7 @@
  * issues, an empty extraction made prominent, unreadable data, fields the schema does not name), the
  * toolbar (open, save, copy, compare, open the session) and the windowed table.
  */
+import { l10n } from '../../protocol/l10n';
 import { checkResult } from '../../core/webtask/result-check';
 import { toTable } from '../../core/webtask/flatten';
 import type { WebTaskResultsView } from '../../protocol/webtask-messages';
@@ -33,7 +34,7 @@ export class ResultsView {
     this.session = h('div', { id: 'wt-session', class: 'wt-row' });
     this.keyField = h('input', {
       id: 'wt-key-field',
-      attrs: { type: 'text', spellcheck: 'false', placeholder: 'id (optional)' },
+      attrs: { type: 'text', spellcheck: 'false', placeholder: l10n.t('id (optional)') },
       on: {
         keydown: (e) => {
           if (e.key === 'Enter') compare();
@@ -44,21 +45,21 @@ export class ResultsView {
       const key = this.keyField.value.trim();
       post(key ? { type: 'compare', keyField: key } : { type: 'compare' });
     };
-    this.el = section('wt-results', 'Results', [
+    this.el = section('wt-results', l10n.t('Results'), [
       this.warning,
       this.summary,
       this.problems,
-      h('div', { class: 'wt-toolbar', attrs: { role: 'toolbar', 'aria-label': 'Results actions' } }, [
-        button('wt-open-json', 'Open as JSON', () => post({ type: 'openJson' })),
-        button('wt-save-json', 'Save as JSON', () => post({ type: 'save', format: 'json' })),
-        button('wt-save-jsonl', 'Save as JSONL', () => post({ type: 'save', format: 'jsonl' })),
-        button('wt-save-csv', 'Save as CSV', () => post({ type: 'save', format: 'csv' })),
-        button('wt-copy-json', 'Copy JSON', () => post({ type: 'copy', format: 'json' })),
-        button('wt-copy-csv', 'Copy CSV', () => post({ type: 'copy', format: 'csv' })),
+      h('div', { class: 'wt-toolbar', attrs: { role: 'toolbar', 'aria-label': l10n.t('Results actions') } }, [
+        button('wt-open-json', l10n.t('Open as JSON'), () => post({ type: 'openJson' })),
+        button('wt-save-json', l10n.t('Save as JSON'), () => post({ type: 'save', format: 'json' })),
+        button('wt-save-jsonl', l10n.t('Save as JSONL'), () => post({ type: 'save', format: 'jsonl' })),
+        button('wt-save-csv', l10n.t('Save as CSV'), () => post({ type: 'save', format: 'csv' })),
+        button('wt-copy-json', l10n.t('Copy JSON'), () => post({ type: 'copy', format: 'json' })),
+        button('wt-copy-csv', l10n.t('Copy CSV'), () => post({ type: 'copy', format: 'csv' })),
       ]),
       h('div', { class: 'wt-row' }, [
-        button('wt-compare', 'Compare with Previous Run', compare),
-        h('label', { text: 'Key field', attrs: { for: 'wt-key-field' } }),
+        button('wt-compare', l10n.t('Compare with Previous Run'), compare),
+        h('label', { text: l10n.t('Key field'), attrs: { for: 'wt-key-field' } }),
         this.keyField,
       ]),
       this.session,
@@ -81,19 +82,20 @@ export class ResultsView {
     clear(this.summary);
     const line = (id: string, text: string): HTMLElement => h('span', { id, text });
     this.summary.append(line('wt-rows', s.rows));
-    if (s.issues.length > 0) this.summary.append(line('wt-issues', `Issues: ${s.issues.join(', ')}`));
-    else if (check) this.summary.append(line('wt-issues', 'No issues'));
+    if (s.issues.length > 0)
+      this.summary.append(line('wt-issues', l10n.t('Issues: {0}', s.issues.join(', '))));
+    else if (check) this.summary.append(line('wt-issues', l10n.t('No issues')));
     if (s.rowsWithIssues) this.summary.append(line('wt-rows-with-issues', s.rowsWithIssues));
     if (s.extra) this.summary.append(line('wt-extra-fields', s.extra));
     if (r.dropped)
       this.summary.append(
-        line('wt-dropped', 'Too big to keep in history: a reopened run will not have these rows.'),
+        line('wt-dropped', l10n.t('Too big to keep in history: a reopened run will not have these rows.')),
       );
     clear(this.problems);
     const problems = check?.dataProblems ?? [];
     if (problems.length > 0)
       this.problems.append(
-        h('div', { text: 'The data is not all records:' }),
+        h('div', { text: l10n.t('The data is not all records:') }),
         h(
           'ul',
           {},
@@ -102,7 +104,11 @@ export class ResultsView {
       );
     this.problems.hidden = problems.length === 0;
     this.table.setTable(toTable(check?.rows ?? r.data, r.schema), issueLookup(check));
-    return [`Results: ${s.rows}.`, s.warning, s.issues.length > 0 ? `Issues: ${s.issues.join(', ')}.` : '']
+    return [
+      l10n.t('Results: {0}.', s.rows),
+      s.warning,
+      s.issues.length > 0 ? l10n.t('Issues: {0}.', s.issues.join(', ')) : '',
+    ]
       .filter(Boolean)
       .join(' ');
   }
@@ -119,10 +125,10 @@ export class ResultsView {
     clear(this.session);
     this.session.hidden = !id || !this.results;
     if (!id || !this.results) return;
-    this.session.append(h('span', { class: 'wt-note' }, ['Session ', h('code', { text: id })]));
+    this.session.append(h('span', { class: 'wt-note' }, [l10n.t('Session '), h('code', { text: id })]));
     if (this.results.sessionOpenable)
       this.session.append(
-        button('wt-open-session', 'Open Session', () => this.post({ type: 'openSession' })),
+        button('wt-open-session', l10n.t('Open Session'), () => this.post({ type: 'openSession' })),
       );
   }
 

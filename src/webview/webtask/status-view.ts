@@ -3,11 +3,12 @@
  * and message, what to try after a failure, the time it took or has taken so far, and Cancel /
  * Watch Live / Open in Browser while they apply.
  */
+import { l10n } from '../../protocol/l10n';
 import type { WebTaskStatusView } from '../../protocol/webtask-messages';
 import { h } from '../dom';
 import type { WebTaskPost } from '../post';
 import { button, section } from './parts';
-import { isLive, PHASE_LABELS, timeText } from './texts';
+import { isLive, phaseLabels, timeText } from './texts';
 
 export class StatusView {
   readonly el: HTMLElement;
@@ -30,24 +31,24 @@ export class StatusView {
     this.needsYou = h('p', {
       id: 'wt-needs-you',
       class: 'wt-callout',
-      text: 'The task is waiting for a person: watch it live and do what it asks in the browser.',
+      text: l10n.t('The task is waiting for a person: watch it live and do what it asks in the browser.'),
     });
     this.message = h('p', { id: 'wt-message', class: 'wt-message' });
     this.hint = h('p', { id: 'wt-hint', class: 'wt-hint' });
-    this.cancel = button('wt-cancel', 'Cancel', () => post({ type: 'cancel' }), 'secondary');
+    this.cancel = button('wt-cancel', l10n.t('Cancel'), () => post({ type: 'cancel' }), 'secondary');
     this.watch = button(
       'wt-watch-live',
-      'Watch Live',
+      l10n.t('Watch Live'),
       () => post({ type: 'watchLive', external: false }),
       '',
     );
     this.external = button(
       'wt-open-browser',
-      'Open in Browser',
+      l10n.t('Open in Browser'),
       () => post({ type: 'watchLive', external: true }),
       'secondary',
     );
-    this.el = section('wt-status', 'Run', [
+    this.el = section('wt-status', l10n.t('Run'), [
       h('div', { class: 'wt-row' }, [this.phase, this.taskStatus, this.time]),
       this.needsYou,
       this.message,
@@ -64,13 +65,13 @@ export class StatusView {
     this.timer = undefined;
     if (!s) return;
     const live = isLive(s.phase);
-    this.phase.textContent = PHASE_LABELS[s.phase];
+    this.phase.textContent = phaseLabels()[s.phase];
     this.phase.dataset.phase = s.phase;
     this.taskStatus.textContent = s.taskStatus;
     this.needsYou.hidden = s.phase !== 'needs-you';
     this.message.textContent = s.message;
     this.message.hidden = !s.message;
-    this.hint.textContent = s.hint ? `What to try: ${s.hint}` : '';
+    this.hint.textContent = s.hint ? l10n.t('What to try: {0}', s.hint) : '';
     this.hint.hidden = !s.hint;
     this.cancel.hidden = !live;
     this.watch.hidden = this.external.hidden = !s.livestreamUrl;

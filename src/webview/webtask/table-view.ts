@@ -5,10 +5,11 @@
  * the rows through `rowFilter`. Cells with an issue carry a class per kind, a `title` and hidden
  * words, so the issue is seen, hovered and heard.
  */
+import { l10n } from '../../protocol/l10n';
 import { cellText, rowFilter, sortedIndexes, type Table } from '../../core/webtask/flatten';
 import { clear, h } from '../dom';
 import { computeWindow, prefixSums } from '../windowing';
-import { ISSUE_WORDS, plural, type IssueLookup } from './texts';
+import { issueWords, rowsText, type IssueLookup } from './texts';
 
 type Direction = 'asc' | 'desc';
 
@@ -47,8 +48,8 @@ export class TableView {
       id: 'wt-filter',
       attrs: {
         type: 'search',
-        placeholder: 'Filter rows',
-        'aria-label': 'Filter rows',
+        placeholder: l10n.t('Filter rows'),
+        'aria-label': l10n.t('Filter rows'),
         'aria-controls': 'wt-table',
       },
       on: { input: () => this.apply() },
@@ -60,16 +61,17 @@ export class TableView {
     this.top = spacer();
     this.bottom = spacer();
     this.body = h('tbody', {}, [this.top, this.bottom]);
-    this.tableEl = h('table', { id: 'wt-table', class: 'wt-table', attrs: { 'aria-label': 'Results' } }, [
-      h('thead', {}, [this.headRow]),
-      this.body,
-    ]);
+    this.tableEl = h(
+      'table',
+      { id: 'wt-table', class: 'wt-table', attrs: { 'aria-label': l10n.t('Results') } },
+      [h('thead', {}, [this.headRow]), this.body],
+    );
     this.scroller = h(
       'div',
       {
         id: 'wt-table-scroll',
         class: 'wt-table-scroll',
-        attrs: { tabindex: '0', role: 'region', 'aria-label': 'Results table (arrow keys scroll)' },
+        attrs: { tabindex: '0', role: 'region', 'aria-label': l10n.t('Results table (arrow keys scroll)') },
         on: { keydown: (e) => this.key(e) },
       },
       [this.tableEl],
@@ -102,7 +104,7 @@ export class TableView {
   private header(): void {
     clear(this.headRow);
     this.headRow.append(
-      h('th', { class: 'wt-rownum', text: '#', attrs: { scope: 'col', title: 'Record number' } }),
+      h('th', { class: 'wt-rownum', text: '#', attrs: { scope: 'col', title: l10n.t('Record number') } }),
     );
     for (const column of this.table.columns) {
       const sorted = this.sort?.column === column ? this.sort.direction : undefined;
@@ -150,8 +152,8 @@ export class TableView {
     } else this.order = matched;
     this.count.textContent =
       this.order.length === all
-        ? `Showing all ${plural(all, 'row')}`
-        : `Showing ${this.order.length.toLocaleString('en-US')} of ${plural(all, 'row')}`;
+        ? l10n.t('Showing all {0}', rowsText(all))
+        : l10n.t('Showing {0} of {1}', this.order.length.toLocaleString('en-US'), rowsText(all));
     this.tableEl.setAttribute('aria-rowcount', String(this.order.length + 1));
     this.offsets = prefixSums(new Float64Array(this.order.length).fill(this.rowHeight));
     this.shown = { start: -1, end: -1 };
@@ -177,7 +179,7 @@ export class TableView {
     const rows = document.createDocumentFragment();
     for (let i = w.start; i < w.end; i++) rows.append(this.row(i));
     if (this.order.length === 0 && this.table.rows.length > 0)
-      rows.append(h('tr', {}, [h('td', { class: 'wt-note', text: 'No rows match the filter.' })]));
+      rows.append(h('tr', {}, [h('td', { class: 'wt-note', text: l10n.t('No rows match the filter.') })]));
     this.top.after(rows);
     this.top.style.height = `${w.top}px`;
     this.bottom.style.height = `${w.bottom}px`;
@@ -211,7 +213,7 @@ export class TableView {
       const td = h('td', { text: text.length > MAX_CELL_CHARS ? `${text.slice(0, MAX_CELL_CHARS)}…` : text });
       const kind = this.issue(index, column);
       if (kind) {
-        const word = ISSUE_WORDS[kind];
+        const word = issueWords()[kind];
         td.className = `wt-issue wt-issue-${kind}`;
         // An empty cell shows its issue's word; a cell with text says it to screen readers only.
         td.append(

@@ -2,6 +2,7 @@
  * The Web Task page's words, pure: phase names, the results summary, the comparison headline, the
  * issue lookup of the table and the saved draft. No DOM, so plain Node tests cover them.
  */
+import { l10n } from '../../protocol/l10n';
 import type { IssueKind, ResultCheck } from '../../core/webtask/result-check';
 import {
   isWebTaskForm,
@@ -12,28 +13,29 @@ import {
 } from '../../protocol/webtask-messages';
 import { formatDuration } from '../format';
 
-export const PHASE_LABELS: Record<WebTaskPhase, string> = {
-  running: 'Running',
-  'needs-you': 'Needs you',
-  done: 'Done',
-  failed: 'Failed',
-  error: 'Error',
-  cancelled: 'Cancelled',
-};
+/** The phases' names, in the current language (a function: the bundle arrives with `init`). */
+export const phaseLabels = (): Record<WebTaskPhase, string> => ({
+  running: l10n.t('Running'),
+  'needs-you': l10n.t('Needs you'),
+  done: l10n.t('Done'),
+  failed: l10n.t('Failed'),
+  error: l10n.t('Error'),
+  cancelled: l10n.t('Cancelled'),
+});
 
 /** Whether the run can still be cancelled (it has not ended). */
 export const isLive = (phase: WebTaskPhase): boolean => phase === 'running' || phase === 'needs-you';
 
-export const ISSUE_WORDS: Record<IssueKind, string> = {
-  missing: 'missing',
-  null: 'null',
-  empty: 'empty',
-  'wrong-shape': 'wrong shape',
-};
+export const issueWords = (): Record<IssueKind, string> => ({
+  missing: l10n.t('missing'),
+  null: l10n.t('null'),
+  empty: l10n.t('empty'),
+  'wrong-shape': l10n.t('wrong shape'),
+});
 
 /** "3 rows", "1 row". */
-export const plural = (n: number, one: string, many = `${one}s`): string =>
-  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+export const rowsText = (n: number): string =>
+  n === 1 ? l10n.t('{0} row', n.toLocaleString('en-US')) : l10n.t('{0} rows', n.toLocaleString('en-US'));
 
 /** A time of day as the person's locale writes it, with seconds. */
 export const clockTime = (ms: number): string => new Date(ms).toLocaleTimeString();
@@ -43,17 +45,17 @@ export const dateTime = (ms: number): string => new Date(ms).toLocaleString();
 
 /** What the live region says when a run's phase changes. */
 export function phaseAnnouncement(s: WebTaskStatusView): string {
-  const words = `Web task: ${PHASE_LABELS[s.phase]}.`;
-  return s.phase === 'needs-you' ? `${words} The task waits for you in the live browser.` : words;
+  const words = l10n.t('Web task: {0}.', phaseLabels()[s.phase]);
+  return s.phase === 'needs-you' ? l10n.t('{0} The task waits for you in the live browser.', words) : words;
 }
 
 /** "Started 10:02:03 · 45 s" while live; "Finished 10:03:00 · took 57 s" once ended. */
 export function timeText(s: WebTaskStatusView, now: number): string {
   if (s.finishedAt !== undefined) {
     const took = formatDuration((s.finishedAt - s.startedAt) / 1000);
-    return `Finished ${clockTime(s.finishedAt)} · took ${took}`;
+    return l10n.t('Finished {0} · took {1}', clockTime(s.finishedAt), took);
   }
-  return `Started ${clockTime(s.startedAt)} · ${formatDuration((now - s.startedAt) / 1000)}`;
+  return l10n.t('Started {0} · {1}', clockTime(s.startedAt), formatDuration((now - s.startedAt) / 1000));
 }
 
 /** The summary lines under the Results heading (each a separate sentence). */
@@ -69,15 +71,15 @@ export interface ResultSummary {
   extra?: string;
 }
 
-export const EMPTY_WARNINGS: Record<NonNullable<ResultCheck['empty']>, string> = {
-  'no-rows': 'No rows came back.',
-  'all-empty': 'Every field came back empty — check the schema’s descriptions and the query.',
-};
+const emptyWarnings = (): Record<NonNullable<ResultCheck['empty']>, string> => ({
+  'no-rows': l10n.t('No rows came back.'),
+  'all-empty': l10n.t('Every field came back empty — check the schema’s descriptions and the query.'),
+});
 
 export function resultSummary(rowCount: number, check: ResultCheck | undefined): ResultSummary {
-  const out: ResultSummary = { rows: plural(rowCount, 'row'), issues: [] };
+  const out: ResultSummary = { rows: rowsText(rowCount), issues: [] };
   if (!check) {
-    if (rowCount === 0) out.warning = EMPTY_WARNINGS['no-rows'];
+    if (rowCount === 0) out.warning = emptyWarnings()['no-rows'];
     return out;
   }
   const t = check.totals;
@@ -87,12 +89,13 @@ export function resultSummary(rowCount: number, check: ResultCheck | undefined):
     [t.empty, 'empty'],
     [t.wrongShape, 'wrong-shape'],
   ];
-  out.issues = counts
-    .filter(([n]) => n > 0)
-    .map(([n, k]) => `${n.toLocaleString('en-US')} ${ISSUE_WORDS[k]}`);
-  if (check.rowsWithIssues > 0) out.rowsWithIssues = `${plural(check.rowsWithIssues, 'row')} with issues`;
-  if (check.empty) out.warning = EMPTY_WARNINGS[check.empty];
-  if (check.extraFields.length > 0) out.extra = `Fields not in the schema: ${check.extraFields.join(', ')}`;
+  const words = issueWords();
+  out.issues = counts.filter(([n]) => n > 0).map(([n, k]) => `${n.toLocaleString('en-US')} ${words[k]}`);
+  if (check.rowsWithIssues > 0)
+    out.rowsWithIssues = l10n.t('{0} with issues', rowsText(check.rowsWithIssues));
+  if (check.empty) out.warning = emptyWarnings()[check.empty];
+  if (check.extraFields.length > 0)
+    out.extra = l10n.t('Fields not in the schema: {0}', check.extraFields.join(', '));
   return out;
 }
 
@@ -111,14 +114,21 @@ export function issueLookup(check: ResultCheck | undefined): IssueLookup {
 
 /** "vs run of <time>: 2 added, 1 removed, 3 changed, 10 unchanged (matched by key `id`)". */
 export function comparisonHeadline(c: WebTaskComparisonView): string {
-  if (!c.previous) return c.message ?? 'There is no earlier run to compare with.';
+  if (!c.previous) return c.message ?? l10n.t('There is no earlier run to compare with.');
   const by =
     c.keyField !== undefined
-      ? `matched by key \`${c.keyField}\`${c.keySource === 'inferred' ? ', inferred' : ''}`
-      : 'matched as whole records';
-  return (
-    `vs run of ${dateTime(c.previous.startedAt)}: ${c.added.length} added, ${c.removed.length} removed, ` +
-    `${c.changed.length} changed, ${c.unchanged} unchanged (${by})`
+      ? c.keySource === 'inferred'
+        ? l10n.t('matched by key `{0}`, inferred', c.keyField)
+        : l10n.t('matched by key `{0}`', c.keyField)
+      : l10n.t('matched as whole records');
+  return l10n.t(
+    'vs run of {0}: {1} added, {2} removed, {3} changed, {4} unchanged ({5})',
+    dateTime(c.previous.startedAt),
+    c.added.length,
+    c.removed.length,
+    c.changed.length,
+    c.unchanged,
+    by,
   );
 }
 

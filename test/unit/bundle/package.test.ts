@@ -49,6 +49,7 @@ describe('the package (.vsix)', function () {
       /^dist\/(extension|integrations|webview|webtask)\.js$/,
       /^dist\/llhttp\.wasm$/,
       /^media\/[\w./-]+\.(css|svg|png|json|md)$/,
+      /^l10n\/bundle\.l10n\.json$/,
     ];
     const unexpected = files.filter((f) => !allowed.some((re) => re.test(f)));
     assert.deepEqual(unexpected, [], `shipped but not needed: ${unexpected.join(', ')}`);

@@ -43,6 +43,7 @@ function rig(opts: { initThreshold?: number; visible?: boolean } = {}): Rig {
         composer: { mode: 'code', effort: 'fast', attachments: [], running: true, queued: 0, sending: false },
         connection: { state: 'live' },
         notice: null,
+        l10n: null,
       }),
       post: (m) => {
         posts.push(m);

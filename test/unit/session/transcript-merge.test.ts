@@ -38,6 +38,7 @@ function showMerge(
       composer: { mode: 'auto', effort: 'fast', attachments: [], running: false, queued: 0, sending: false },
       connection: { state: 'idle' },
       notice: null,
+      l10n: null,
     }),
     post: (m) => mirror.apply(m),
     clock,
@@ -138,6 +139,7 @@ function deltasOf(t: Transcript, apply: () => ReturnType<typeof reconcileTurn>):
       composer: { mode: 'auto', effort: 'fast', attachments: [], running: false, queued: 0, sending: false },
       connection: { state: 'idle' },
       notice: null,
+      l10n: null,
     }),
     post: (m) => {
       if (m.type === 'batch') posted.push(...m.deltas);

@@ -83,6 +83,7 @@ export function initMessage(
     composer: composer({ running: true }),
     connection: { state: 'live' },
     notice: null,
+    l10n: null,
     ...patch,
   };
 }

@@ -39,6 +39,7 @@ export function webTaskInit(patch: Partial<Omit<Init, 'type'>> = {}): Init {
     status: null,
     results: null,
     comparison: null,
+    l10n: null,
     ...patch,
   };
 }
