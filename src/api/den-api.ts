@@ -150,12 +150,13 @@ export function createDenApi(deps: DenApiDeps): DenExtensionApi {
       const sub = panels.onDidChangeTranscript((id) => {
         if (id === ref.sessionId) fromHost();
       });
-      // Not held by a host (the turn ended before, or in another window): the stored history.
+      // Not held by a host (it ended before, or runs from elsewhere): read the history into one,
+      // which follows the turn on while it runs.
       if (!fromHost()) {
-        void transcript(ref.sessionId).then(
+        void panels.watch(ref.sessionId).then(
           (t) => {
             const turn = t.turns.find((x) => x.agentMessageId === ref.agentMessageId);
-            if (turn && !panels.transcriptOf(ref.sessionId)) emit(turnSnapshot(ref.sessionId, turn));
+            if (turn) emit(turnSnapshot(ref.sessionId, turn));
           },
           () => undefined,
         );

@@ -67,6 +67,8 @@ export class PanelManager implements vscode.Disposable {
   /** A turn Den followed ended (completed, error or aborted). */
   readonly onDidEndTurn = this.#ended.event;
   readonly #disposables: vscode.Disposable[];
+  /** Sessions whose history a headless host is reading (`watch`). */
+  readonly #loading = new Set<string>();
   readonly #transcriptChanged = new vscode.EventEmitter<string>();
   /** A session's transcript changed in a host (an open panel, or a turn followed headless). */
   readonly onDidChangeTranscript = this.#transcriptChanged.event;
@@ -143,6 +145,24 @@ export class PanelManager implements vscode.Disposable {
     this.#releaseIdleHosts();
     if (ok && started) return { agentMessageId: started.agentMessageId };
     return { error: host.view.notice?.message ?? 'The turn did not start (the service is busy: try again).' };
+  }
+
+  /**
+   * Reads a session's history into a host, which follows its open turns (kept while one runs):
+   * the API follows a turn Den did not hold. Resolves to the transcript read.
+   */
+  async watch(sessionId: string): Promise<Transcript> {
+    const host = this.#hostFor(sessionId);
+    // Not let go while its history merges in, before it follows the open turns.
+    this.#loading.add(sessionId);
+    try {
+      await host.load();
+    } finally {
+      this.#loading.delete(sessionId);
+    }
+    const t = host.transcript;
+    this.#releaseIdleHosts();
+    return t;
   }
 
   /** Whether the session's host has read its stored history (else it holds only turns started here). */
@@ -297,7 +317,7 @@ export class PanelManager implements vscode.Disposable {
   /** Hosts without a panel and without a running turn have nothing left to do. */
   #releaseIdleHosts(): void {
     for (const [id, h] of this.#hosts) {
-      if (this.#panels.has(id) || h.busy) continue;
+      if (this.#panels.has(id) || h.busy || this.#loading.has(id)) continue;
       this.#hosts.delete(id);
       h.dispose();
     }

@@ -133,6 +133,25 @@ describe('Public API', () => {
     assert.ok(s.turns.length > 0 && s.title.length > 0);
   });
 
+  it('follows a turn Den did not start (started on the service directly) live, from its history to its end', async () => {
+    const api = publicApi();
+    const sessionId = '5f0c7c1e-2b7a-4d55-9a57-0c7d3f1e9b21';
+    const { status, body } = await emuFetch(den.emu, '/sessions/new', {
+      method: 'POST',
+      body: JSON.stringify({ session_id: sessionId, task: 'A slow coding task' }),
+    });
+    assert.equal(status, 200, JSON.stringify(body));
+    const agentMessageId = body.agent_message_id as string;
+    assert.equal(den.api.panels.transcriptOf(sessionId), undefined, 'Den holds nothing of it');
+    const follow = snapshotsUntilEnd(api, { sessionId, agentMessageId });
+    const last = await follow.ended;
+    follow.dispose();
+    assert.equal(last.status, 'completed');
+    assert.equal(last.task, 'A slow coding task');
+    assert.ok(last.answer.length > 0 && last.files.length > 0);
+    assert.ok(follow.seen.length > 2, `followed live, not only read: ${follow.seen.map((x) => x.status)}`);
+  });
+
   it('stops a running turn: followers see it end aborted', async () => {
     const api = publicApi();
     const ref = await api.startTurn({ task: 'A slow long answer' });
