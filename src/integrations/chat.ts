@@ -14,7 +14,6 @@ export interface DenChatMetadata {
   sessionId: string;
   agentMessageId: string;
   status: DenTurnSnapshot['status'];
-  hasFiles: boolean;
 }
 
 const MODES: Record<string, DenMode> = {
@@ -117,14 +116,13 @@ async function answer(
   const last = await follow(api, ref, stream, token);
   const outcome = turnOutcome(last);
   if (outcome) stream.markdown(`\n\n${outcome}`);
-  const files2 = filesLine(last);
-  if (files2) stream.markdown(`\n\n${files2}`);
+  const named = filesLine(last);
+  if (named) stream.markdown(`\n\n${named}`);
   for (const b of turnButtons(last)) stream.button(b);
   const metadata: DenChatMetadata = {
     sessionId: ref.sessionId,
     agentMessageId: ref.agentMessageId,
     status: last.status,
-    hasFiles: last.files.length > 0,
   };
   return last.status === 'error'
     ? { metadata, errorDetails: { message: last.error ?? 'The turn failed.' } }
