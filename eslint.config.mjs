@@ -10,13 +10,13 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 /**
  * What each part of src/ may import from src/ (docs/layers.md). A folder not listed is not
  * restricted; add new folders here. Imports of the folder itself are always allowed.
- * `core/transcript`, `core/webtask`, `core/api/types.ts` and `core/schema.ts` are the browser-safe part of
+ * `core/transcript`, `core/webtask`, `core/api/types.ts`, `core/schema.ts` and `core/l10n.ts` are the browser-safe part of
  * the core: the webview bundle reaches them (directly or through src/protocol), and
  * src/webview/tsconfig.json holds them to the same set. `core/webtask` may import only itself and
- * the two files (not `core/transcript`).
+ * those files (not `core/transcript`).
  */
-const WEBVIEW_SAFE_CORE = ['core/transcript', 'core/api/types.ts', 'core/schema.ts'];
-const WEBTASK = ['core/webtask', 'core/api/types.ts', 'core/schema.ts'];
+const WEBVIEW_SAFE_CORE = ['core/transcript', 'core/api/types.ts', 'core/schema.ts', 'core/l10n.ts'];
+const WEBTASK = ['core/webtask', 'core/api/types.ts', 'core/schema.ts', 'core/l10n.ts'];
 const SESSION = ['core', 'protocol', 'session'];
 const GLUE_BASE = [...SESSION, 'config', 'auth', 'ui'];
 const GLUE_SERVICE = [...GLUE_BASE, 'service'];
@@ -28,6 +28,7 @@ const layers = [
   { dir: 'core/webtask', may: WEBTASK },
   { dir: 'core/api/types.ts', may: ['core/api/types.ts'] },
   { dir: 'core/schema.ts', may: ['core/schema.ts'] },
+  { dir: 'core/l10n.ts', may: ['core/l10n.ts'] },
   { dir: 'protocol', may: ['protocol', ...WEBVIEW_SAFE_CORE, 'core/webtask'] },
   { dir: 'session', may: SESSION },
   { dir: 'config', may: [...SESSION, 'config'] },
@@ -46,7 +47,7 @@ const layers = [
   { dir: 'api/types.ts', may: ['api/types.ts'] },
   { dir: 'api', may: [...GLUE_VIEWS, 'attachments', 'panel', 'webtasks', 'commands', 'api'] },
   { dir: 'integrations', may: ['integrations', 'api/types.ts'] },
-  { dir: 'webview', may: ['webview', 'protocol', 'core/transcript', 'core/webtask'] },
+  { dir: 'webview', may: ['webview', 'protocol', 'core/transcript', 'core/webtask', 'core/l10n.ts'] },
 ];
 const zones = [
   ...layers.map(({ dir, may }) => ({
@@ -140,6 +141,7 @@ export default tseslint.config(
       'src/core/webtask/**/*.ts',
       'src/core/api/types.ts',
       'src/core/schema.ts',
+      'src/core/l10n.ts',
     ],
     rules: {
       'no-restricted-imports': ['error', { patterns: [noBareImports] }],

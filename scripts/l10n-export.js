@@ -1,7 +1,7 @@
 // Writes l10n/bundle.l10n.json, the English bundle: every message of a `vscode.l10n.t('…')` call in
-// src/ and of an `l10n.t('…')` call through the webviews' `protocol/l10n.ts` (`npm run l10n`).
+// src/ and of an `l10n.t('…')` call through Den's own `core/l10n.ts` (`npm run l10n`).
 // @vscode/l10n-dev's extractor recognizes `l10n.t` only when `l10n` is imported from `vscode` or
-// `@vscode/l10n`, so a file importing `protocol/l10n` is handed to it with that import added.
+// `@vscode/l10n`, so a file importing `core/l10n` is handed to it with that import added.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -9,7 +9,7 @@ const { getL10nJson } = require('@vscode/l10n-dev');
 const { listTs } = require('./lib/list-ts');
 
 const ROOT = path.join(__dirname, '..');
-const OWN_L10N = /^import \{ l10n(?:, [\w, ]+)? \} from '(?:\.\.?\/)+protocol\/l10n';$/m;
+const OWN_L10N = /^import \{ (?:[\w, ]+, )?l10n(?:, [\w, ]+)? \} from '(?:\.\.?\/)+(?:core\/)?l10n';$/m;
 
 async function main() {
   const files = listTs(path.join(ROOT, 'src'))

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { setL10nBundle } from './core/l10n';
 import { createDenApi } from './api/den-api';
 import type { DenExtensionApi } from './api/types';
 import { seedDemoKey } from './auth/demo-key';
@@ -72,6 +73,8 @@ function readSettings() {
 /** Builds the pieces and registers them. Makes no network call. */
 export function activate(context: vscode.ExtensionContext): DenApi {
   const started = performance.now();
+  // Every text Den writes goes through core/l10n's `l10n.t`, which reads VS Code's bundle from here.
+  setL10nBundle(vscode.l10n.bundle, vscode.env.language);
   const channel = vscode.window.createOutputChannel('Den', { log: true });
   const keys = new KeyStore(context.secrets, process.env.DEN_API_KEY);
   const passcode = new PasscodeStore(context.secrets);

@@ -5,7 +5,7 @@
  * effort are the session's composer choice, owned by the host (`ComposerChoice`): the composer shows
  * what the host says and reports the person's changes (and, in a restored panel, its saved choice).
  */
-import { l10n } from '../protocol/l10n';
+import { l10n } from '../core/l10n';
 import {
   MODES,
   type AttachmentView,

@@ -3,7 +3,7 @@
  * `textContent`, attributes with `setAttribute`, and for virtual trees only allow-listed tags and
  * attributes (checked again here, whatever the renderer produced). No HTML string is ever parsed.
  */
-import { l10n } from '../protocol/l10n';
+import { l10n } from '../core/l10n';
 import type { WebviewMessage } from '../protocol/messages';
 import { safeHref } from './safe-url';
 import { ALLOWED, isAllowedAttribute, isText, type VNode } from './vnode';

@@ -1,5 +1,5 @@
 /** Small pure formatters for the panel's texts (sizes, durations, turn status lines). */
-import { l10n } from '../protocol/l10n';
+import { l10n } from '../core/l10n';
 import type { Effort, Mode, TurnHeader } from '../protocol/messages';
 
 /** The modes' names, in the current language (a function: the bundle arrives with `init`). */

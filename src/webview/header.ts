@@ -2,7 +2,7 @@
  * The panel's header (session title, service host, connection state with Retry) and the notice
  * banner (an error, warning or note with action buttons that run Den commands through the host).
  */
-import { l10n } from '../protocol/l10n';
+import { l10n } from '../core/l10n';
 import type { ConnectionView, Notice, SessionHeader } from '../protocol/messages';
 import { clear, h } from './dom';
 import type { Post } from './post';

@@ -4,7 +4,7 @@
  * keeps draft, choices and scroll position with `setState`.
  */
 import { dispatch, type Handlers } from '../protocol/handlers';
-import { setL10nBundle } from '../protocol/l10n';
+import { setL10nBundle } from '../core/l10n';
 import { isHostMessage, type HostMessage, type WebviewPersistedState } from '../protocol/messages';
 import { Announcer } from './announcer';
 import { ComposerView } from './composer';

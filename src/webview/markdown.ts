@@ -4,7 +4,7 @@
  * virtual node tree of allow-listed tags only. Nothing is ever interpreted as HTML: raw HTML stays
  * text. Headings are demoted by two levels (h1 → h3) because turns own h2.
  */
-import { l10n } from '../protocol/l10n';
+import { l10n } from '../core/l10n';
 import { parseInline } from './markdown-inline';
 import { decodeEntities } from './safe-url';
 import { el, text, type VElement, type VNode } from './vnode';

@@ -3,7 +3,7 @@
  * buffered until a sentence ends (". ", "! ", "? ", a line break), Markdown punctuation is dropped,
  * and code fences are summarized instead of read out.
  */
-import { l10n } from '../protocol/l10n';
+import { l10n } from '../core/l10n';
 
 /** Longest piece held back waiting for a sentence end before it is announced anyway. */
 const MAX_PENDING = 400;

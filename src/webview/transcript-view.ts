@@ -4,7 +4,7 @@
  * streaming until the person scrolls up ("Jump to latest" brings it back). Scroll anchoring is done
  * by hand, so rows changing height above the viewport never make the text jump.
  */
-import { l10n } from '../protocol/l10n';
+import { l10n } from '../core/l10n';
 import { h } from './dom';
 import { advanceSections, newSectionState, type SectionState } from './markdown-sections';
 import type { RowView, ViewContext } from './render/context';

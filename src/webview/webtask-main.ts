@@ -5,7 +5,7 @@
  * `setState`, so a reloaded page shows the draft rather than the host's remembered form.
  */
 import { dispatch, type Handlers } from '../protocol/handlers';
-import { setL10nBundle } from '../protocol/l10n';
+import { setL10nBundle } from '../core/l10n';
 import {
   EMPTY_WEB_TASK_FORM,
   isWebTaskHostMessage,

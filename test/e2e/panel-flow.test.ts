@@ -4,6 +4,7 @@ import { startEmulator, type Emulator } from '../emulator';
 import {
   clickActivityBar,
   contextMenuAction,
+  dismissQuickInput,
   notifications,
   openWorkbench,
   runCommand,
@@ -191,8 +192,7 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
       // Clicked while the tree was redrawing its rows: VS Code ran the command without the row and
       // Den asked which session (seen under load). Close that and click again.
       assert.ok(attempt < 3, `"Open Session" in the tree reached Den without its session ${attempt} times`);
-      await page.keyboard.press('Escape');
-      await picker.waitFor({ state: 'hidden' });
+      await dismissQuickInput(page);
     }
     await frame.locator('.rows > .turn-status[data-status="completed"]').first().waitFor();
     await frame.locator('#composer-input').waitFor({ state: 'visible' });

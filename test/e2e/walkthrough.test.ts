@@ -5,7 +5,7 @@
  * `shots/walkthrough.png`.
  */
 import assert from 'node:assert/strict';
-import { clickActivityBar, runCommand, treeItem } from '../harness/workbench';
+import { clickActivityBar, dismissQuickInput, runCommand, treeItem } from '../harness/workbench';
 import { waitFor } from '../support/wait';
 import { UI_WAIT, sessionTitles, shot } from './sessions-view';
 import { useSignedInWorkbench } from './signed-in';
@@ -51,8 +51,7 @@ describe('A new person opens the walkthrough', function () {
     await waitFor('the third step checked off', () => checked(STEPS[2]), { ...UI_WAIT, until: (c) => c });
     assert.equal(await checked(STEPS[3]), false, 'nothing was attached');
     // (New Session asks for the task: not now)
-    await page.keyboard.press('Escape');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await dismissQuickInput(page, 'Den: New Session');
     await shot(t.wb, 'walkthrough');
   });
 
@@ -68,8 +67,7 @@ describe('A new person opens the walkthrough', function () {
       ...UI_WAIT,
       until: (x) => x.some((s) => s.includes('Den: New Session')),
     });
-    await page.keyboard.press('Escape');
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    await dismissQuickInput(page);
     await clickActivityBar(page, 'Explorer');
     await treeItem(page, 'notes.ts').click();
     await page.locator('.tab', { hasText: 'notes.ts' }).first().waitFor({ timeout: UI_WAIT.timeoutMs });
@@ -79,6 +77,6 @@ describe('A new person opens the walkthrough', function () {
       ...UI_WAIT,
       until: (x) => x.some((s) => s.includes('Den: Send notes.ts to Agent')),
     });
-    await page.keyboard.press('Escape');
+    await dismissQuickInput(page);
   });
 });

@@ -144,10 +144,7 @@ function escapeRegExp(text: string): string {
 export async function runCommand(page: Page, title: string): Promise<void> {
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('input');
-  // F1 while an earlier palette is still closing lands in that one (it turns inert, then hides)
-  await widget.waitFor({ state: 'hidden' });
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible' });
+  await openPalette(page, widget);
   await input.fill(`>${title}`);
   const rows = page.locator('.quick-input-list .monaco-list-row');
   try {
@@ -176,6 +173,45 @@ export async function runCommand(page: Page, title: string): Promise<void> {
     await page.keyboard.press('ArrowDown');
   }
   throw new Error(`command "${title}" not found in the command palette`);
+}
+
+/**
+ * F1 until the palette's input has the focus. F1 while an earlier palette, menu or box is still closing
+ * lands in that one (it turns inert, then hides): close it and try again, at most 3 times.
+ */
+async function openPalette(page: Page, widget: Locator): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await widget.waitFor({ state: 'hidden' });
+    await page.keyboard.press('F1');
+    try {
+      await page.waitForFunction(
+        () => {
+          const box = document.querySelector('.quick-input-widget .quick-input-box input');
+          const w = box?.closest<HTMLElement>('.quick-input-widget');
+          return (
+            !!box && document.activeElement === box && !w?.closest('[inert]') && w?.style.display !== 'none'
+          );
+        },
+        undefined,
+        { timeout: 5_000, polling: 100 },
+      );
+      return;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      await dismissQuickInput(page);
+    }
+  }
+}
+
+/**
+ * Closes the quick input (a palette, or an extension's input box or pick) with Escape, again while it
+ * stays open (an Escape can land before the box has the focus); with `title`, first waits for that box.
+ */
+export async function dismissQuickInput(page: Page, title?: string): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
+  if (title) await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'visible' });
+  if (!(await widget.isVisible())) return;
+  await retryUntilHidden(widget, () => page.keyboard.press('Escape'));
 }
 
 /** The labels of the tree items in the side bar, top to bottom (visible rows only: trees are virtual). */

@@ -2,7 +2,7 @@
  * Row views of the content blocks: a markdown section, a thought (collapsed by default), plain text,
  * a message the agent received, and a generic block for kinds Den does not know.
  */
-import { l10n } from '../../protocol/l10n';
+import { l10n } from '../../core/l10n';
 import { clear, h, toDom } from '../dom';
 import { formatBytes, valueText } from '../format';
 import { renderMarkdown } from '../markdown';

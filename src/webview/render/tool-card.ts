@@ -2,7 +2,7 @@
  * A tool run as a card: name, status (icon and words), parameters as a key/value list (long values
  * clipped with "more"), the log (see ToolLogView) and the result output.
  */
-import { l10n } from '../../protocol/l10n';
+import { l10n } from '../../core/l10n';
 import type { ToolBlock } from '../../core/transcript/model';
 import { parseAnsi, type AnsiSegment } from '../ansi';
 import { clear, h } from '../dom';

@@ -3,7 +3,7 @@
  * (one parser per stream keeps styles and split escapes between chunks), and capped: only the last
  * {@link DISPLAY_CAP} characters are in the DOM, with "N characters earlier not shown — Show all".
  */
-import { l10n } from '../../protocol/l10n';
+import { l10n } from '../../core/l10n';
 import type { ToolBlock } from '../../core/transcript/model';
 import { AnsiParser } from '../ansi';
 import { clear, h } from '../dom';

@@ -2,7 +2,7 @@
  * Row views around a turn's blocks: the request (a heading, mode, fast/think, attachments), the plan
  * checklist (updated in place), the changed files (each opens the file) and the status line.
  */
-import { l10n } from '../../protocol/l10n';
+import { l10n } from '../../core/l10n';
 import type { Todo } from '../../core/transcript/model';
 import { fileStatusText, fileStatusWords } from '../../protocol/format';
 import type { FileStatusView } from '../../protocol/messages';

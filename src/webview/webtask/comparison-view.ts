@@ -2,7 +2,7 @@
  * Compare with Previous Run: the counts against the earlier run (or why there is none), then the
  * added, removed and changed records, each list bounded ("and N more").
  */
-import { l10n } from '../../protocol/l10n';
+import { l10n } from '../../core/l10n';
 import { cellText, flattenRecord, type Cell } from '../../core/webtask/flatten';
 import type { WebTaskComparisonView } from '../../protocol/webtask-messages';
 import { clear, h } from '../dom';

@@ -4,7 +4,7 @@
  * attempt), the host's `formErrors` shown the same way, and Run (button or Ctrl/Cmd+Enter) posting
  * the form only when it has no errors.
  */
-import { l10n } from '../../protocol/l10n';
+import { l10n } from '../../core/l10n';
 import { readSchemaDocument } from '../../core/webtask/json-schema';
 import { checkForm, readSchemaText } from '../../protocol/webtask-form';
 import type { WebTaskForm } from '../../protocol/webtask-messages';

@@ -3,7 +3,7 @@
  * issues, an empty extraction made prominent, unreadable data, fields the schema does not name), the
  * toolbar (open, save, copy, compare, open the session) and the windowed table.
  */
-import { l10n } from '../../protocol/l10n';
+import { l10n } from '../../core/l10n';
 import { checkResult } from '../../core/webtask/result-check';
 import { toTable } from '../../core/webtask/flatten';
 import type { WebTaskResultsView } from '../../protocol/webtask-messages';

@@ -3,7 +3,7 @@
  * and message, what to try after a failure, the time it took or has taken so far, and Cancel /
  * Watch Live / Open in Browser while they apply.
  */
-import { l10n } from '../../protocol/l10n';
+import { l10n } from '../../core/l10n';
 import type { WebTaskStatusView } from '../../protocol/webtask-messages';
 import { h } from '../dom';
 import type { WebTaskPost } from '../post';

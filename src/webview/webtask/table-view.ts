@@ -5,7 +5,7 @@
  * the rows through `rowFilter`. Cells with an issue carry a class per kind, a `title` and hidden
  * words, so the issue is seen, hovered and heard.
  */
-import { l10n } from '../../protocol/l10n';
+import { l10n } from '../../core/l10n';
 import { cellText, rowFilter, sortedIndexes, type Table } from '../../core/webtask/flatten';
 import { clear, h } from '../dom';
 import { computeWindow, prefixSums } from '../windowing';

@@ -2,7 +2,7 @@
  * The Web Task page's words, pure: phase names, the results summary, the comparison headline, the
  * issue lookup of the table and the saved draft. No DOM, so plain Node tests cover them.
  */
-import { l10n } from '../../protocol/l10n';
+import { l10n } from '../../core/l10n';
 import type { IssueKind, ResultCheck } from '../../core/webtask/result-check';
 import {
   isWebTaskForm,

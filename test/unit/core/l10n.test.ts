@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { l10n, setL10nBundle } from '../../../src/protocol/l10n';
+import { formatCount, l10n, setL10nBundle } from '../../../src/core/l10n';
 
 describe('l10n.t (the webviews’ vscode.l10n.t)', () => {
   afterEach(() => setL10nBundle(undefined));
@@ -30,5 +30,20 @@ describe('l10n.t (the webviews’ vscode.l10n.t)', () => {
     assert.equal(l10n.t('constructor'), 'constructor', 'an inherited property is not a translation');
     setL10nBundle(undefined);
     assert.equal(l10n.t('Send'), 'Send');
+  });
+
+  it('keeps the bundle in one slot that every copy of the module reads', () => {
+    setL10nBundle({ Send: 'Senden' });
+    const slot = (globalThis as Record<symbol, { bundle?: Record<string, string> }>)[Symbol.for('den.l10n')];
+    assert.deepEqual(slot?.bundle, { Send: 'Senden' });
+  });
+
+  it('writes counts in the locale it was given, else in the runtime default', () => {
+    setL10nBundle(undefined, 'de');
+    assert.equal(formatCount(12345), '12.345');
+    setL10nBundle(undefined, 'en');
+    assert.equal(formatCount(12345), '12,345');
+    setL10nBundle(undefined, 'not a locale!');
+    assert.equal(formatCount(7), (7).toLocaleString());
   });
 });
