@@ -140,6 +140,88 @@ function hostBundle(entry, { production, outfile, metafile = false, plugins = []
 }
 
 /**
+ * Pure modules that only some actions reach (merging a file on apply, a session as Markdown, a web
+ * task's checks, comparison, exports and JSON Schema conversion): they are built into `cold.js`
+ * beside the activation bundle and loaded on their first call (docs/decisions/2026-11-24-cold-bundle.md).
+ * Each must be pure: no state of its own that the rest of Den shares (the l10n bundle is shared
+ * through `globalThis`, see src/core/l10n.ts), no class the rest of Den checks with `instanceof`.
+ */
+const COLD_MODULES = [
+  'src/core/files/merge.ts',
+  'src/core/transcript/markdown-export.ts',
+  'src/core/webtask/compare.ts',
+  'src/core/webtask/writers.ts',
+  'src/core/webtask/result-check.ts',
+  'src/core/webtask/json-schema.ts',
+];
+const ROOT = path.join(__dirname, '..');
+const COLD_FILE = 'cold.js';
+
+/** The cold bundle's build options: one namespace per module (`m0`, `m1`…), in COLD_MODULES order. */
+function coldBuildOptions({ production, outfile, metafile = false }) {
+  const { entryPoints: _entry, ...base } = hostBundle('', { production, outfile, metafile });
+  return {
+    ...base,
+    stdin: {
+      contents: COLD_MODULES.map((m, i) => `export * as m${i} from ${JSON.stringify(`./${m}`)};`).join('\n'),
+      resolveDir: ROOT,
+      sourcefile: 'cold-entry.ts',
+      loader: 'ts',
+    },
+  };
+}
+
+/**
+ * Builds `cold.js` next to the bundle being built (before it), and makes every import of a cold
+ * module in that bundle a stand-in whose exports are getters: the first read of one `require`s
+ * `./cold.js` (synchronously, once). The stand-in defines every export the module has, read from
+ * the built cold bundle, so no import can come out undefined.
+ */
+function coldModules({ production }) {
+  const cold = new Map(COLD_MODULES.map((m, i) => [path.join(ROOT, m), i]));
+  let names = [];
+  return {
+    name: 'den-cold-modules',
+    setup(build) {
+      build.onStart(async () => {
+        const outfile = path.resolve(path.dirname(build.initialOptions.outfile), COLD_FILE);
+        await require('esbuild').build(coldBuildOptions({ production, outfile }));
+        if (production) await compactBundle(outfile);
+        // Read its export names, and leave it out of this process's module cache again (a later
+        // require must load the file as built then).
+        delete require.cache[require.resolve(outfile)];
+        const built = require(outfile);
+        delete require.cache[require.resolve(outfile)];
+        names = COLD_MODULES.map((_, i) => Object.keys(built[`m${i}`]));
+      });
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const file = path.resolve(args.resolveDir, `${args.path}.ts`);
+        const index = cold.get(file);
+        return index === undefined ? undefined : { path: String(index), namespace: 'den-cold' };
+      });
+      build.onResolve({ filter: /^den-cold-load$/ }, () => ({ path: 'load', namespace: 'den-cold-load' }));
+      build.onResolve({ filter: /^\.\/cold\.js$/, namespace: 'den-cold-load' }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'den-cold-load' }, () => ({
+        contents: `let m; module.exports = () => (m ??= require(${JSON.stringify(`./${COLD_FILE}`)}));`,
+        loader: 'js',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'den-cold' }, (args) => ({
+        contents:
+          `const load = require('den-cold-load');\n` +
+          `Object.defineProperty(exports, '__esModule', { value: true });\n` +
+          `for (const k of ${JSON.stringify(names[Number(args.path)])}) ` +
+          `Object.defineProperty(exports, k, { enumerable: true, get: () => load().m${args.path}[k] });`,
+        loader: 'js',
+        resolveDir: ROOT,
+      }));
+    },
+  };
+}
+
+/**
  * The extension-host bundle's build options (esbuild.js builds dist/extension.js with them; the
  * bundle test builds the same thing elsewhere to check its size).
  */
@@ -148,7 +230,7 @@ function extensionBuildOptions({ production, outfile = path.join('dist', 'extens
     production,
     outfile,
     metafile,
-    plugins: [dropSimdParser, slimUndici],
+    plugins: [dropSimdParser, slimUndici, coldModules({ production })],
   });
 }
 
@@ -184,5 +266,8 @@ module.exports = {
   slimUndici,
   extensionBuildOptions,
   integrationsBuildOptions,
+  coldBuildOptions,
+  coldModules,
+  COLD_MODULES,
   compactBundle,
 };

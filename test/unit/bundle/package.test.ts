@@ -46,7 +46,7 @@ describe('the package (.vsix)', function () {
       /^README\.md$/,
       /^CHANGELOG\.md$/,
       /^LICENSE$/,
-      /^dist\/(extension|integrations|webview|webtask)\.js$/,
+      /^dist\/(extension|integrations|cold|webview|webtask)\.js$/,
       /^dist\/llhttp\.wasm$/,
       /^media\/[\w./-]+\.(css|svg|png|json|md)$/,
       /^l10n\/bundle\.l10n\.json$/,
@@ -56,6 +56,7 @@ describe('the package (.vsix)', function () {
     for (const needed of [
       'dist/extension.js',
       'dist/integrations.js',
+      'dist/cold.js',
       'dist/webview.js',
       'dist/webtask.js',
       'dist/llhttp.wasm',

@@ -24,7 +24,7 @@ describe('web task page: the bundle', function () {
     assert.ok(bytes < 150_000, `dist/webtask.js would be ${bytes} bytes`);
     const outside = Object.keys(r.metafile.inputs).filter(
       (f) =>
-        !/^src\/(webview|protocol|core\/webtask|core\/transcript)\/|^src\/core\/(schema|api\/types)\.ts$/.test(
+        !/^src\/(webview|protocol|core\/webtask|core\/transcript)\/|^src\/core\/(schema|l10n|api\/types)\.ts$/.test(
           f,
         ),
     );
