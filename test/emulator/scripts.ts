@@ -12,6 +12,11 @@ export interface ScriptStep {
   payload: Record<string, unknown>;
   /** Pause before this event, overriding the emulator's `eventDelayMs`. */
   delayMs?: number;
+  /**
+   * `delayMs` counts from the previous step's due time, not from when it was sent: a steady rate
+   * whatever the timers' drift; steps already due go out at once, in one burst (benchmarks).
+   */
+  paced?: boolean;
   /** `updatedAt`: what the stored snapshot says (the live snapshot's time); else the event's. */
   writes?: { path: string; content: string; updatedAt?: number }[];
 }
@@ -42,12 +47,20 @@ export function scriptFor(ctx: ScriptContext): ScriptStep[] {
   const count = /(\d+)\s+events/.exec(t);
   if (t.includes('approve')) steps = approvalTurn(ctx);
   else if (t.includes('fail')) steps = failTurn(ctx);
-  else if (count) steps = longAnswer(Math.min(Number(count[1]), 500_000));
+  else if (count) steps = longAnswer(Math.min(Number(count[1]), 500_000), t.includes('marked'));
   else if (t.includes('plan') || ctx.mode === 'plan') steps = planTurn(ctx);
   else if (t.includes('long')) steps = longAnswer(400);
   else if (ctx.mode === 'deepsearch') steps = deepsearchTurn(ctx);
   else steps = codingTurn(ctx);
   if (slow) for (const s of steps) s.delayMs = 300;
+  // `rate R`: R events a second, paced; `burst`: every event at once (after the lead-in below).
+  const rate = /rate\s+(\d+)/.exec(t);
+  if (rate || t.includes('burst')) {
+    const gap = rate && Number(rate[1]) > 0 ? 1000 / Number(rate[1]) : 0;
+    for (const s of steps) Object.assign(s, { delayMs: gap, paced: true });
+    // A lead-in before the first chunk, so that a second client can join before it (benchmarks).
+    if (count) steps[1].delayMs = 1500;
+  }
   return steps;
 }
 
@@ -365,7 +378,11 @@ const WORDS =
   );
 
 /** Exactly `n` markdown chunks framed by phase, block and terminal events. */
-function longAnswer(n: number): ScriptStep[] {
+/**
+ * `n` markdown chunks of one answer; `marked`: each chunk carries its index as `⟦i⟧`, so a
+ * benchmark can find when each one reached a client or the screen.
+ */
+function longAnswer(n: number, marked = false): ScriptStep[] {
   const steps: ScriptStep[] = [
     { kind: 'task.phase', payload: { phase: 'running', eta_seconds: Math.ceil(n / 100) } },
     {
@@ -379,7 +396,7 @@ function longAnswer(n: number): ScriptStep[] {
     steps.push({
       kind: 'markdown.chunk',
       block_id: 'answer:main',
-      payload: { delta: WORDS[i % WORDS.length] + sep },
+      payload: { delta: WORDS[i % WORDS.length] + (marked ? ` ⟦${i}⟧` : '') + sep },
     });
   }
   steps.push({ kind: 'block.update', block_id: 'answer:main', payload: { patch: { final: true } } });

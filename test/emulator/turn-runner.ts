@@ -190,18 +190,33 @@ export class TurnRunner {
   private run(turn: Turn): void {
     this.running.set(turn.session.sessionId, turn);
     turn.agent.phase = 'running';
+    // Paced steps: when the next one is due (see ScriptStep.paced).
+    let due = Date.now();
     const step = (): void => {
       turn.cancel = undefined;
-      if (turn.ended) return;
-      const s = turn.steps[turn.next++];
-      if (!s) return;
-      this.emit(turn, s);
+      // Every paced step already due goes out now (bounded by the script's length).
+      for (;;) {
+        if (turn.ended) return;
+        const s = turn.steps[turn.next++];
+        if (!s) return;
+        this.emit(turn, s);
+        if (!s.paced) due = Date.now();
+        const next = turn.steps[turn.next];
+        if (turn.ended || !next?.paced || due + (next.delayMs ?? 0) > Date.now()) break;
+        due += next.delayMs ?? 0;
+      }
       if (!turn.ended) schedule();
     };
     const schedule = (): void => {
       const s = turn.steps[turn.next];
       if (!s) return;
-      turn.cancel = this.timers.later(s.delayMs ?? this.opts.eventDelayMs, step);
+      const delay = s.delayMs ?? this.opts.eventDelayMs;
+      if (!s.paced) {
+        turn.cancel = this.timers.later(delay, step);
+        return;
+      }
+      due += delay;
+      turn.cancel = this.timers.later(Math.max(0, due - Date.now()), step);
     };
     schedule();
   }

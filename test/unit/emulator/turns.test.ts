@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index';
+import { scriptFor } from '../../emulator/scripts';
 import { waitFor } from '../../support/wait';
 import { call, entryAfter, eventsOf, openStream, startTurn } from './helpers';
 
@@ -147,6 +148,39 @@ describe('emulator: scripted turns', () => {
     const ev = emu().storedEvents(t.sessionId, t.agentId);
     assert.ok(ev[3].timestamp - ev[2].timestamp >= 250, `gap ${ev[3].timestamp - ev[2].timestamp} ms`);
     await call(emu(), 'DELETE', `/message/${t.agentId}/abort`);
+  });
+
+  it('a "burst" turn of marked chunks stores every chunk in order, each with its index, after the lead-in', async () => {
+    const t = await startTurn(emu(), '300 events burst marked');
+    await emu().turnEnded(t.sessionId, t.agentId);
+    const events = emu().storedEvents(t.sessionId, t.agentId);
+    const marks = events
+      .filter((e) => e.kind === 'markdown.chunk')
+      .map((e) => /⟦(\d+)⟧/.exec(String(e.payload.delta))?.[1]);
+    assert.deepEqual(
+      marks,
+      marks.map((_m, i) => String(i)),
+    );
+    assert.equal(marks.length, 300);
+    assert.equal(events.at(-1)?.kind, 'task.completed');
+    for (let i = 1; i < events.length; i++) {
+      assert.ok(entryAfter(events[i].stream_entry_id!, events[i - 1].stream_entry_id!), `entry ${i}`);
+    }
+  });
+
+  it('a "rate R" turn is paced: every step after the first waits 1000/R ms from the one before (the chunks after a lead-in)', () => {
+    const steps = scriptFor({
+      sessionId: 's',
+      task: '20 events rate 200 marked',
+      mode: 'auto',
+      snapshotKey: (p) => p,
+    });
+    assert.ok(steps.every((s) => s.paced));
+    assert.equal(steps[1].delayMs, 1500);
+    assert.deepEqual(new Set(steps.slice(2).map((s) => s.delayMs)), new Set([5]));
+    const plain = scriptFor({ sessionId: 's', task: '20 events', mode: 'auto', snapshotKey: (p) => p });
+    assert.ok(plain.every((s) => !s.paced && s.delayMs === undefined));
+    assert.ok(!plain.some((s) => String(s.payload.delta ?? '').includes('⟦')));
   });
 
   it('serves the same stream on the /ws/chat/{id} path', async () => {
