@@ -174,11 +174,18 @@ describe('emulator: scripted turns', () => {
       task: '20 events rate 200 marked',
       mode: 'auto',
       snapshotKey: (p) => p,
+      now: 0,
     });
     assert.ok(steps.every((s) => s.paced));
     assert.equal(steps[1].delayMs, 1500);
     assert.deepEqual(new Set(steps.slice(2).map((s) => s.delayMs)), new Set([5]));
-    const plain = scriptFor({ sessionId: 's', task: '20 events', mode: 'auto', snapshotKey: (p) => p });
+    const plain = scriptFor({
+      sessionId: 's',
+      task: '20 events',
+      mode: 'auto',
+      snapshotKey: (p) => p,
+      now: 0,
+    });
     assert.ok(plain.every((s) => !s.paced && s.delayMs === undefined));
     assert.ok(!plain.some((s) => String(s.payload.delta ?? '').includes('⟦')));
   });
