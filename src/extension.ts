@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { setL10nBundle } from './core/l10n';
+import { formatCount, l10n, setL10nBundle } from './core/l10n';
 import { createDenApi } from './api/den-api';
 import type { DenExtensionApi } from './api/types';
 import { seedDemoKey } from './auth/demo-key';
@@ -154,7 +154,13 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     setBadge: (n) => {
       view.badge =
         n > 0
-          ? { value: n, tooltip: n === 1 ? '1 turn finished unseen' : `${n} turns finished unseen` }
+          ? {
+              value: n,
+              tooltip:
+                n === 1
+                  ? l10n.t('1 turn finished unseen')
+                  : l10n.t('{0} turns finished unseen', formatCount(n)),
+            }
           : undefined;
     },
   });

@@ -26,6 +26,7 @@ import type {
   DenWebTaskOptions,
   DenWebTaskResult,
 } from './types';
+import { l10n } from '../core/l10n';
 
 export interface DenApiDeps {
   connection: Connection;
@@ -43,7 +44,7 @@ export interface DenApiDeps {
 /** An `Error` whose message says what went wrong and what to do (never the key). */
 function apiError(err: unknown, doing: string, key: string | undefined): Error {
   if (err instanceof Error && err.message.startsWith('Den: ')) return err;
-  return new Error(`Den: ${presentError(err, doing, key).message}`);
+  return new Error(l10n.t('Den: {0}', presentError(err, doing, key).message));
 }
 
 async function sourcesOf(files: DenTurnOptions['files']): Promise<AttachmentSource[]> {
@@ -84,7 +85,7 @@ export function createDenApi(deps: DenApiDeps): DenExtensionApi {
 
     async startTurn(options: DenTurnOptions): Promise<DenTurnRef> {
       const task = options.task?.trim();
-      if (!task) throw new Error('Den: say what the agent should do (the task is empty).');
+      if (!task) throw new Error(l10n.t('Den: say what the agent should do (the task is empty).'));
       try {
         const c = await client();
         const isNew = !options.sessionId;
@@ -105,14 +106,15 @@ export function createDenApi(deps: DenApiDeps): DenExtensionApi {
         if (options.openPanel) {
           await panels.open(sessionId, { turn, ...(title ? { title, isNew } : {}) });
           const started = panels.transcriptOf(sessionId)?.turns.at(-1);
-          if (!started?.agentMessageId) throw new Error('Den: the turn did not start; the panel says why.');
+          if (!started?.agentMessageId)
+            throw new Error(l10n.t('Den: the turn did not start; the panel says why.'));
           return { sessionId, agentMessageId: started.agentMessageId };
         }
         const r = await panels.startHeadless(sessionId, turn, { ...(title ? { title } : {}), isNew });
-        if ('error' in r) throw new Error(`Den: ${r.error}`);
+        if ('error' in r) throw new Error(l10n.t('Den: {0}', r.error));
         return { sessionId, agentMessageId: r.agentMessageId };
       } catch (err) {
-        throw apiError(err, 'start the turn', deps.apiKey());
+        throw apiError(err, l10n.t('start the turn'), deps.apiKey());
       }
     },
 
@@ -169,7 +171,7 @@ export function createDenApi(deps: DenApiDeps): DenExtensionApi {
         const t = await transcript(sessionId);
         return sessionSnapshot(t, deps.titleOf(sessionId) ?? firstLine(t.turns[0]?.userMessage.text ?? ''));
       } catch (err) {
-        throw apiError(err, 'read the session', deps.apiKey());
+        throw apiError(err, l10n.t('read the session'), deps.apiKey());
       }
     },
 
@@ -207,7 +209,7 @@ async function runWebTask(
   );
   if (!check.request) {
     const problems = Object.entries(check.errors).map(([field, text]) => `${field}: ${text}`);
-    throw new Error(`Den: the web task is not valid. ${problems.join(' ')}`);
+    throw new Error(l10n.t('Den: the web task is not valid. {0}', problems.join(' ')));
   }
   const runner = webTasks.runner;
   const runId = await runner.start(check.request);

@@ -1,4 +1,5 @@
 /** Den's transcript model as the public API's plain snapshots (`types.ts`). */
+import { l10n } from '../core/l10n';
 import { isTerminalStatus, type Transcript, type Turn } from '../core/transcript/model';
 import type { DenSessionSnapshot, DenTurnSnapshot } from './types';
 
@@ -13,7 +14,7 @@ export function turnSnapshot(sessionId: string, turn: Turn): DenTurnSnapshot {
   const seen = new Set(files.map((f) => f.path));
   for (const f of turn.outputFiles ?? []) if (!seen.has(f.name)) files.push({ path: f.name, kind: 'output' });
   const error =
-    turn.error?.message ?? (turn.status === 'aborted' ? (turn.abortReason ?? 'Stopped.') : undefined);
+    turn.error?.message ?? (turn.status === 'aborted' ? (turn.abortReason ?? l10n.t('Stopped.')) : undefined);
   return {
     sessionId,
     agentMessageId: turn.agentMessageId,

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import { checkInside, nodeRealPath } from '../core/files/real-path';
-import { FOLDER_LIMITS, folderVerdict, overLimit, sizeLimitMessage } from './attach-limits';
+import { FOLDER_LIMITS, folderVerdict, listed, overLimit, sizeLimitMessage } from './attach-limits';
 import { walkFolder, type WalkFs } from './folder-walk';
 import { excludeMatcher } from './glob';
 import { fileSource, type AttachmentSource } from './sources';
+import { l10n } from '../core/l10n';
 
 /** A source with its size, and how messages name it (its workspace-relative path). */
 export interface SizedSource {
@@ -132,8 +133,7 @@ export async function collectSources(
     folders.push({ label: labelOf(uri), files });
   }
   if (unreadable.length) {
-    const more = unreadable.length > 3 ? ` and ${unreadable.length - 3} more` : '';
-    notes.push(`Den could not read ${unreadable.slice(0, 3).join(', ')}${more}.`);
+    notes.push(l10n.t('Den could not read {0}.', listed(unreadable)));
   }
   if (folders.length) {
     const files = folders.flatMap((f) => f.files);
@@ -148,20 +148,20 @@ export async function collectSources(
     }
     if (verdict.kind === 'confirm' && opts.confirmFolders !== true) {
       if (opts.confirmFolders === false) return said(undefined);
+      const attach = l10n.t('Attach');
       const yes = await vscode.window.showWarningMessage(
         verdict.message,
-        { modal: true, detail: '.git, node_modules and what files.exclude hides are left out.' },
-        'Attach',
+        { modal: true, detail: l10n.t('.git, node_modules and what files.exclude hides are left out.') },
+        attach,
       );
-      if (yes !== 'Attach') return said(undefined);
+      if (yes !== attach) return said(undefined);
     }
     out.push(...files);
   }
   const leaving = await linksLeavingTheWorkspace(out);
   if (leaving.length) {
-    const more = leaving.length > 3 ? ` and ${leaving.length - 3} more` : '';
     notes.push(
-      `Den did not attach ${leaving.slice(0, 3).join(', ')}${more}: a link that leads outside its workspace folder.`,
+      l10n.t('Den did not attach {0}: a link that leads outside its workspace folder.', listed(leaving)),
     );
   }
   const tooBig = overLimit(

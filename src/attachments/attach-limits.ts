@@ -4,6 +4,7 @@
  * files one attach may add, and the summary of an attach. No `vscode` here, so plain mocha covers it.
  */
 import { formatBytes } from '../protocol/format';
+import { formatCount, l10n } from '../core/l10n';
 
 /** The setting that limits the size of one attachment. */
 export const SIZE_SETTING = 'den.attachments.maxFileSizeMB';
@@ -31,9 +32,12 @@ export interface SizedName {
 /** How many names a message lists before "and N more". */
 const LISTED = 3;
 
-function listed(names: readonly string[]): string {
+/** The first few names, then "and N more". */
+export function listed(names: readonly string[]): string {
   const shown = names.slice(0, LISTED).join(', ');
-  return names.length > LISTED ? `${shown} and ${names.length - LISTED} more` : shown;
+  return names.length > LISTED
+    ? l10n.t('{0} and {1} more', shown, formatCount(names.length - LISTED))
+    : shown;
 }
 
 /** Megabytes as `den.attachments.maxFileSizeMB` counts them (MiB). */
@@ -51,10 +55,22 @@ export function sizeLimitMessage(refused: readonly SizedName[], limitBytes: numb
   const limit = formatBytes(limitBytes);
   if (refused.length === 1) {
     const [f] = refused;
-    return `${f.name} (${formatBytes(f.size)}) was not attached: attachments are limited to ${limit} each (${SIZE_SETTING}).`;
+    return l10n.t(
+      '{0} ({1}) was not attached: attachments are limited to {2} each ({3}).',
+      f.name,
+      formatBytes(f.size),
+      limit,
+      SIZE_SETTING,
+    );
   }
   const names = listed(refused.map((f) => `${f.name} (${formatBytes(f.size)})`));
-  return `${refused.length} files were not attached, each larger than the ${limit} limit (${SIZE_SETTING}): ${names}.`;
+  return l10n.t(
+    '{0} files were not attached, each larger than the {1} limit ({2}): {3}.',
+    formatCount(refused.length),
+    limit,
+    SIZE_SETTING,
+    names,
+  );
 }
 
 /** What to do with the files found in folders before attaching them. */
@@ -72,18 +88,25 @@ export function folderVerdict(
   truncated: boolean,
   limits: FolderLimits = FOLDER_LIMITS,
 ): FolderVerdict {
-  const where = folders.length === 1 ? folders[0] : `${folders.length} folders`;
+  const where = folders.length === 1 ? folders[0] : l10n.t('{0} folders', formatCount(folders.length));
   if (truncated || files.length > limits.maxFiles) {
     return {
       kind: 'refuse',
-      message: `${where} holds more than ${limits.maxFiles.toLocaleString('en-US')} files: Den attaches at most that many at once. Attach a smaller folder, or the files you need.`,
+      message: l10n.t(
+        '{0} holds more than {1} files: Den attaches at most that many at once. Attach a smaller folder, or the files you need.',
+        where,
+        formatCount(limits.maxFiles),
+      ),
     };
   }
   const bytes = files.reduce((n, f) => n + f.size, 0);
   if (files.length > limits.confirmFiles || bytes > limits.confirmBytes) {
     return {
       kind: 'confirm',
-      message: `Attach ${files.length.toLocaleString('en-US')} ${files.length === 1 ? 'file' : 'files'} (${formatBytes(bytes)}) from ${where}?`,
+      message:
+        files.length === 1
+          ? l10n.t('Attach 1 file ({0}) from {1}?', formatBytes(bytes), where)
+          : l10n.t('Attach {0} files ({1}) from {2}?', formatCount(files.length), formatBytes(bytes), where),
     };
   }
   return { kind: 'ok' };
@@ -101,11 +124,12 @@ export interface AttachCounts {
 /** The short summary of an attach (status bar), e.g. "attached 3 files (1 was there already)". */
 export function attachSummary(c: AttachCounts): string {
   const added = c.uploaded + c.reused;
-  const parts = [`attached ${added} ${added === 1 ? 'file' : 'files'}`];
+  const head = added === 1 ? l10n.t('attached 1 file') : l10n.t('attached {0} files', formatCount(added));
   const extra: string[] = [];
-  if (c.reused) extra.push(`${c.reused} without uploading: the session has the content`);
-  if (c.duplicate) extra.push(`${c.duplicate} already in the composer`);
-  if (c.failed) extra.push(`${c.failed} failed`);
-  if (c.removed) extra.push(`${c.removed} cancelled`);
-  return extra.length ? `${parts[0]} (${extra.join('; ')})` : parts[0];
+  if (c.reused)
+    extra.push(l10n.t('{0} without uploading: the session has the content', formatCount(c.reused)));
+  if (c.duplicate) extra.push(l10n.t('{0} already in the composer', formatCount(c.duplicate)));
+  if (c.failed) extra.push(l10n.t('{0} failed', formatCount(c.failed)));
+  if (c.removed) extra.push(l10n.t('{0} cancelled', formatCount(c.removed)));
+  return extra.length ? `${head} (${extra.join('; ')})` : head;
 }

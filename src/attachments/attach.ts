@@ -12,6 +12,7 @@ import { droppedUriProblem, distinctUris } from './dropped-uris';
 import type { AttachmentSource } from './sources';
 import { withUploadProgress } from './upload-sources';
 import { uploadText, uploadWorkspaceFile, type Uploader } from './uploader';
+import { formatCount, l10n } from '../core/l10n';
 
 /** The composer an attach goes into: a session's host. */
 export interface AttachTarget {
@@ -135,10 +136,13 @@ export function attachWithProgress(
   target: AttachTarget,
   items: readonly SizedSource[],
 ): Thenable<AttachCounts> {
-  const what = items.length === 1 ? items[0].src.name : `${items.length} files`;
+  const title =
+    items.length === 1
+      ? l10n.t('Den: attaching {0}', items[0].src.name)
+      : l10n.t('Den: attaching {0} files', formatCount(items.length));
   const total = items.reduce((n, i) => n + i.size, 0);
   let done = 0;
-  return withUploadProgress(`Den: attaching ${what}`, (signal, report) =>
+  return withUploadProgress(title, (signal, report) =>
     attachSources(client, target, items, {
       signal,
       onBytes: (bytes, name) => report((done += bytes), total, name),
@@ -183,7 +187,7 @@ export function droppedUris(raw: readonly string[]): { uris: vscode.Uri[]; refus
     try {
       uri = vscode.Uri.parse(text, true);
     } catch {
-      refused.push(`${text.slice(0, 100)}: not a URI`);
+      refused.push(l10n.t('{0}: not a URI', text.slice(0, 100)));
       continue;
     }
     const problem = droppedUriProblem(uri);
@@ -192,7 +196,7 @@ export function droppedUris(raw: readonly string[]): { uris: vscode.Uri[]; refus
     if (found) uris.push(found);
     else
       refused.push(
-        `${uri.path.split('/').pop() || text.slice(0, 100)}: ${problem ?? 'it is not in the workspace'}`,
+        `${uri.path.split('/').pop() || text.slice(0, 100)}: ${problem ?? l10n.t('it is not in the workspace')}`,
       );
   }
   return { uris, refused };

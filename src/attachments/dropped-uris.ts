@@ -4,6 +4,7 @@
  * URIs of plain paths pass here, and the glue then attaches only those inside a workspace folder.
  * No `vscode` here, so plain mocha covers it.
  */
+import { l10n } from '../core/l10n';
 
 /** The parts of a parsed URI (what `vscode.Uri` has). */
 export interface UriParts {
@@ -19,13 +20,17 @@ export const DROPPABLE_SCHEMES: readonly string[] = ['file', 'vscode-remote'];
 
 /** Why a dropped URI is refused (before the workspace check), or undefined when it passes. */
 export function droppedUriProblem(u: UriParts): string | undefined {
-  if (!DROPPABLE_SCHEMES.includes(u.scheme)) return `it is not a file (${u.scheme || 'no'} scheme)`;
-  if (u.query || u.fragment) return 'it has a query or a fragment';
-  if (u.scheme === 'file' && u.authority) return 'it is on another machine';
-  if (!u.path.startsWith('/')) return 'its path is not absolute';
+  if (!DROPPABLE_SCHEMES.includes(u.scheme)) {
+    return u.scheme
+      ? l10n.t('it is not a file ({0} scheme)', u.scheme)
+      : l10n.t('it is not a file (no scheme)');
+  }
+  if (u.query || u.fragment) return l10n.t('it has a query or a fragment');
+  if (u.scheme === 'file' && u.authority) return l10n.t('it is on another machine');
+  if (!u.path.startsWith('/')) return l10n.t('its path is not absolute');
   const segments = u.path.split('/');
-  if (segments.some((s) => s === '.' || s === '..')) return 'its path climbs with . or ..';
-  if (/[\u0000-\u001f]/.test(u.path)) return 'its path has control characters';
+  if (segments.some((s) => s === '.' || s === '..')) return l10n.t('its path climbs with . or ..');
+  if (/[\u0000-\u001f]/.test(u.path)) return l10n.t('its path has control characters');
   return undefined;
 }
 

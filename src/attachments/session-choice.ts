@@ -4,6 +4,7 @@ import type { Session } from '../core/api/types';
 import type { Logger } from '../core/log';
 import type { RunningTurn } from '../session/running-turn';
 import { firstLine, relativeTime } from '../protocol/format';
+import { l10n } from '../core/l10n';
 
 /** Recent sessions offered after "New session". */
 const RECENT = 30;
@@ -35,11 +36,12 @@ export interface ChoicePrompt {
   newDescription: string;
 }
 
-const TURN_PROMPT: ChoicePrompt = {
-  title: 'Den: start the turn in…',
-  placeHolder: 'A new session, or a session to continue',
-  newDescription: 'start a new session with this turn',
-};
+/** The words of the pick that starts a turn (looked up when asked: the bundle is set at activation). */
+const turnPrompt = (): ChoicePrompt => ({
+  title: l10n.t('Den: start the turn in…'),
+  placeHolder: l10n.t('A new session, or a session to continue'),
+  newDescription: l10n.t('start a new session with this turn'),
+});
 
 /**
  * The quick pick items: "New session" first, then sessions with a running turn (marked), then
@@ -48,12 +50,12 @@ const TURN_PROMPT: ChoicePrompt = {
 export function choiceItems(
   sessions: readonly Session[],
   running: readonly RunningTurn[],
-  newDescription = TURN_PROMPT.newDescription,
+  newDescription = turnPrompt().newDescription,
 ): ChoiceItem[] {
   const runningIds = new Map(running.map((r) => [r.sessionId, r]));
   const items: ChoiceItem[] = [
     {
-      label: '$(add) New session',
+      label: l10n.t('$(add) New session'),
       description: newDescription,
       alwaysShow: true,
       choice: { kind: 'new' },
@@ -77,17 +79,18 @@ export function choiceItems(
     known.add(s.sessionId);
     rows.push(row(s.sessionId, s.title, s.updatedAt, runningIds.has(s.sessionId)));
   }
-  if (rows.length) items.push({ label: 'Continue a session', kind: vscode.QuickPickItemKind.Separator });
+  if (rows.length)
+    items.push({ label: l10n.t('Continue a session'), kind: vscode.QuickPickItemKind.Separator });
   return [...items, ...rows];
 }
 
 function row(sessionId: string, title: string, updatedAt: number | undefined, running: boolean): ChoiceItem {
-  const label = title || 'Untitled session';
+  const label = title || l10n.t('Untitled session');
   const when = updatedAt !== undefined ? relativeTime(updatedAt) : '';
   return {
     label: running ? `$(sync~spin) ${label}` : label,
     description: running
-      ? ['turn running: this one queues after it', when].filter(Boolean).join(' · ')
+      ? [l10n.t('turn running: this one queues after it'), when].filter(Boolean).join(' · ')
       : when,
     choice: { kind: 'existing', sessionId, title: label },
   };
@@ -95,7 +98,7 @@ function row(sessionId: string, title: string, updatedAt: number | undefined, ru
 
 /** Asks whether to start a new session or continue one; undefined when dismissed. */
 export async function chooseSession(deps: SessionChoiceDeps): Promise<SessionChoice | undefined> {
-  const prompt = deps.prompt ?? TURN_PROMPT;
+  const prompt = deps.prompt ?? turnPrompt();
   const items = (async (): Promise<ChoiceItem[]> => {
     let sessions = deps.loaded;
     if (!sessions.length) {

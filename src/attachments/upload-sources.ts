@@ -4,6 +4,7 @@ import { formatBytes } from '../protocol/format';
 import { buildReference, distinctNames } from './attachment-info';
 import { sourceSize, type AttachmentSource } from './sources';
 import { uploadText, uploadWorkspaceFile, type Uploader } from './uploader';
+import { formatCount, l10n } from '../core/l10n';
 
 const REPORT_EVERY_MS = 100;
 
@@ -72,10 +73,13 @@ export function withUploadProgress<T>(
           if (now - lastReport < REPORT_EVERY_MS && sent < total) return;
           lastReport = now;
           const pct = total > 0 ? Math.min(100, (sent / total) * 100) : 0;
+          const bytes = total
+            ? l10n.t('{0} of {1}', formatBytes(sent), formatBytes(total))
+            : formatBytes(sent);
           progress.report({
             increment: Math.max(0, pct - shown),
             // The title already names a single file: "Den: attaching a.ts", "0 B of 187 B".
-            message: `${name && !title.endsWith(` ${name}`) ? `${name}: ` : ''}${formatBytes(sent)}${total ? ` of ${formatBytes(total)}` : ''}`,
+            message: name && !title.endsWith(` ${name}`) ? `${name}: ${bytes}` : bytes,
           });
           shown = Math.max(shown, pct);
         });
@@ -95,8 +99,11 @@ export function uploadWithProgress(
   sessionId: string,
   sources: readonly AttachmentSource[],
 ): Thenable<UploadedAttachments> {
-  const what = sources.length === 1 ? sources[0].name : `${sources.length} files`;
-  return withUploadProgress(`Den: uploading ${what}`, (signal, onProgress) =>
+  const title =
+    sources.length === 1
+      ? l10n.t('Den: uploading {0}', sources[0].name)
+      : l10n.t('Den: uploading {0} files', formatCount(sources.length));
+  return withUploadProgress(title, (signal, onProgress) =>
     uploadSources(client, sessionId, sources, { signal, onProgress }),
   );
 }

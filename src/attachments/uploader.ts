@@ -6,6 +6,7 @@ import { DenError } from '../core/api/errors';
 import { turnFileFromUpload } from '../core/api/normalize-results';
 import type { TurnFile } from '../core/api/types';
 import { attachmentKey, contentTypeFor, safeFileName } from './attachment-info';
+import { l10n } from '../core/l10n';
 
 /** What the uploads need of the API client. */
 export type Uploader = Pick<ApiClient, 'upload'>;
@@ -67,12 +68,16 @@ async function fileSize(uri: vscode.Uri): Promise<number> {
   } catch (err) {
     throw new DenError({
       code: 'bad_request',
-      message: `${uri.fsPath} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      message: l10n.t(
+        '{0} cannot be read ({1})',
+        uri.fsPath,
+        (err as NodeJS.ErrnoException).code ?? String(err),
+      ),
       cause: err,
     });
   }
   if (!stat.isFile()) {
-    throw new DenError({ code: 'bad_request', message: `${uri.fsPath} is not a file` });
+    throw new DenError({ code: 'bad_request', message: l10n.t('{0} is not a file', uri.fsPath) });
   }
   return stat.size;
 }

@@ -3,6 +3,7 @@ import { applyAgentFiles, type ApplyDeps, type ApplyOptions, type ApplyResult } 
 import { agentFilesOf } from '../files/apply-sources';
 import type { Connection } from '../service/connection';
 import { registerScopeCommands } from './row-args';
+import { l10n } from '../core/l10n';
 
 /**
  * The apply commands (`docs/review-and-apply.md`). Each takes a Sessions tree row or ids, resolves
@@ -16,11 +17,11 @@ import { registerScopeCommands } from './row-args';
 export function registerApplyCommands(connection: Connection, deps: ApplyDeps): vscode.Disposable[] {
   return registerScopeCommands<ApplyOptions, ApplyResult>(
     connection,
-    'Apply',
+    l10n.t('Apply'),
     {
-      session: { id: 'den.applySession', doing: 'apply the session’s files' },
-      turn: { id: 'den.applyTurn', doing: 'apply the turn’s files' },
-      file: { id: 'den.applyFile', doing: 'apply the file' },
+      session: { id: 'den.applySession', doing: l10n.t('apply the session’s files') },
+      turn: { id: 'den.applyTurn', doing: l10n.t('apply the turn’s files') },
+      file: { id: 'den.applyFile', doing: l10n.t('apply the file') },
     },
     async (sessionId, scope, options) => {
       const source = await agentFilesOf(connection.requireClient(), sessionId, scope);

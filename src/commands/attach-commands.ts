@@ -8,6 +8,7 @@ import type { SessionPanel } from '../panel/session-panel';
 import type { Connection } from '../service/connection';
 import type { SessionsTreeProvider } from '../sessions/sessions-tree';
 import { showError } from '../ui/show-error';
+import { l10n } from '../core/l10n';
 
 /** Arguments of the attach commands given as one object (tests, scripts, the Sessions view's drop). */
 export interface AttachCommandOptions {
@@ -75,9 +76,9 @@ export function registerAttachCommands(deps: Deps): vscode.Disposable[] {
         running: panels.runningTurns(),
         client: connection.requireClient(),
         prompt: {
-          title: 'Den: attach to…',
-          placeHolder: 'The session whose composer gets the files',
-          newDescription: 'attach to a new session',
+          title: l10n.t('Den: attach to…'),
+          placeHolder: l10n.t('The session whose composer gets the files'),
+          newDescription: l10n.t('attach to a new session'),
         },
       });
       if (!choice) return undefined;
@@ -99,11 +100,11 @@ export function registerAttachCommands(deps: Deps): vscode.Disposable[] {
       if (!panel) return undefined;
       const counts = await panel.attach(uris, { confirmFolders: opts.confirmFolders });
       if (!counts) return undefined;
-      void vscode.window.setStatusBarMessage(`Den: ${attachSummary(counts)}`, 5000);
+      void vscode.window.setStatusBarMessage(l10n.t('Den: {0}', attachSummary(counts)), 5000);
       return { sessionId: panel.sessionId, counts };
     } catch (err) {
-      if (err instanceof DenError) void showError(err, 'attach the files');
-      else void vscode.window.showErrorMessage(`Den could not attach the files: ${String(err)}`);
+      if (err instanceof DenError) void showError(err, l10n.t('attach the files'));
+      else void vscode.window.showErrorMessage(l10n.t('Den could not attach the files: {0}', String(err)));
       return undefined;
     }
   };
@@ -116,7 +117,7 @@ export function registerAttachCommands(deps: Deps): vscode.Disposable[] {
         const uris = targetsOf(target, selected);
         if (!uris.length) {
           void vscode.window.showInformationMessage(
-            'Den: choose files or folders in the Explorer, or open a file, to attach.',
+            l10n.t('Den: choose files or folders in the Explorer, or open a file, to attach.'),
           );
           return undefined;
         }
@@ -129,8 +130,8 @@ export function registerAttachCommands(deps: Deps): vscode.Disposable[] {
         ? opts.uris.map(toUri)
         : await vscode.window.showOpenDialog({
             canSelectMany: true,
-            openLabel: 'Attach',
-            title: 'Den: Attach Files',
+            openLabel: l10n.t('Attach'),
+            title: l10n.t('Den: Attach Files'),
             defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
           });
       if (!uris?.length) return undefined;

@@ -4,6 +4,7 @@ import { validateBaseUrl } from '../config/settings';
 import { DenError } from '../core/api/errors';
 import type { Connection } from '../service/connection';
 import { showError } from '../ui/show-error';
+import { l10n } from '../core/l10n';
 
 /** Outcome of Den: Set API Key, for callers and tests. */
 export type SetKeyOutcome = 'stored' | 'window' | 'rejected' | 'cancelled';
@@ -55,8 +56,8 @@ async function configure(given?: string): Promise<string | undefined> {
   const url =
     given ??
     (await vscode.window.showInputBox({
-      title: 'Den: Service URL',
-      prompt: 'Base URL of your Agent Session Service',
+      title: l10n.t('Den: Service URL'),
+      prompt: l10n.t('Base URL of your Agent Session Service'),
       placeHolder: 'https://agents.example.com',
       value: config.get<string>('baseUrl') ?? '',
       ignoreFocusOut: true,
@@ -65,7 +66,7 @@ async function configure(given?: string): Promise<string | undefined> {
   if (url === undefined) return undefined;
   const { url: valid, problem } = validateBaseUrl(url);
   if (!valid) {
-    void vscode.window.showErrorMessage(`Den: ${problem}`);
+    void vscode.window.showErrorMessage(l10n.t('Den: {0}', problem ?? ''));
     return undefined;
   }
   await config.update('baseUrl', valid, vscode.ConfigurationTarget.Global);
@@ -80,21 +81,22 @@ async function setApiKey(keys: KeyStore, connection: Connection, given?: string)
   const key = (
     given ??
     (await vscode.window.showInputBox({
-      title: 'Den: Set API Key',
-      prompt:
+      title: l10n.t('Den: Set API Key'),
+      prompt: l10n.t(
         'Paste an API key from the service (Account → API Keys). It is kept in the editor’s secret storage.',
+      ),
       placeHolder: 'sk_live_…',
       password: true,
       ignoreFocusOut: true,
       validateInput: (v) =>
-        !v.trim() ? 'Paste a key.' : /\s/.test(v.trim()) ? 'A key has no spaces.' : undefined,
+        !v.trim() ? l10n.t('Paste a key.') : /\s/.test(v.trim()) ? l10n.t('A key has no spaces.') : undefined,
     })) ??
     ''
   ).trim();
   if (!key) return 'cancelled';
 
   const verdict = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Den: checking the API key…' },
+    { location: vscode.ProgressLocation.Notification, title: l10n.t('Den: checking the API key…') },
     async () => {
       try {
         await connection.clientFor(key).listSessions({ page: 1, limit: 1 });
@@ -107,15 +109,18 @@ async function setApiKey(keys: KeyStore, connection: Connection, given?: string)
   if (verdict !== 'ok') {
     if (verdict.code === 'unauthorized' || verdict.code === 'forbidden') {
       void vscode.window.showErrorMessage(
-        'Den: the service rejected this API key. Check that you copied the whole key, or create a new one.',
+        l10n.t(
+          'Den: the service rejected this API key. Check that you copied the whole key, or create a new one.',
+        ),
       );
       return 'rejected';
     }
+    const save = l10n.t('Save Anyway');
     const keep = await vscode.window.showWarningMessage(
-      `Den could not check the key: ${verdict.message}. Save it anyway?`,
-      'Save Anyway',
+      l10n.t('Den could not check the key: {0}. Save it anyway?', verdict.message),
+      save,
     );
-    if (keep !== 'Save Anyway') return 'cancelled';
+    if (keep !== save) return 'cancelled';
   }
 
   try {
@@ -124,20 +129,24 @@ async function setApiKey(keys: KeyStore, connection: Connection, given?: string)
     // The same key again changes nothing the tree listens to; after an error, look again anyway.
     if (unchanged && connection.state.kind === 'error')
       void vscode.commands.executeCommand('den.refreshSessions');
-    void vscode.window.showInformationMessage('Den: signed in. Your key is in the editor’s secret storage.');
+    void vscode.window.showInformationMessage(
+      l10n.t('Den: signed in. Your key is in the editor’s secret storage.'),
+    );
     return 'stored';
   } catch (err) {
     if (!(err instanceof SecretStorageUnavailable)) {
-      await showError(err, 'save the key', key);
+      await showError(err, l10n.t('save the key'), key);
       return 'cancelled';
     }
+    const use = l10n.t('Use for This Window');
     const pick = await vscode.window.showWarningMessage(
-      `Den could not save the key in the editor’s secret storage (${err.message}). ` +
-        'Use it for this window only? You will be asked again after a reload. ' +
-        'For headless use, set the DEN_API_KEY environment variable instead.',
-      'Use for This Window',
+      l10n.t(
+        'Den could not save the key in the editor’s secret storage ({0}). Use it for this window only? You will be asked again after a reload. For headless use, set the DEN_API_KEY environment variable instead.',
+        err.message,
+      ),
+      use,
     );
-    if (pick !== 'Use for This Window') return 'cancelled';
+    if (pick !== use) return 'cancelled';
     keys.useForWindow(key);
     return 'window';
   }
@@ -147,9 +156,13 @@ async function signOut(keys: KeyStore): Promise<void> {
   await keys.clear();
   if (keys.source === 'environment') {
     void vscode.window.showInformationMessage(
-      'Den: signed out. The key from the DEN_API_KEY environment variable is still in use; unset it to sign out fully.',
+      l10n.t(
+        'Den: signed out. The key from the DEN_API_KEY environment variable is still in use; unset it to sign out fully.',
+      ),
     );
   } else {
-    void vscode.window.showInformationMessage('Den: signed out. Your key was removed from secret storage.');
+    void vscode.window.showInformationMessage(
+      l10n.t('Den: signed out. Your key was removed from secret storage.'),
+    );
   }
 }

@@ -3,6 +3,7 @@ import { openGeneratedFile } from '../files/open-file';
 import { parseSessionFileUri, type SessionFileSystem } from '../files/session-fs';
 import { sessionFilePath } from '../session/file-index';
 import { showError } from '../ui/show-error';
+import { l10n } from '../core/l10n';
 
 /** A generated file as the command takes it: (session id, path), `{sessionId, path}` (a Files node) or a `den-session:` URI. */
 type FileArg =
@@ -31,7 +32,9 @@ export function registerFileCommands(fs: SessionFileSystem): vscode.Disposable[]
     vscode.commands.registerCommand('den.openGeneratedFile', async (arg?: FileArg, path?: unknown) => {
       const t = target(arg, path);
       if (!t) {
-        void vscode.window.showWarningMessage('Den: Open Generated File needs a session ID and a file path.');
+        void vscode.window.showWarningMessage(
+          l10n.t('Den: Open Generated File needs a session ID and a file path.'),
+        );
         return undefined;
       }
       try {
@@ -39,13 +42,16 @@ export function registerFileCommands(fs: SessionFileSystem): vscode.Disposable[]
         if (outcome !== 'opened') {
           void vscode.window.showWarningMessage(
             outcome === 'missing'
-              ? `Den: ${t.path} is not among the files of this session (deleted, or not produced yet).`
-              : `Den: ${t.path} is a folder of the session's files, not a file.`,
+              ? l10n.t(
+                  'Den: {0} is not among the files of this session (deleted, or not produced yet).',
+                  t.path,
+                )
+              : l10n.t("Den: {0} is a folder of the session's files, not a file.", t.path),
           );
         }
         return outcome;
       } catch (err) {
-        void showError(err, `open ${t.path}`);
+        void showError(err, l10n.t('open {0}', t.path));
         return undefined;
       }
     }),

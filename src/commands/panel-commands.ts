@@ -3,6 +3,7 @@ import type { PanelManager } from '../panel/panel-manager';
 import { firstLine } from '../protocol/format';
 import type { RunningTurn } from '../session/running-turn';
 import { showError } from '../ui/show-error';
+import { l10n } from '../core/l10n';
 
 interface TurnItem extends vscode.QuickPickItem {
   turn: RunningTurn;
@@ -10,7 +11,7 @@ interface TurnItem extends vscode.QuickPickItem {
 
 async function pickTurn(turns: RunningTurn[], title: string): Promise<RunningTurn | undefined> {
   const items: TurnItem[] = turns.map((t) => ({
-    label: `$(sync~spin) ${firstLine(t.title, 60) || 'Untitled session'}`,
+    label: `$(sync~spin) ${firstLine(t.title, 60) || l10n.t('Untitled session')}`,
     detail: firstLine(t.task, 120),
     turn: t,
   }));
@@ -26,10 +27,10 @@ export function registerPanelCommands(panels: PanelManager): vscode.Disposable[]
     vscode.commands.registerCommand('den.showRunningTurns', async () => {
       const turns = panels.runningTurns();
       if (!turns.length) {
-        void vscode.window.showInformationMessage('Den: no turn is running.');
+        void vscode.window.showInformationMessage(l10n.t('Den: no turn is running.'));
         return;
       }
-      const t = await pickTurn(turns, 'Den: Running Turns');
+      const t = await pickTurn(turns, l10n.t('Den: Running Turns'));
       if (t) await panels.open(t.sessionId);
     }),
     vscode.commands.registerCommand('den.stopTurn', async (arg?: string | { sessionId?: string }) => {
@@ -40,17 +41,18 @@ export function registerPanelCommands(panels: PanelManager): vscode.Disposable[]
           const active = panels.activePanel()?.sessionId;
           if (active && turns.some((t) => t.sessionId === active)) sessionId = active;
           else if (turns.length === 1) sessionId = turns[0].sessionId;
-          else if (turns.length > 1) sessionId = (await pickTurn(turns, 'Den: Stop Which Turn?'))?.sessionId;
+          else if (turns.length > 1)
+            sessionId = (await pickTurn(turns, l10n.t('Den: Stop Which Turn?')))?.sessionId;
         }
         if (!sessionId) {
-          if (!turns.length) void vscode.window.showInformationMessage('Den: no turn is running.');
+          if (!turns.length) void vscode.window.showInformationMessage(l10n.t('Den: no turn is running.'));
           return;
         }
         if (!(await panels.stop(sessionId))) {
-          void vscode.window.showInformationMessage('Den: that session has no running turn.');
+          void vscode.window.showInformationMessage(l10n.t('Den: that session has no running turn.'));
         }
       } catch (err) {
-        void showError(err, 'stop the turn');
+        void showError(err, l10n.t('stop the turn'));
       }
     }),
   ];

@@ -12,6 +12,7 @@ import { parseSessionFileUri, type SessionFileSystem } from '../files/session-fs
 import type { Connection } from '../service/connection';
 import { FileLookupError } from '../session/session-files';
 import { missing, registerScopeCommands } from './row-args';
+import { l10n } from '../core/l10n';
 
 /**
  * The review commands (`docs/review-and-apply.md`): the workspace beside the agent's files, nothing
@@ -27,14 +28,14 @@ import { missing, registerScopeCommands } from './row-args';
 export function registerReviewCommands(connection: Connection, fs: SessionFileSystem): vscode.Disposable[] {
   return registerScopeCommands<ReviewOptions, ReviewResult>(
     connection,
-    'Review Changes',
+    l10n.t('Review Changes'),
     {
-      session: { id: 'den.reviewSession', doing: 'review the session’s changes' },
-      turn: { id: 'den.reviewTurn', doing: 'review the turn’s changes' },
+      session: { id: 'den.reviewSession', doing: l10n.t('review the session’s changes') },
+      turn: { id: 'den.reviewTurn', doing: l10n.t('review the turn’s changes') },
       file: {
         id: 'den.compareWithWorkspace',
-        doing: 'compare the file with the workspace',
-        action: 'Compare with Workspace',
+        doing: l10n.t('compare the file with the workspace'),
+        action: l10n.t('Compare with Workspace'),
       },
     },
     async (sessionId, scope, options) => {
@@ -49,7 +50,7 @@ export function registerReviewCommands(connection: Connection, fs: SessionFileSy
       if (!uri) return undefined;
       return (async () => {
         const entry = await openedFile(fs, uri);
-        if (!entry) return missing('a file', 'Compare with Workspace');
+        if (!entry) return missing('file', l10n.t('Compare with Workspace'));
         return openReview([entry], { title: entry.path, what: entry.path }, options);
       })();
     },

@@ -7,6 +7,7 @@ import type { AgentScope } from '../files/apply-sources';
 import type { Connection } from '../service/connection';
 import type { SessionNode } from '../sessions/tree-nodes';
 import { guarded } from './guarded';
+import { l10n } from '../core/l10n';
 
 /** A command's first argument: a Sessions tree row or a session id. */
 export type RowArg = SessionNode | string | undefined;
@@ -27,9 +28,13 @@ function fileOf(arg: RowArg, path: string | undefined): string | undefined {
 }
 
 /** Says where the command is run from when its arguments name nothing; resolves to undefined. */
-export function missing(what: string, action: string): undefined {
+export function missing(what: AgentScope['kind'], action: string): undefined {
   void vscode.window.showInformationMessage(
-    `Den: choose ${what} in the Sessions view, then ${action} from its menu.`,
+    what === 'session'
+      ? l10n.t('Den: choose a session in the Sessions view, then {0} from its menu.', action)
+      : what === 'turn'
+        ? l10n.t('Den: choose a turn in the Sessions view, then {0} from its menu.', action)
+        : l10n.t('Den: choose a file in the Sessions view, then {0} from its menu.', action),
   );
   return undefined;
 }
@@ -76,13 +81,13 @@ export function registerScopeCommands<O, R>(
   return [
     at(ids.session, async (arg?: RowArg, options?: O) => {
       const sessionId = sessionOf(arg);
-      if (!sessionId) return missing('a session', action);
+      if (!sessionId) return missing('session', action);
       return run(sessionId, { kind: 'session' }, options);
     }),
     at(ids.turn, async (arg?: RowArg, turnId?: string, options?: O) => {
       const sessionId = sessionOf(arg);
       const turn = turnOf(arg, turnId);
-      if (!sessionId || !turn) return missing('a turn', action);
+      if (!sessionId || !turn) return missing('turn', action);
       return run(sessionId, { kind: 'turn', turnId: turn }, options);
     }),
     at(ids.file, async (arg?: RowArg, path?: string, options?: O) => {
@@ -90,7 +95,7 @@ export function registerScopeCommands<O, R>(
       if (other) return other;
       const sessionId = sessionOf(arg);
       const file = fileOf(arg, path);
-      if (!sessionId || !file) return missing('a file', ids.file.action ?? action);
+      if (!sessionId || !file) return missing('file', ids.file.action ?? action);
       return run(sessionId, { kind: 'file', path: file }, options);
     }),
   ];

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { parseSessionLink, sessionLink } from '../session/session-link';
 import { guarded } from './guarded';
+import { l10n } from '../core/l10n';
 
 /** What the session links need: the session's existence checked on the service, and its panel. */
 export interface SessionLinkDeps {
@@ -21,10 +22,10 @@ export function linkOf(extensionId: string, sessionId: string): string {
 export async function handleSessionUri(deps: SessionLinkDeps, uri: vscode.Uri): Promise<void> {
   const link = parseSessionLink(uri.path);
   if ('problem' in link) {
-    void vscode.window.showErrorMessage(`Den cannot open the link: ${link.problem}`);
+    void vscode.window.showErrorMessage(l10n.t('Den cannot open the link: {0}', link.problem));
     return;
   }
-  await guarded('open the linked session', async () => {
+  await guarded(l10n.t('open the linked session'), async () => {
     await deps.check(link.sessionId);
     await deps.open(link.sessionId);
   })();

@@ -18,6 +18,7 @@ import type { Connection } from '../service/connection';
 import { firstLine } from '../protocol/format';
 import type { SessionsTreeProvider } from '../sessions/sessions-tree';
 import { showError } from '../ui/show-error';
+import { formatCount, l10n } from '../core/l10n';
 
 /**
  * Arguments every turn command accepts, so tests and other extensions can run them without any
@@ -106,62 +107,77 @@ export function registerTurnCommands(deps: Deps): vscode.Disposable[] {
   };
 
   return [
-    command('den.newSession', 'start a new session', async (_client, arg?: string | TurnCommandOptions) => {
-      const opts = typeof arg === 'string' ? { task: arg } : (arg ?? {});
-      const task = await askTask(opts.task, {
-        title: 'Den: New Session',
-        placeHolder: 'What should the agent do?',
-      });
-      if (task === undefined) return undefined;
-      const sessionId = randomUUID();
-      const s = connection.settings;
-      await panels.open(sessionId, {
-        turn: { task, mode: s.defaultMode, effort: s.defaultEffort },
-        title: firstLine(task),
-      });
-      return sessionId;
-    }),
+    command(
+      'den.newSession',
+      l10n.t('start a new session'),
+      async (_client, arg?: string | TurnCommandOptions) => {
+        const opts = typeof arg === 'string' ? { task: arg } : (arg ?? {});
+        const task = await askTask(opts.task, {
+          title: l10n.t('Den: New Session'),
+          placeHolder: l10n.t('What should the agent do?'),
+        });
+        if (task === undefined) return undefined;
+        const sessionId = randomUUID();
+        const s = connection.settings;
+        await panels.open(sessionId, {
+          turn: { task, mode: s.defaultMode, effort: s.defaultEffort },
+          title: firstLine(task),
+        });
+        return sessionId;
+      },
+    ),
 
-    command('den.askAboutSelection', 'ask about the selection', async (client, arg?: unknown) => {
+    command('den.askAboutSelection', l10n.t('ask about the selection'), async (client, arg?: unknown) => {
       const editor = vscode.window.activeTextEditor;
       const sources = editor ? selectionSources(editor) : [];
       if (!sources.length) {
-        void vscode.window.showInformationMessage('Den: select some code in an editor first.');
+        void vscode.window.showInformationMessage(l10n.t('Den: select some code in an editor first.'));
         return undefined;
       }
       return startWithSources(client, sources, optionsOf(arg), {
-        title: `Den: Ask About ${sources.length === 1 ? sources[0].name : `${sources.length} Selections`}`,
-        placeHolder: 'Explain this, find the bug, add tests…',
+        title:
+          sources.length === 1
+            ? l10n.t('Den: Ask About {0}', sources[0].name)
+            : l10n.t('Den: Ask About {0} Selections', formatCount(sources.length)),
+        placeHolder: l10n.t('Explain this, find the bug, add tests…'),
       });
     }),
 
     command(
       'den.sendFileToAgent',
-      'send the file',
+      l10n.t('send the file'),
       async (client, target?: vscode.Uri | SendFileOptions, selected?: vscode.Uri[]) => {
         const opts: SendFileOptions = target instanceof vscode.Uri || !target ? {} : target;
         const uris = fileTargets(target, selected);
         if (!uris.length) {
-          void vscode.window.showInformationMessage('Den: open a file or choose one in the Explorer first.');
+          void vscode.window.showInformationMessage(
+            l10n.t('Den: open a file or choose one in the Explorer first.'),
+          );
           return undefined;
         }
         const sources = uris.map(fileSource);
         return startWithSources(client, sources, opts, {
-          title: `Den: Send ${sources.length === 1 ? sources[0].name : `${sources.length} Files`} to Agent`,
-          placeHolder: 'Review this, explain it, add tests…',
+          title:
+            sources.length === 1
+              ? l10n.t('Den: Send {0} to Agent', sources[0].name)
+              : l10n.t('Den: Send {0} Files to Agent', formatCount(sources.length)),
+          placeHolder: l10n.t('Review this, explain it, add tests…'),
         });
       },
     ),
 
-    command('den.sendOpenEditorsToAgent', 'send the open editors', async (client, arg?: unknown) => {
+    command('den.sendOpenEditorsToAgent', l10n.t('send the open editors'), async (client, arg?: unknown) => {
       const sources = openEditorSources();
       if (!sources.length) {
-        void vscode.window.showInformationMessage('Den: no files are open in editors.');
+        void vscode.window.showInformationMessage(l10n.t('Den: no files are open in editors.'));
         return undefined;
       }
       return startWithSources(client, sources, optionsOf(arg), {
-        title: `Den: Send ${sources.length} Open ${sources.length === 1 ? 'File' : 'Files'} to Agent`,
-        placeHolder: 'What should the agent do with these files?',
+        title:
+          sources.length === 1
+            ? l10n.t('Den: Send 1 Open File to Agent')
+            : l10n.t('Den: Send {0} Open Files to Agent', formatCount(sources.length)),
+        placeHolder: l10n.t('What should the agent do with these files?'),
       });
     }),
   ];
@@ -173,7 +189,8 @@ async function withinLimit(sources: AttachmentSource[], limit: number): Promise<
     sources.map(async (src) => ({ src, name: src.name, size: (await sourceSize(src)) ?? 0 })),
   );
   const tooBig = overLimit(sized, limit);
-  if (tooBig.length) void vscode.window.showWarningMessage(`Den: ${sizeLimitMessage(tooBig, limit)}`);
+  if (tooBig.length)
+    void vscode.window.showWarningMessage(l10n.t('Den: {0}', sizeLimitMessage(tooBig, limit)));
   return sized.filter((s) => !tooBig.includes(s)).map((s) => s.src);
 }
 
@@ -206,14 +223,14 @@ async function askTask(
   prompt: { title: string; placeHolder: string },
 ): Promise<string | undefined> {
   if (given !== undefined) {
-    if (!given.trim()) throw new DenError({ code: 'bad_request', message: 'the task is empty.' });
+    if (!given.trim()) throw new DenError({ code: 'bad_request', message: l10n.t('the task is empty.') });
     return given.trim();
   }
   const typed = await vscode.window.showInputBox({
     ...prompt,
-    prompt: 'The task for the agent (Enter to start)',
+    prompt: l10n.t('The task for the agent (Enter to start)'),
     ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() ? undefined : 'Say what the agent should do.'),
+    validateInput: (v) => (v.trim() ? undefined : l10n.t('Say what the agent should do.')),
   });
   return typed?.trim() || undefined;
 }
@@ -244,13 +261,13 @@ async function resolveSession(
  */
 function report(connection: Connection, err: unknown, doing: string): void {
   if (err instanceof DenError && err.code === 'aborted') {
-    void vscode.window.setStatusBarMessage('Den: upload cancelled', 4000);
+    void vscode.window.setStatusBarMessage(l10n.t('Den: upload cancelled'), 4000);
     return;
   }
   if (!(err instanceof DenError)) {
     // Not the service's or the network's doing (showError would call it a network failure).
     const why = err instanceof Error ? err.message : String(err);
-    void vscode.window.showErrorMessage(`Den could not ${doing}: ${why}`);
+    void vscode.window.showErrorMessage(l10n.t('Den could not {0}: {1}', doing, why));
     return;
   }
   if (err.fault !== 'user') connection.reportFailure(err);
