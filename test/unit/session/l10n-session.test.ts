@@ -31,14 +31,17 @@ describe('l10n: the session layer says its texts through the bundle', () => {
       ]),
       'de',
     );
-    const limited = presentError(new DenError({ code: 'rate_limited', retryAfter: 4.2 }), 'load sessions');
+    const limited = presentError(
+      new DenError({ code: 'rate_limited', message: 'slow down', retryAfter: 4.2 }),
+      'load sessions',
+    );
     assert.equal(
       limited.summary,
       '⟦⟦Den could not load sessions⟧: the service is rate limiting requests (429).⟧',
     );
     assert.equal(limited.retryHint, '⟦Retry in 5 s.⟧');
     assert.equal(limited.message, `⟦${limited.summary} ${limited.retryHint}⟧`);
-    const rejected = presentError(new DenError({ code: 'unauthorized', status: 401 }));
+    const rejected = presentError(new DenError({ code: 'unauthorized', message: 'no', status: 401 }));
     assert.equal(
       rejected.summary,
       "⟦Den's last request failed: the service rejected the API key. Set a new key.⟧",
@@ -62,7 +65,7 @@ describe('l10n: the session layer says its texts through the bundle', () => {
     assert.equal(GROUP_LABELS.today, '⟦Today⟧');
     assert.equal(GROUP_LABELS.older, 'Older');
     const message = listProblemMessage({
-      error: new DenError({ code: 'server', status: 500 }),
+      error: new DenError({ code: 'server', message: 'boom', status: 500 }),
       retryInMs: 3000,
     });
     assert.match(message ?? '', /^⟦Den could not load sessions: .* Retrying in 3 s\.⟧$/);
