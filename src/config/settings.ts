@@ -1,4 +1,5 @@
 import { EFFORTS, MODES, type Effort, type Mode } from '../core/api/types';
+import { l10n } from '../core/l10n';
 import { TURN_FINISHED_NOTIFY, type AttentionSettings, type TurnFinishedNotify } from '../session/attention';
 
 /** Den's settings, read and validated in one place (see `readSettings`), then passed down. */
@@ -34,18 +35,19 @@ function num(v: unknown, fallback: number, lo: number, hi: number): number {
 /** Checks a service URL; returns the normalized URL or the problem with it. */
 export function validateBaseUrl(raw: string): { url?: string; problem?: string } {
   const text = raw.trim();
-  if (!text) return { problem: 'No service URL is set.' };
+  if (!text) return { problem: l10n.t('No service URL is set.') };
   let u: URL;
   try {
     u = new URL(text);
   } catch {
-    return { problem: `"${text}" is not a URL. Use the form https://agents.example.com.` };
+    return { problem: l10n.t('"{0}" is not a URL. Use the form https://agents.example.com.', text) };
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    return { problem: `"${text}" must start with http:// or https://.` };
+    return { problem: l10n.t('"{0}" must start with http:// or https://.', text) };
   }
-  if (u.username || u.password) return { problem: 'Put no credentials in the URL; use Den: Set API Key.' };
-  if (u.search || u.hash) return { problem: 'The service URL must not have a query or fragment.' };
+  if (u.username || u.password)
+    return { problem: l10n.t('Put no credentials in the URL; use Den: Set API Key.') };
+  if (u.search || u.hash) return { problem: l10n.t('The service URL must not have a query or fragment.') };
   return { url: u.toString().replace(/\/+$/, '') };
 }
 

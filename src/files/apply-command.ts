@@ -6,6 +6,7 @@
  * (`apply-edit.ts`), and a message says what was written, what was refused and how to undo.
  */
 import { isDenError } from '../core/api/errors';
+import { formatCount, l10n } from '../core/l10n';
 import type { BaseLookup, PlanEntry, PlanFolder } from '../session/apply-plan';
 import { planApply, writesOf, type ApplyPlan } from '../session/apply-plan';
 import { summaryText } from '../session/apply-summary';
@@ -35,11 +36,6 @@ export interface ApplyResult {
   message?: string;
 }
 
-const APPLY_ALL = 'Apply';
-const APPLY_MARKERS = 'Apply with Conflict Markers';
-const APPLY_SAFE = 'Apply Only Unquestioned';
-const REVIEW = 'Review…';
-
 /** Plans, asks, writes and reports. Never throws for a refusal or a decline; errors propagate. */
 export async function applyAgentFiles(
   deps: ApplyDeps,
@@ -58,19 +54,21 @@ export async function applyAgentFiles(
   const refused = plan.entries.filter((e) => e.action === 'refused').map((e) => e.path);
   const summary = summaryText(plan);
   if (all.length === 0) {
-    const message = `Den: nothing to apply from ${source.what} to ${folder.name}. ${summary}`;
+    const message = l10n.t('Den: nothing to apply from {0} to {1}. {2}', source.what, folder.name, summary);
     void (refused.length > 0
       ? vscode.window.showWarningMessage(message)
       : vscode.window.showInformationMessage(message));
     return { plan, written: [], message };
   }
   const questions = plan.summary.needsConfirmation.length > 0;
+  const applySafe = l10n.t('Apply Only Unquestioned');
+  const review = l10n.t('Review…');
   const buttons = [
-    plan.summary.conflicts > 0 ? APPLY_MARKERS : APPLY_ALL,
-    ...(questions && safe.length > 0 ? [APPLY_SAFE] : []),
-    REVIEW,
+    plan.summary.conflicts > 0 ? l10n.t('Apply with Conflict Markers') : l10n.t('Apply'),
+    ...(questions && safe.length > 0 ? [applySafe] : []),
+    review,
   ];
-  const headline = `Apply ${source.what} from “${source.title}” to ${folder.name}?`;
+  const headline = l10n.t('Apply {0} from “{1}” to {2}?', source.what, source.title, folder.name);
   const warn = questions || refused.length > 0;
   const show = (text: string, modal: boolean, choices: string[]): Thenable<string | undefined> => {
     const opts: vscode.MessageOptions = modal ? { modal: true, detail: summary } : {};
@@ -79,20 +77,20 @@ export async function applyAgentFiles(
       : vscode.window.showInformationMessage(text, opts, ...choices);
   };
   let answer = await show(headline, true, buttons);
-  if (answer === REVIEW) {
+  if (answer === review) {
     await deps.previews.review(folder, all);
     // Not modal: the diff stays usable while the person decides.
     answer = await show(
-      `${headline} ${summary}`,
+      l10n.t('{0} {1}', headline, summary),
       false,
-      buttons.filter((b) => b !== REVIEW),
+      buttons.filter((b) => b !== review),
     );
   }
-  if (answer === undefined || answer === REVIEW) return { plan, written: [] };
-  const entries = answer === APPLY_SAFE ? safe : all;
+  if (answer === undefined || answer === review) return { plan, written: [] };
+  const entries = answer === applySafe ? safe : all;
   const outcome = await applyEntries(folder, reader, entries);
   if (!outcome.ok) {
-    void vscode.window.showWarningMessage(`Den: ${outcome.message}`);
+    void vscode.window.showWarningMessage(l10n.t('Den: {0}', outcome.message));
     return { plan, written: [], message: outcome.message };
   }
   const message = reportOf(outcome.written, plan, refused, folder.name);
@@ -112,7 +110,7 @@ async function planWithProgress(
     return await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Den: reading ${source.what}…`,
+        title: l10n.t('Den: reading {0}…', source.what),
         cancellable: true,
       },
       (_progress, token) => {
@@ -138,22 +136,40 @@ export function reportOf(
   const removed = written.reduce((n, e) => n + e.stats.removed, 0);
   const deleted = written.filter((e) => e.action === 'delete').length;
   const conflicts = written.filter((e) => e.action === 'mergeWithConflicts').map((e) => e.relPath);
-  const files = written.length === 1 ? '1 file' : `${written.length} files`;
+  const n = formatCount(written.length);
+  const [a, r, d] = [formatCount(added), formatCount(removed), formatCount(deleted)];
   const parts = [
-    `Den applied ${files} to ${folder} (+${added} −${removed} lines${deleted ? `, ${deleted} deleted` : ''}).`,
+    written.length === 1
+      ? deleted
+        ? l10n.t('Den applied 1 file to {0} (+{1} −{2} lines, {3} deleted).', folder, a, r, d)
+        : l10n.t('Den applied 1 file to {0} (+{1} −{2} lines).', folder, a, r)
+      : deleted
+        ? l10n.t('Den applied {0} files to {1} (+{2} −{3} lines, {4} deleted).', n, folder, a, r, d)
+        : l10n.t('Den applied {0} files to {1} (+{2} −{3} lines).', n, folder, a, r),
   ];
-  if (conflicts.length > 0) parts.push(`Resolve the conflict markers in ${conflicts.join(', ')}.`);
+  if (conflicts.length > 0) parts.push(l10n.t('Resolve the conflict markers in {0}.', conflicts.join(', ')));
   const dirty = written.filter((e) => e.dirty).length;
-  if (dirty > 0) parts.push(`${dirty === 1 ? '1 editor has' : `${dirty} editors have`} the change unsaved.`);
+  if (dirty === 1) parts.push(l10n.t('1 editor has the change unsaved.'));
+  else if (dirty > 1) parts.push(l10n.t('{0} editors have the change unsaved.', formatCount(dirty)));
   const skipped = plan.entries.length - plan.summary.refused - written.length;
-  if (skipped > 0) parts.push(`${skipped} not written (no change needed, failed or not confirmed).`);
+  if (skipped > 0) {
+    parts.push(l10n.t('{0} not written (no change needed, failed or not confirmed).', formatCount(skipped)));
+  }
   if (refused.length > 0) {
     parts.push(
-      `Refused: ${refused.slice(0, 5).join(', ')}${refused.length > 5 ? ` and ${refused.length - 5} more` : ''}.`,
+      refused.length > 5
+        ? l10n.t(
+            'Refused: {0} and {1} more.',
+            refused.slice(0, 5).join(', '),
+            formatCount(refused.length - 5),
+          )
+        : l10n.t('Refused: {0}.', refused.join(', ')),
     );
   }
   parts.push(
-    'To undo it all: Edit ▸ Undo in the editor of any file it changed or created (undone text is unsaved until you save).',
+    l10n.t(
+      'To undo it all: Edit ▸ Undo in the editor of any file it changed or created (undone text is unsaved until you save).',
+    ),
   );
   return parts.join(' ');
 }

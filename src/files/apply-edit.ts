@@ -7,6 +7,7 @@
  * entry is checked again against the workspace (`stillAsPlanned`, and the links): if anything
  * changed since the plan was made, nothing is written.
  */
+import { formatCount, l10n } from '../core/l10n';
 import { checkInside } from '../core/files/real-path';
 import { stillAsPlanned, type PlanEntry, type PlanFolder } from '../session/apply-plan';
 import * as vscode from 'vscode';
@@ -44,7 +45,17 @@ export async function applyEntries(
     return {
       ok: false,
       changed,
-      message: `Nothing was applied: ${changed.slice(0, 5).join(', ')}${changed.length > 5 ? ` and ${changed.length - 5} more` : ''} changed while you were deciding. Run Apply again to see the new plan.`,
+      message:
+        changed.length > 5
+          ? l10n.t(
+              'Nothing was applied: {0} and {1} more changed while you were deciding. Run Apply again to see the new plan.',
+              changed.slice(0, 5).join(', '),
+              formatCount(changed.length - 5),
+            )
+          : l10n.t(
+              'Nothing was applied: {0} changed while you were deciding. Run Apply again to see the new plan.',
+              changed.join(', '),
+            ),
     };
   }
   const edit = new vscode.WorkspaceEdit();
@@ -68,7 +79,7 @@ export async function applyEntries(
     }
   }
   const done = await vscode.workspace.applyEdit(edit);
-  if (!done) return { ok: false, message: 'VS Code did not apply the edit; nothing was written.' };
+  if (!done) return { ok: false, message: l10n.t('VS Code did not apply the edit; nothing was written.') };
   for (const uri of toSave) {
     // Saved whatever `isDirty` says: the extension host may not have heard yet that the edit made
     // the document dirty, or may have closed a document no editor shows (the edited text then

@@ -5,6 +5,7 @@
  * resolved for local `file:` folders (Node's `realpath`); elsewhere they are not checked.
  */
 import { nodeRealPath } from '../core/files/real-path';
+import { l10n } from '../core/l10n';
 import type { PlanFolder } from '../session/apply-plan';
 import * as vscode from 'vscode';
 
@@ -16,11 +17,11 @@ export interface FolderWords {
   placeHolder: string;
 }
 
-const APPLY_WORDS: FolderWords = {
-  none: 'Apply writes the agent’s files into a workspace folder, and this window has none.',
-  title: 'Den: Apply to Which Folder?',
-  placeHolder: 'The workspace folder to write the agent’s files into',
-};
+const applyWords = (): FolderWords => ({
+  none: l10n.t('Apply writes the agent’s files into a workspace folder, and this window has none.'),
+  title: l10n.t('Den: Apply to Which Folder?'),
+  placeHolder: l10n.t('The workspace folder to write the agent’s files into'),
+});
 
 /**
  * The folder to apply into (or compare with): the only one, or the one the person picks when there
@@ -29,11 +30,11 @@ const APPLY_WORDS: FolderWords = {
  */
 export async function chooseFolder(
   preferred?: string,
-  words: FolderWords = APPLY_WORDS,
+  words: FolderWords = applyWords(),
 ): Promise<vscode.WorkspaceFolder | undefined> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length === 0) {
-    void vscode.window.showWarningMessage(`Den: open a folder first. ${words.none}`);
+    void vscode.window.showWarningMessage(l10n.t('Den: open a folder first. {0}', words.none));
     return undefined;
   }
   const named = preferred && folders.find((f) => f.uri.toString() === preferred);

@@ -4,6 +4,7 @@
  * private `den-apply:` scheme holding the planned contents (after merging: what would really be
  * written), kept only for the last plan reviewed.
  */
+import { formatCount, l10n } from '../core/l10n';
 import type { PlanEntry } from '../session/apply-plan';
 import * as vscode from 'vscode';
 import { fileUri } from './apply-folder';
@@ -21,7 +22,7 @@ export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     if (uri.toString() === EMPTY_URI.toString()) return '';
-    return this.#contents.get(uri.toString()) ?? 'Den no longer holds this preview: run Apply again.';
+    return this.#contents.get(uri.toString()) ?? l10n.t('Den no longer holds this preview: run Apply again.');
   }
 
   /** Opens the diff of the entries that write (all but deletions show the planned text). */
@@ -35,7 +36,10 @@ export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode
         e.action === 'delete'
           ? ''
           : e.binary
-            ? `(binary file, ${e.newContent?.byteLength ?? 0} bytes: no text to compare)`
+            ? l10n.t(
+                '(binary file, {0} bytes: no text to compare)',
+                formatCount(e.newContent?.byteLength ?? 0),
+              )
             : new TextDecoder('utf-8').decode(e.newContent);
       next.set(preview.toString(), text);
       const original = e.expected === null ? undefined : target;
@@ -48,12 +52,18 @@ export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode
       const left = original ?? EMPTY_URI;
       const right = preview ?? EMPTY_URI;
       const name = vscode.workspace.asRelativePath(target);
-      await vscode.commands.executeCommand('vscode.diff', left, right, `${name} ↔ Den: what Apply writes`, {
-        preview: true,
-      });
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        left,
+        right,
+        l10n.t('{0} ↔ Den: what Apply writes', name),
+        {
+          preview: true,
+        },
+      );
       return;
     }
-    await vscode.commands.executeCommand('vscode.changes', 'Den: What Apply Writes', pairs);
+    await vscode.commands.executeCommand('vscode.changes', l10n.t('Den: What Apply Writes'), pairs);
   }
 
   dispose(): void {

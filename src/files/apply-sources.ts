@@ -7,6 +7,7 @@
  */
 import type { ApiClient } from '../core/api/client';
 import type { FileInfo, SessionDetail } from '../core/api/types';
+import { l10n } from '../core/l10n';
 import { transcriptFromDetail } from '../core/transcript/from-history';
 import type { FileChange, Turn } from '../core/transcript/model';
 import type { AgentFile } from '../session/apply-plan';
@@ -56,21 +57,21 @@ export async function agentVersionsOf(
   const detail = await client.getSession(sessionId);
   const reader = readerOf(client, detail);
   const read = (info: FileInfo): Promise<Uint8Array> => reader(info)();
-  const title = detail.session.title || 'Untitled session';
+  const title = detail.session.title || l10n.t('Untitled session');
   const latest = sessionFiles(detail);
-  if (scope.kind === 'session') return { files: latest, what: 'the session’s files', title, read };
+  if (scope.kind === 'session') return { files: latest, what: l10n.t('the session’s files'), title, read };
   if (scope.kind === 'file') {
     const found = latest.get(scope.path) ?? findByName(latest, scope.path);
-    if (!found) throw new Error(`The session has no file ${scope.path} now.`);
+    if (!found) throw new Error(l10n.t('The session has no file {0} now.', scope.path));
     return { files: new Map([[scope.path, found]]), what: scope.path, title, read };
   }
   const turns = transcriptFromDetail(detail).turns;
   const index = turns.findIndex(
     (t) => t.agentMessageId === scope.turnId || t.userMessage?.id === scope.turnId,
   );
-  if (index < 0) throw new Error('The session has no such turn (it may have been deleted).');
+  if (index < 0) throw new Error(l10n.t('The session has no such turn (it may have been deleted).'));
   const files = turnFiles(turns[index]);
-  return { files, what: `turn ${index + 1}’s files`, title, turn: index + 1, read };
+  return { files, what: l10n.t('turn {0}’s files', index + 1), title, turn: index + 1, read };
 }
 
 /**

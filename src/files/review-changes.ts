@@ -8,6 +8,7 @@
  */
 import { sessionFilePath } from '../session/file-index';
 import { workspacePaths } from '../session/workspace-paths';
+import { formatCount, l10n } from '../core/l10n';
 import * as vscode from 'vscode';
 import { chooseFolder, fileUri, type FolderWords } from './apply-folder';
 import { EMPTY_URI } from './apply-review';
@@ -35,11 +36,11 @@ export interface ReviewOptions {
   folder?: string;
 }
 
-const WORDS: FolderWords = {
-  none: 'Review compares the agent’s files with a workspace folder, and this window has none.',
-  title: 'Den: Compare with Which Folder?',
-  placeHolder: 'The workspace folder to compare the agent’s files with',
-};
+const reviewWords = (): FolderWords => ({
+  none: l10n.t('Review compares the agent’s files with a workspace folder, and this window has none.'),
+  title: l10n.t('Den: Compare with Which Folder?'),
+  placeHolder: l10n.t('The workspace folder to compare the agent’s files with'),
+});
 
 /**
  * The entries of a scope: each version as a `den-session:` URI; with `versioned` (a turn's files),
@@ -57,8 +58,8 @@ export function reviewEntries(sessionId: string, source: AgentVersions, versione
 /** The title of a multi-file review of `source`. */
 export function reviewTitle(source: Pick<AgentVersions, 'title' | 'turn'>): string {
   return source.turn !== undefined
-    ? `Den: Changes of turn ${source.turn} — ${source.title}`
-    : `Den: Changes of “${source.title}”`;
+    ? l10n.t('Den: Changes of turn {0} — {1}', source.turn, source.title)
+    : l10n.t('Den: Changes of “{0}”', source.title);
 }
 
 /** Chooses the folder, pairs the entries with it and opens the diff; says when there is nothing to show. */
@@ -67,7 +68,7 @@ export async function openReview(
   labels: { title: string; what: string },
   options: ReviewOptions = {},
 ): Promise<ReviewResult> {
-  const folder = await chooseFolder(options.folder, WORDS);
+  const folder = await chooseFolder(options.folder, reviewWords());
   if (!folder) return { opened: 'none', pairs: [], refused: [] };
   const mapped = workspacePaths(entries.map((e) => e.path));
   const refused: string[] = [];
@@ -96,16 +97,22 @@ export async function openReview(
   }
   if (refused.length > 0) {
     void vscode.window.showWarningMessage(
-      `Den: not shown, ${refused.length === 1 ? 'a path' : `${refused.length} paths`} Den refuses: ${reasons.join(' ')}`,
+      refused.length === 1
+        ? l10n.t('Den: not shown, a path Den refuses: {0}', reasons.join(' '))
+        : l10n.t(
+            'Den: not shown, {0} paths Den refuses: {1}',
+            formatCount(refused.length),
+            reasons.join(' '),
+          ),
     );
   }
   if (pairs.length === 0) {
-    void vscode.window.showInformationMessage(`Den: no changes to review in ${labels.what}.`);
+    void vscode.window.showInformationMessage(l10n.t('Den: no changes to review in {0}.', labels.what));
     return { opened: 'none', pairs: [], refused };
   }
   if (pairs.length === 1) {
     const [, original, agent] = pairs[0];
-    const title = `${result[0].relPath} (workspace) ↔ Den: agent`;
+    const title = l10n.t('{0} (workspace) ↔ Den: agent', result[0].relPath);
     await vscode.commands.executeCommand('vscode.diff', original ?? EMPTY_URI, agent ?? EMPTY_URI, title, {
       preview: true,
     });

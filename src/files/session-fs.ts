@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { DenError } from '../core/api/errors';
+import { l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
 import { presentError } from '../session/error-text';
 import {
@@ -118,7 +119,7 @@ export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disp
     if (!target)
       return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0, permissions: readonly };
     const { sessionId, path, version } = target;
-    const st = await this.#run(uri, `find ${shown(path)}`, async () =>
+    const st = await this.#run(uri, l10n.t('find {0}', shown(path)), async () =>
       version ? this.files.statVersion(sessionId, path, version) : this.files.stat(sessionId, path),
     );
     return st.type === 'file'
@@ -129,7 +130,7 @@ export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disp
   async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
     const target = this.#target(uri);
     if (!target) return this.files.sessions().map((id) => [id, vscode.FileType.Directory]);
-    const entries = await this.#run(uri, `list ${shown(target.path)}`, () =>
+    const entries = await this.#run(uri, l10n.t('list {0}', shown(target.path)), () =>
       this.files.list(target.sessionId, target.path),
     );
     return entries.map(([name, type]) => [
@@ -142,7 +143,7 @@ export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disp
     const target = this.#target(uri);
     if (!target) throw vscode.FileSystemError.FileIsADirectory(uri);
     const { sessionId, path, version } = target;
-    return this.#run(uri, `read ${shown(path)}`, () =>
+    return this.#run(uri, l10n.t('read {0}', shown(path)), () =>
       version ? this.files.readVersion(sessionId, path, version) : this.files.read(sessionId, path),
     );
   }
@@ -192,7 +193,10 @@ export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disp
 
   #refused(uri: vscode.Uri): vscode.FileSystemError {
     return vscode.FileSystemError.NoPermissions(
-      `${shown(parseSessionFileUriPath(uri.path)?.path ?? '')}: the files of a Den session are read-only (they change only when the agent changes them).`,
+      l10n.t(
+        '{0}: the files of a Den session are read-only (they change only when the agent changes them).',
+        shown(parseSessionFileUriPath(uri.path)?.path ?? ''),
+      ),
     );
   }
 
@@ -219,5 +223,5 @@ export class SessionFileSystem implements vscode.FileSystemProvider, vscode.Disp
 
 /** A path for a message: the session's root has none. */
 function shown(path: string): string {
-  return path || "the session's files";
+  return path || l10n.t("the session's files");
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ApiClient } from '../core/api/client';
 import { DenError } from '../core/api/errors';
+import { l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
 import type { KeyStore } from '../auth/key-store';
 import type { DenSettings } from '../config/settings';
@@ -64,10 +65,11 @@ export class Connection implements vscode.Disposable {
       throw new DenError({
         code: 'config',
         message:
-          this.#settingsValue.baseUrlProblem ?? 'Set the service URL first (Den: Configure Service URL).',
+          this.#settingsValue.baseUrlProblem ??
+          l10n.t('Set the service URL first (Den: Configure Service URL).'),
       });
     }
-    throw new DenError({ code: 'config', message: 'Sign in first (Den: Set API Key).' });
+    throw new DenError({ code: 'config', message: l10n.t('Sign in first (Den: Set API Key).') });
   }
 
   updateSettings(settings: DenSettings): void {
@@ -83,7 +85,7 @@ export class Connection implements vscode.Disposable {
   /** Builds a client for a URL and key that are not (yet) the saved ones, e.g. to verify a key. */
   clientFor(key: string): ApiClient {
     const s = this.#settingsValue;
-    if (!s.baseUrl) throw new DenError({ code: 'config', message: 'Set the service URL first.' });
+    if (!s.baseUrl) throw new DenError({ code: 'config', message: l10n.t('Set the service URL first.') });
     return this.#makeClient(s.baseUrl, () => key);
   }
 

@@ -5,6 +5,7 @@
 import { contentHash } from '../core/files/hash';
 import { lineStats, merge3, same, type LineStats } from '../core/files/merge';
 import { decodeText } from '../core/files/text';
+import { formatCount, l10n } from '../core/l10n';
 import type { PlanAction, PlanBase, PlanEntry } from './apply-types';
 
 const encoder = new TextEncoder();
@@ -22,18 +23,21 @@ export function planDeletion(
   base: PlanBase | undefined,
 ): PlanEntry {
   if (workspace === undefined) {
-    return skip(at, null, 'The agent deleted it, and the workspace has no such file.');
+    return skip(at, null, l10n.t('The agent deleted it, and the workspace has no such file.'));
   }
   const why: string[] = [];
-  if (at.dirty) why.push('it has unsaved changes');
-  if (!base) why.push('Den does not know what the agent saw of it');
-  else if (!sameAsBase(workspace, base)) why.push('it changed in the workspace after the agent saw it');
+  if (at.dirty) why.push(l10n.t('it has unsaved changes'));
+  if (!base) why.push(l10n.t('Den does not know what the agent saw of it'));
+  else if (!sameAsBase(workspace, base))
+    why.push(l10n.t('it changed in the workspace after the agent saw it'));
   return {
     ...at,
     action: 'delete',
     binary: decodeText(workspace) === undefined,
     stats: lineStats(workspace, '') ?? NONE,
-    confirm: `Delete ${at.relPath}${why.length ? ` (${why.join('; ')})` : ''}.`,
+    confirm: why.length
+      ? l10n.t('Delete {0} ({1}).', at.relPath, why.join('; '))
+      : l10n.t('Delete {0}.', at.relPath),
     expected: contentHash(workspace),
   };
 }
@@ -47,38 +51,64 @@ export function decide(
 ): PlanEntry {
   const rel = at.relPath;
   if (workspace === undefined) {
-    const again = base ? `Create ${rel} again (it was deleted in the workspace after the agent saw it).` : '';
+    const again = base
+      ? l10n.t('Create {0} again (it was deleted in the workspace after the agent saw it).', rel)
+      : '';
     return write(at, 'create', undefined, agent, { confirm: again || undefined });
   }
   const why = (...reasons: string[]): string =>
-    ` (${[...reasons, ...(at.dirty ? ['it has unsaved changes'] : [])].join('; ')})`;
-  const ask = (reason: string, content = inWorkspaceStyle(workspace, agent)): PlanEntry =>
+    [...reasons, ...(at.dirty ? [l10n.t('it has unsaved changes')] : [])].join('; ');
+  /** `reason`: the sentence; `clause`: the same words inside the confirmation's parentheses. */
+  const ask = (reason: string, clause: string, content = inWorkspaceStyle(workspace, agent)): PlanEntry =>
     write(at, 'askOverwrite', workspace, content, {
-      reason: `${reason[0].toUpperCase()}${reason.slice(1)}.`,
-      confirm: `Replace ${rel} with the agent's version${why(reason)}.`,
+      reason,
+      confirm: l10n.t("Replace {0} with the agent's version ({1}).", rel, why(clause)),
     });
-  if (same(workspace, agent)) return skip(at, workspace, 'It is already the same in the workspace.');
-  if (!base) return ask('Den does not know what the agent saw, and the workspace file differs');
+  if (same(workspace, agent)) return skip(at, workspace, l10n.t('It is already the same in the workspace.'));
+  if (!base) {
+    return ask(
+      l10n.t('Den does not know what the agent saw, and the workspace file differs.'),
+      l10n.t('Den does not know what the agent saw, and the workspace file differs'),
+    );
+  }
   if (sameAsBase(agent, base)) {
-    return skip(at, workspace, "The agent left it as it saw it; the workspace's later edits stand.");
+    return skip(at, workspace, l10n.t("The agent left it as it saw it; the workspace's later edits stand."));
   }
   if (sameAsBase(workspace, base))
     return write(at, 'overwrite', workspace, inWorkspaceStyle(workspace, agent));
   if (!base.content) {
-    return ask('both changed it, and Den kept only the hash of what the agent saw, so it cannot merge');
+    return ask(
+      l10n.t('Both changed it, and Den kept only the hash of what the agent saw, so it cannot merge.'),
+      l10n.t('both changed it, and Den kept only the hash of what the agent saw, so it cannot merge'),
+    );
   }
   const merged = merge3({ base: base.content, ours: workspace, theirs: agent });
-  if (merged.binary) return ask('both changed it, and it is not text, so it cannot be merged', agent);
+  if (merged.binary) {
+    return ask(
+      l10n.t('Both changed it, and it is not text, so it cannot be merged.'),
+      l10n.t('both changed it, and it is not text, so it cannot be merged'),
+      agent,
+    );
+  }
   if (merged.clean) {
     return write(at, 'merge', workspace, encoder.encode(merged.text), {
-      reason: "Merged with the workspace's changes.",
+      reason: l10n.t("Merged with the workspace's changes."),
     });
   }
   const n = merged.conflicts.length;
   return write(at, 'mergeWithConflicts', workspace, encoder.encode(merged.text), {
     conflicts: merged.conflicts,
-    reason: `Both changed the same lines: ${plural(n, 'conflict')}.`,
-    confirm: `Write ${plural(n, 'conflict')} with conflict markers into ${rel}${at.dirty ? why() : ''}.`,
+    reason:
+      n === 1
+        ? l10n.t('Both changed the same lines: 1 conflict.')
+        : l10n.t('Both changed the same lines: {0} conflicts.', formatCount(n)),
+    confirm: at.dirty
+      ? n === 1
+        ? l10n.t('Write 1 conflict with conflict markers into {0} ({1}).', rel, why())
+        : l10n.t('Write {0} conflicts with conflict markers into {1} ({2}).', formatCount(n), rel, why())
+      : n === 1
+        ? l10n.t('Write 1 conflict with conflict markers into {0}.', rel)
+        : l10n.t('Write {0} conflicts with conflict markers into {1}.', formatCount(n), rel),
   });
 }
 
@@ -131,8 +161,4 @@ export function refused(path: string, reason: string, relPath?: string): PlanEnt
 
 export function failed(at: { path: string; relPath: string }, reason: string): PlanEntry {
   return { ...at, action: 'failed', binary: false, stats: NONE, reason, dirty: false };
-}
-
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

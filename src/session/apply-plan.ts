@@ -43,6 +43,7 @@
 import { DenError } from '../core/api/errors';
 import { contentHash } from '../core/files/hash';
 import { checkInside } from '../core/files/real-path';
+import { l10n } from '../core/l10n';
 import { formatBytes } from '../protocol/format';
 import { decide, failed, planDeletion, refused } from './apply-decide';
 import { workspacePaths } from './workspace-paths';
@@ -83,7 +84,8 @@ export async function planApply(input: PlanInput): Promise<ApplyPlan> {
   const entries: PlanEntry[] = [];
   let total = 0;
   for (const [k, file] of files.entries()) {
-    if (input.signal?.aborted) throw new DenError({ code: 'aborted', message: 'Planning was cancelled.' });
+    if (input.signal?.aborted)
+      throw new DenError({ code: 'aborted', message: l10n.t('Planning was cancelled.') });
     const m = mapped[k];
     if (!m.ok) entries.push(refused(file.path, m.message, m.relPath));
     else {
@@ -132,9 +134,17 @@ async function planFile(
   }
   const tooBig = (size: number): string | undefined =>
     size > budget.maxFileBytes
-      ? `Refused ${relPath}: the agent's version is ${formatBytes(size)}, more than the ${formatBytes(budget.maxFileBytes)} Den applies.`
+      ? l10n.t(
+          "Refused {0}: the agent's version is {1}, more than the {2} Den applies.",
+          relPath,
+          formatBytes(size),
+          formatBytes(budget.maxFileBytes),
+        )
       : size > budget.left
-        ? `Left out ${relPath}: the files before it already fill what one apply holds; apply it on its own.`
+        ? l10n.t(
+            'Left out {0}: the files before it already fill what one apply holds; apply it on its own.',
+            relPath,
+          )
         : undefined;
   const announced = file.deleted || file.size === undefined ? undefined : tooBig(file.size);
   if (announced) return refused(file.path, announced, relPath);
@@ -142,7 +152,7 @@ async function planFile(
   try {
     workspace = await folder.readFile(relPath);
   } catch (err) {
-    return failed(at, `Could not read ${relPath} in the workspace (${messageOf(err)}).`);
+    return failed(at, l10n.t('Could not read {0} in the workspace ({1}).', relPath, messageOf(err)));
   }
   const dirty = workspace !== undefined && folder.isDirty(relPath);
   // A base that cannot be looked up is no base: the stricter path (ask before overwriting).
@@ -154,7 +164,7 @@ async function planFile(
   try {
     agent = await file.read();
   } catch (err) {
-    return failed(at, `Could not get the agent's version of ${relPath} (${messageOf(err)}).`);
+    return failed(at, l10n.t("Could not get the agent's version of {0} ({1}).", relPath, messageOf(err)));
   }
   const over = tooBig(agent.byteLength);
   if (over) return refused(file.path, over, relPath);

@@ -3,7 +3,7 @@
  * happens (counts and lines), the conflicts, what is skipped or refused and why, and what needs
  * their confirmation. Plain sentences, one a line, like `error-text.ts`. No `vscode` import.
  */
-import { plural } from './apply-decide';
+import { formatCount, l10n } from '../core/l10n';
 import type { ApplyPlan } from './apply-types';
 
 /** How many paths or messages one line or list names before "and N more". */
@@ -21,36 +21,74 @@ export function summaryText(plan: ApplyPlan): string {
   const s = plan.summary;
   const lines: string[] = [];
   const parts = [
-    s.newFiles ? `${s.newFiles} new` : '',
-    s.changed ? `${s.changed} changed` : '',
-    s.deleted ? plural(s.deleted, 'deletion') : '',
+    s.newFiles ? l10n.t('{0} new', formatCount(s.newFiles)) : '',
+    s.changed ? l10n.t('{0} changed', formatCount(s.changed)) : '',
+    s.deleted
+      ? s.deleted === 1
+        ? l10n.t('1 deletion')
+        : l10n.t('{0} deletions', formatCount(s.deleted))
+      : '',
   ].filter(Boolean);
-  if (parts.length > 0) lines.push(`${parts.join(', ')} (+${s.added} −${s.removed} lines).`);
-  else lines.push(plan.entries.length > 0 || plan.leftOut > 0 ? 'Nothing to apply.' : 'No files to apply.');
+  if (parts.length > 0) {
+    lines.push(
+      l10n.t('{0} (+{1} −{2} lines).', parts.join(', '), formatCount(s.added), formatCount(s.removed)),
+    );
+  } else {
+    lines.push(
+      plan.entries.length > 0 || plan.leftOut > 0
+        ? l10n.t('Nothing to apply.')
+        : l10n.t('No files to apply.'),
+    );
+  }
   if (s.conflicts) {
-    const where = s.conflictFiles.map((f) => withLines(f, plan));
-    lines.push(`${plural(s.conflicts, 'conflict')} in ${listed(where, 'file')}.`);
+    const where = listed(s.conflictFiles.map((f) => withLines(f, plan)));
+    lines.push(
+      s.conflicts === 1
+        ? l10n.t('1 conflict in {0}.', where)
+        : l10n.t('{0} conflicts in {1}.', formatCount(s.conflicts), where),
+    );
   }
   if (s.identical) {
-    lines.push(`${plural(s.identical, 'file')} ${s.identical === 1 ? 'needs' : 'need'} no change.`);
+    lines.push(
+      s.identical === 1
+        ? l10n.t('1 file needs no change.')
+        : l10n.t('{0} files need no change.', formatCount(s.identical)),
+    );
   }
   if (s.dirty) {
-    const verb = s.dirty === 1 ? 'has' : 'have';
-    lines.push(`${plural(s.dirty, 'file')} ${verb} unsaved changes: the edit goes into the editor, unsaved.`);
+    lines.push(
+      s.dirty === 1
+        ? l10n.t('1 file has unsaved changes: the edit goes into the editor, unsaved.')
+        : l10n.t(
+            '{0} files have unsaved changes: the edit goes into the editor, unsaved.',
+            formatCount(s.dirty),
+          ),
+    );
   }
   const problems = plan.entries.filter((e) => e.action === 'refused' || e.action === 'failed');
   if (problems.length > 0) {
-    const lead = [s.refused ? `${s.refused} refused` : '', s.failed ? `${s.failed} failed` : ''];
-    lines.push(`Not applied: ${lead.filter(Boolean).join(', ')}.`);
+    const lead = [
+      s.refused ? l10n.t('{0} refused', formatCount(s.refused)) : '',
+      s.failed ? l10n.t('{0} failed', formatCount(s.failed)) : '',
+    ];
+    lines.push(l10n.t('Not applied: {0}.', lead.filter(Boolean).join(', ')));
     lines.push(...capped(problems.map((e) => e.reason ?? e.path)));
   }
   if (plan.leftOut) {
+    const n = formatCount(plan.leftOut);
+    const max = formatCount(plan.maxFiles);
     lines.push(
-      `${plural(plan.leftOut, 'more file')} left out: Den applies at most ${plural(plan.maxFiles, 'file')} at once.`,
+      plan.leftOut === 1
+        ? plan.maxFiles === 1
+          ? l10n.t('1 more file left out: Den applies at most 1 file at once.')
+          : l10n.t('1 more file left out: Den applies at most {0} files at once.', max)
+        : plan.maxFiles === 1
+          ? l10n.t('{0} more files left out: Den applies at most 1 file at once.', n)
+          : l10n.t('{0} more files left out: Den applies at most {1} files at once.', n, max),
     );
   }
   if (s.needsConfirmation.length > 0) {
-    lines.push('Needs your confirmation:');
+    lines.push(l10n.t('Needs your confirmation:'));
     lines.push(...capped(s.needsConfirmation));
   }
   return lines.join('\n');
@@ -66,22 +104,28 @@ function withLines(relPath: string, plan: ApplyPlan): string {
   const ranges = entry.conflicts.map(({ oursRange: r }) =>
     r.end - r.start > 1 ? `${r.start + 1}–${r.end}` : `${r.start + 1}`,
   );
-  const many = ranges.length > 1 || ranges[0].includes('–');
-  return `${relPath} (${many ? 'lines' : 'line'} ${ranges.length > 1 ? `${ranges.slice(0, -1).join(', ')} and ${ranges.at(-1)}` : ranges[0]})`;
+  if (ranges.length === 1 && !ranges[0].includes('–')) return l10n.t('{0} (line {1})', relPath, ranges[0]);
+  const all =
+    ranges.length > 1
+      ? l10n.t('{0} and {1}', ranges.slice(0, -1).join(', '), ranges[ranges.length - 1])
+      : ranges[0];
+  return l10n.t('{0} (lines {1})', relPath, all);
 }
 
 /** `a, b and c`, or the first few and "N more files". */
-function listed(items: readonly string[], noun: string): string {
+function listed(items: readonly string[]): string {
   if (items.length <= MAX_LISTED) {
-    return items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}` : items[0];
+    return items.length > 1
+      ? l10n.t('{0} and {1}', items.slice(0, -1).join(', '), items[items.length - 1])
+      : items[0];
   }
   const more = items.length - MAX_LISTED + 1;
-  return `${items.slice(0, MAX_LISTED - 1).join(', ')} and ${more} more ${noun}s`;
+  return l10n.t('{0} and {1} more files', items.slice(0, MAX_LISTED - 1).join(', '), formatCount(more));
 }
 
 /** The lines, or the first few and "… and N more." */
 function capped(items: readonly string[]): string[] {
   if (items.length <= MAX_LISTED) return [...items];
   const more = items.length - MAX_LISTED + 1;
-  return [...items.slice(0, MAX_LISTED - 1), `… and ${more} more.`];
+  return [...items.slice(0, MAX_LISTED - 1), l10n.t('… and {0} more.', formatCount(more))];
 }

@@ -6,6 +6,7 @@
 import type { SentBase } from './bases';
 import { randomUUID } from 'node:crypto';
 import type { TurnFile } from '../core/api/types';
+import { l10n } from '../core/l10n';
 import { presentError } from './error-text';
 import type { AttachmentView } from '../protocol/messages';
 import { UploadIndex } from './upload-index';
@@ -116,7 +117,7 @@ export class AttachmentList {
       item.view = { id, name, size: file.size, status: 'ready', ...marks };
     } catch (err) {
       if (this.#items.get(id) !== item) return { outcome: 'removed' };
-      const error = presentError(err, `upload ${name}`).message;
+      const error = presentError(err, l10n.t('upload {0}', name)).message;
       item.view = { id, name, size, status: 'error', error, ...marks };
       this.#onChange();
       return { outcome: 'failed', id, error };

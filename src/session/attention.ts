@@ -2,6 +2,7 @@
  * Whether a turn's change asks for the person's attention: a notification, a count on the Sessions
  * view's badge. Pure: the editor's part (`panel/attention.ts`) says what the person is looking at.
  */
+import { l10n } from '../core/l10n';
 import { firstLine } from '../protocol/format';
 import type { SessionActivityEvent } from './session-activity';
 
@@ -53,10 +54,11 @@ export function decideAttention(
 
 /** The notification's text. */
 export function attentionText(e: SessionActivityEvent): string {
-  const title = `Den: “${firstLine(e.title, 60) || 'Untitled session'}”`;
-  if (e.kind === 'needsInput') return `${title} needs your input: ${firstLine(e.detail ?? '', 200)}`;
-  if (e.kind === 'failed') return `${title} failed: ${firstLine(e.detail ?? '', 200)}`;
-  return `${title} finished`;
+  const title = firstLine(e.title, 60) || l10n.t('Untitled session');
+  const detail = firstLine(e.detail ?? '', 200);
+  if (e.kind === 'needsInput') return l10n.t('Den: “{0}” needs your input: {1}', title, detail);
+  if (e.kind === 'failed') return l10n.t('Den: “{0}” failed: {1}', title, detail);
+  return l10n.t('Den: “{0}” finished', title);
 }
 
 /** Turns that finished unseen, by session: what the badge counts. */

@@ -1,4 +1,5 @@
 import { DenError, redact } from '../core/api/errors';
+import { formatCount, l10n } from '../core/l10n';
 
 /** A button on an error message: its label and the command it runs. */
 export interface ErrorAction {
@@ -21,9 +22,9 @@ export interface ErrorPresentation {
   transient: boolean;
 }
 
-const SET_KEY: ErrorAction = { title: 'Set API Key', command: 'den.setApiKey' };
-const CONFIGURE: ErrorAction = { title: 'Configure Service URL', command: 'den.configure' };
-const SHOW_LOG: ErrorAction = { title: 'Show Log', command: 'den.showLog' };
+const SET_KEY = (): ErrorAction => ({ title: l10n.t('Set API Key'), command: 'den.setApiKey' });
+const CONFIGURE = (): ErrorAction => ({ title: l10n.t('Configure Service URL'), command: 'den.configure' });
+const SHOW_LOG = (): ErrorAction => ({ title: l10n.t('Show Log'), command: 'den.showLog' });
 
 /** Text ending as a sentence: a full stop added unless it already ends with one (or ? ! …). */
 function sentence(text: string): string {
@@ -53,7 +54,7 @@ export function presentError(
   ...secrets: (string | undefined)[]
 ): ErrorPresentation {
   const p = describe(err, doing, secrets);
-  return { ...p, message: p.retryHint ? `${p.summary} ${p.retryHint}` : p.summary };
+  return { ...p, message: p.retryHint ? l10n.t('{0} {1}', p.summary, p.retryHint) : p.summary };
 }
 
 function describe(
@@ -64,73 +65,96 @@ function describe(
   const e = err instanceof DenError ? err : new DenError({ code: 'network', message: String(err) });
   const server = redact(e.message, ...secrets);
   const own = e.serverMessage === undefined ? undefined : redact(e.serverMessage, ...secrets);
-  const lead = doing ? `Den could not ${doing}` : "Den's last request failed";
+  const lead = doing ? l10n.t('Den could not {0}', doing) : l10n.t("Den's last request failed");
   switch (e.code) {
     case 'unauthorized':
       return {
-        summary: `${lead}: the service rejected the API key. Set a new key.`,
-        actions: [SET_KEY],
+        summary: l10n.t('{0}: the service rejected the API key. Set a new key.', lead),
+        actions: [SET_KEY()],
         transient: false,
       };
     case 'forbidden':
       return {
         summary: own?.trim()
-          ? `${lead}: the service refused (403)${said(own)}`
-          : `${lead}: this API key has no access to it (403).`,
+          ? l10n.t('{0}: the service refused (403){1}', lead, said(own))
+          : l10n.t('{0}: this API key has no access to it (403).', lead),
         actions: [],
         transient: false,
       };
     case 'not_found':
-      return { summary: `${lead}: it no longer exists on the service (404).`, actions: [], transient: false };
+      return {
+        summary: l10n.t('{0}: it no longer exists on the service (404).', lead),
+        actions: [],
+        transient: false,
+      };
     case 'rate_limited':
       return {
-        summary: `${lead}: the service is rate limiting requests (429).`,
+        summary: l10n.t('{0}: the service is rate limiting requests (429).', lead),
         retryHint:
-          e.retryAfter !== undefined ? `Retry in ${Math.ceil(e.retryAfter)} s.` : 'Retry in a moment.',
+          e.retryAfter !== undefined
+            ? l10n.t('Retry in {0} s.', formatCount(Math.ceil(e.retryAfter)))
+            : l10n.t('Retry in a moment.'),
         actions: [],
         transient: true,
       };
     case 'config':
       return {
-        summary: `${lead}: ${server}`,
-        actions: /key/i.test(server) ? [SET_KEY] : [CONFIGURE],
+        summary: l10n.t('{0}: {1}', lead, server),
+        // the English word, or connection.ts's sign-in message in the person's language
+        actions:
+          /key/i.test(server) || server === l10n.t('Sign in first (Den: Set API Key).')
+            ? [SET_KEY()]
+            : [CONFIGURE()],
         transient: false,
       };
     case 'network':
       return {
-        summary: `${lead}: the service cannot be reached (${server}). Check the URL and your network.`,
-        retryHint: 'Den retries by itself.',
-        actions: [CONFIGURE, SHOW_LOG],
+        summary: l10n.t(
+          '{0}: the service cannot be reached ({1}). Check the URL and your network.',
+          lead,
+          server,
+        ),
+        retryHint: l10n.t('Den retries by itself.'),
+        actions: [CONFIGURE(), SHOW_LOG()],
         transient: true,
       };
     case 'timeout':
       return {
-        summary: `${lead}: the service did not answer in time.`,
-        retryHint: 'Try again.',
-        actions: [SHOW_LOG],
+        summary: l10n.t('{0}: the service did not answer in time.', lead),
+        retryHint: l10n.t('Try again.'),
+        actions: [SHOW_LOG()],
         transient: true,
       };
     case 'aborted':
-      return { summary: `${lead}: cancelled.`, actions: [], transient: true };
+      return { summary: l10n.t('{0}: cancelled.', lead), actions: [], transient: true };
     case 'server':
       return {
         // The service answered: it is reachable, it failed. Its own words, when it sent any.
-        summary: `${lead}: the service had an error${e.status ? ` (${e.status})` : ''}${said(own ?? withoutStatusLead(server))}`,
-        actions: [SHOW_LOG],
+        summary: e.status
+          ? l10n.t(
+              '{0}: the service had an error ({1}){2}',
+              lead,
+              e.status,
+              said(own ?? withoutStatusLead(server)),
+            )
+          : l10n.t('{0}: the service had an error{1}', lead, said(own ?? withoutStatusLead(server))),
+        actions: [SHOW_LOG()],
         transient: true,
       };
     case 'unsupported':
-      return { summary: `${lead}: ${server}`, actions: [], transient: false };
+      return { summary: l10n.t('{0}: {1}', lead, server), actions: [], transient: false };
     case 'protocol':
       return {
-        summary: `${lead}: the service sent a response Den cannot read (${server}).`,
-        actions: [SHOW_LOG],
+        summary: l10n.t('{0}: the service sent a response Den cannot read ({1}).', lead, server),
+        actions: [SHOW_LOG()],
         transient: true,
       };
     default:
       return {
-        summary: `${lead}${e.status ? ` (${e.status})` : ''}: ${server}`,
-        actions: [SHOW_LOG],
+        summary: e.status
+          ? l10n.t('{0} ({1}): {2}', lead, e.status, server)
+          : l10n.t('{0}: {1}', lead, server),
+        actions: [SHOW_LOG()],
         transient: false,
       };
   }

@@ -6,6 +6,7 @@
  */
 import type { ApiClient } from '../core/api/client';
 import { DenError } from '../core/api/errors';
+import { l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
 import { transcriptFromDetail } from '../core/transcript/from-history';
 import { presentError } from './error-text';
@@ -106,7 +107,7 @@ export class HistoryLoader {
         d.logger.debug(`Session ${d.sessionId} is not known to the service yet`);
       } else {
         if (!(err instanceof DenError) || err.fault !== 'user') d.reportFailure?.(err);
-        const p = presentError(err, 'load the session');
+        const p = presentError(err, l10n.t('load the session'));
         const offline = err instanceof DenError && err.fault === 'network';
         d.view.failure = { state: offline ? 'offline' : 'failed', message: p.message };
       }

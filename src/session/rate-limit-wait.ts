@@ -4,6 +4,7 @@
  * "Send When Ready". The notice says when, never a countdown (it would go stale; the composer
  * counts down by itself). No `vscode` import.
  */
+import { l10n } from '../core/l10n';
 import { firstLine } from '../protocol/format';
 import type { Clock } from './clock';
 import type { HostView } from './host-view';
@@ -126,25 +127,35 @@ export class RateLimitWait {
   #notice(): Notice | null {
     const at = this.#until !== undefined ? new Date(this.#until).toLocaleTimeString() : '';
     const what = this.#held ? `“${firstLine(this.#held.task, 60)}”` : '';
-    const edit = { title: 'Edit', heldTurn: 'edit' } as const;
+    const edit = { title: l10n.t('Edit'), heldTurn: 'edit' } as const;
     if (this.waiting && this.#held && this.#auto) {
-      return { level: 'info', message: `Den will send ${what} at ${at}.`, actions: [edit] };
+      return { level: 'info', message: l10n.t('Den will send {0} at {1}.', what, at), actions: [edit] };
     }
     if (this.waiting) {
-      const busy = 'The service is busy: too many turns are running at once (429).';
       return this.#held
         ? {
             level: 'warning',
-            message: `${busy} Den can send ${what} at ${at}.`,
-            actions: [{ title: 'Send When Ready', heldTurn: 'sendWhenReady' }, edit],
+            message: l10n.t(
+              'The service is busy: too many turns are running at once (429). Den can send {0} at {1}.',
+              what,
+              at,
+            ),
+            actions: [{ title: l10n.t('Send When Ready'), heldTurn: 'sendWhenReady' }, edit],
           }
-        : { level: 'warning', message: `${busy} You can send again at ${at}.`, actions: [] };
+        : {
+            level: 'warning',
+            message: l10n.t(
+              'The service is busy: too many turns are running at once (429). You can send again at {0}.',
+              at,
+            ),
+            actions: [],
+          };
     }
     if (this.#held) {
       return {
         level: 'info',
-        message: `The service can take a turn again: send ${what} now?`,
-        actions: [{ title: 'Send Now', heldTurn: 'send' }, edit],
+        message: l10n.t('The service can take a turn again: send {0} now?', what),
+        actions: [{ title: l10n.t('Send Now'), heldTurn: 'send' }, edit],
       };
     }
     return null;

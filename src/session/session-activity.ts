@@ -4,6 +4,7 @@
  * public API's `DenSessionChangeEvent`. No `vscode` import.
  */
 import { Emitter } from '../core/emitter';
+import { l10n } from '../core/l10n';
 import type { Turn } from '../core/transcript/model';
 
 export type SessionActivityKind = 'started' | 'needsInput' | 'completed' | 'failed' | 'stopped';
@@ -56,7 +57,7 @@ export class SessionActivity {
     const s = turn.status;
     if (s === 'completed') this.#fire('completed', sessionId, title, turn);
     else if (s === 'error')
-      this.#fire('failed', sessionId, title, turn, turn.error?.message ?? 'The turn failed.');
+      this.#fire('failed', sessionId, title, turn, turn.error?.message ?? l10n.t('The turn failed.'));
     else if (s === 'aborted') this.#fire('stopped', sessionId, title, turn);
     this.#prune();
   }

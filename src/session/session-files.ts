@@ -10,6 +10,7 @@ import { DenError } from '../core/api/errors';
 import type { AgentEvent, FileInfo, SessionDetail } from '../core/api/types';
 import { recoverFromEvents } from '../core/api/file-recovery';
 import { Emitter, type Listen } from '../core/emitter';
+import { l10n } from '../core/l10n';
 import { ByteCache } from './byte-cache';
 import { systemClock, type Clock } from './clock';
 import {
@@ -41,10 +42,10 @@ export class FileLookupError extends Error {
   ) {
     super(
       reason === 'not-found'
-        ? `${path || '/'} is not among the files of session ${sessionId}`
+        ? l10n.t('{0} is not among the files of session {1}', path || '/', sessionId)
         : reason === 'is-directory'
-          ? `${path || '/'} is a directory`
-          : `${path} is not a directory`,
+          ? l10n.t('{0} is a directory', path || '/')
+          : l10n.t('{0} is not a directory', path),
     );
     this.name = 'FileLookupError';
   }
@@ -390,7 +391,10 @@ export class SessionFiles {
     if (!found) {
       throw new DenError({
         code: 'unsupported',
-        message: `The service serves only the latest version of ${file.name}, and the session's events do not hold the earlier one.`,
+        message: l10n.t(
+          "The service serves only the latest version of {0}, and the session's events do not hold the earlier one.",
+          file.name,
+        ),
       });
     }
     return new TextEncoder().encode(found.content);

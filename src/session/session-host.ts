@@ -5,6 +5,7 @@
  */
 import type { ApiClient } from '../core/api/client';
 import type { AgentEvent, Effort, Mode, SessionDetail } from '../core/api/types';
+import { l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
 import type { SessionStreamOptions, StreamDone } from '../core/stream/stream-types';
 import { isTerminalStatus, type ChangeSet, type Transcript, type Turn } from '../core/transcript/model';
@@ -222,7 +223,10 @@ export class SessionHost {
   get title(): string {
     const first = this.#live.value.turns[0]?.userMessage.text;
     return (
-      this.#live.value.title || this.#deps.title || (first && firstLine(first, 60)) || 'Untitled session'
+      this.#live.value.title ||
+      this.#deps.title ||
+      (first && firstLine(first, 60)) ||
+      l10n.t('Untitled session')
     );
   }
 
@@ -304,7 +308,7 @@ export class SessionHost {
     try {
       this.#followers.follow(turn, sessionCursor);
     } catch (err) {
-      this.view.failure = { state: 'failed', message: presentError(err, 'follow the turn').message };
+      this.view.failure = { state: 'failed', message: presentError(err, l10n.t('follow the turn')).message };
     }
     this.view.updateConnection();
     this.#deps.events?.onRunningChanged?.(this);
@@ -353,7 +357,10 @@ export class SessionHost {
     if (turn)
       this.#attachments.uploads.forgetKeys([...turn.files, ...(turn.outputFiles ?? [])].map((f) => f.key));
     if (done.kind === 'failed') {
-      this.view.failure = { state: 'failed', message: presentError(done.error, 'follow the turn').message };
+      this.view.failure = {
+        state: 'failed',
+        message: presentError(done.error, l10n.t('follow the turn')).message,
+      };
     } else if (turn && isTerminalStatus(turn.status)) {
       this.#deps.events?.onTurnEnded?.(this, turn);
     }

@@ -2,6 +2,7 @@
  * Links to a session: `<uri scheme>://<extension id>/session/<session id>` (the editor's URI
  * handler opens its panel). Pure: the scheme and extension id come from the editor.
  */
+import { l10n } from '../core/l10n';
 
 /** A session id as the service makes them (letters, digits, `-`, `_`, `.`), at most 200 characters. */
 const SESSION_ID = /^[A-Za-z0-9._-]{1,200}$/;
@@ -14,14 +15,15 @@ export function sessionLink(scheme: string, extensionId: string, sessionId: stri
 /** The session a link's path names (`/session/<id>`), or what is wrong with it, in words. */
 export function parseSessionLink(path: string): { sessionId: string } | { problem: string } {
   const m = /^\/session(?:\/([^/]*))?\/?$/.exec(path);
-  if (!m) return { problem: `the link “${path}” is not a session link (…/session/<session id>).` };
+  if (!m) return { problem: l10n.t('the link “{0}” is not a session link (…/session/<session id>).', path) };
   let id = m[1] ?? '';
   try {
     id = decodeURIComponent(id).trim();
   } catch {
-    return { problem: `the link “${path}” has a malformed session ID.` };
+    return { problem: l10n.t('the link “{0}” has a malformed session ID.', path) };
   }
-  if (!id) return { problem: 'the link names no session (…/session/<session id>).' };
-  if (!SESSION_ID.test(id)) return { problem: `“${id.slice(0, 80)}” in the link is not a session ID.` };
+  if (!id) return { problem: l10n.t('the link names no session (…/session/<session id>).') };
+  if (!SESSION_ID.test(id))
+    return { problem: l10n.t('“{0}” in the link is not a session ID.', id.slice(0, 80)) };
   return { sessionId: id };
 }

@@ -6,6 +6,7 @@
 import type { ApiClient } from '../core/api/client';
 import { DenError } from '../core/api/errors';
 import type { FileInfo } from '../core/api/types';
+import { l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
 import { latestEntryId } from '../core/stream/entry-id';
 import type { SessionStream } from '../core/stream/session-stream';
@@ -101,7 +102,7 @@ export async function startTurn(h: TurnActionHost, req: TurnRequest): Promise<bo
     } else {
       if (!(err instanceof DenError) || err.fault !== 'user') h.reportFailure?.(err);
       h.wait.failed(req);
-      view.showError(err, 'start the turn');
+      view.showError(err, l10n.t('start the turn'));
     }
     return false;
   } finally {
@@ -124,7 +125,7 @@ export async function stopTurn(h: TurnActionHost): Promise<void> {
     if (!r.success) h.logger.info(`Stop: the service says ${r.message ?? 'the turn had ended'}`);
   } catch (err) {
     if (!h.stream(id)?.sendStop()) {
-      h.view.showError(err, 'stop the turn');
+      h.view.showError(err, l10n.t('stop the turn'));
       return;
     }
     h.logger.info(`Stop over HTTP failed (${err instanceof Error ? err.message : err}); sent a stop frame`);

@@ -5,6 +5,7 @@
 import type { Agent } from 'node:http';
 import type { AgentEvent } from '../core/api/types';
 import type { Logger } from '../core/log';
+import { formatCount, l10n } from '../core/l10n';
 import type { Turn } from '../core/transcript/model';
 import { SessionStream } from '../core/stream/session-stream';
 import type {
@@ -158,16 +159,25 @@ function describe(f: Follower): [number, ConnectionView] {
   const { state, info } = f;
   switch (state) {
     case 'reconnecting': {
-      const wait =
-        info.delayMs !== undefined ? ` Retrying in ${Math.max(1, Math.ceil(info.delayMs / 1000))} s.` : '';
+      const s =
+        info.delayMs !== undefined ? formatCount(Math.max(1, Math.ceil(info.delayMs / 1000))) : undefined;
       if (info.error?.fault === 'network' && info.attempt >= OFFLINE_AFTER) {
-        return [4, { state: 'offline', message: `Den cannot reach the service.${wait}` }];
+        const message = s
+          ? l10n.t('Den cannot reach the service. Retrying in {0} s.', s)
+          : l10n.t('Den cannot reach the service.');
+        return [4, { state: 'offline', message }];
       }
-      return [3, { state: 'reconnecting', message: `Connection lost; reconnecting.${wait}` }];
+      const message = s
+        ? l10n.t('Connection lost; reconnecting. Retrying in {0} s.', s)
+        : l10n.t('Connection lost; reconnecting.');
+      return [3, { state: 'reconnecting', message }];
     }
     case 'connecting':
       return info.attempt > 1
-        ? [3, { state: 'reconnecting', message: `Reconnecting (try ${info.attempt}).` }]
+        ? [
+            3,
+            { state: 'reconnecting', message: l10n.t('Reconnecting (try {0}).', formatCount(info.attempt)) },
+          ]
         : [2, { state: 'loading' }];
     case 'open':
       return [1, { state: 'live' }];

@@ -5,6 +5,7 @@
  * refused, both of them: Den cannot tell which is meant. No `vscode` import.
  */
 import { safeRelativePath, show, type PathRules } from '../core/files/path-safety';
+import { l10n } from '../core/l10n';
 
 export type WorkspacePath =
   | { ok: true; relPath: string }
@@ -33,7 +34,11 @@ export function workspacePaths(paths: readonly string[], rules?: PathRules): Wor
       : {
           ok: false,
           relPath: s.path,
-          message: `Refused the path ${show(paths[k])}: it names the same workspace file as ${show(other)}.`,
+          message: l10n.t(
+            'Refused the path {0}: it names the same workspace file as {1}.',
+            show(paths[k]),
+            show(other),
+          ),
         };
   });
 }

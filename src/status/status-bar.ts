@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ConnectionState } from '../service/connection';
+import { formatCount, l10n } from '../core/l10n';
 import { presentError } from '../session/error-text';
 
 /**
@@ -45,34 +46,44 @@ export class StatusBar implements vscode.Disposable {
     switch (s.kind) {
       case 'unconfigured':
         it.text = '$(circle-slash) Den';
-        it.tooltip = s.problem ? `Den: ${s.problem}` : 'Den: no service URL set. Click to configure.';
+        it.tooltip = s.problem
+          ? l10n.t('Den: {0}', s.problem)
+          : l10n.t('Den: no service URL set. Click to configure.');
         it.command = 'den.configure';
         break;
       case 'starting':
         it.text = '$(sync~spin) Den';
-        it.tooltip = 'Den: reading your API key…';
+        it.tooltip = l10n.t('Den: reading your API key…');
         it.command = 'den.showLog';
         break;
       case 'signed-out':
-        it.text = '$(account) Den: Sign In';
-        it.tooltip = 'Den: signed out. Click to set your API key.';
+        it.text = l10n.t('$(account) Den: Sign In');
+        it.tooltip = l10n.t('Den: signed out. Click to set your API key.');
         it.command = 'den.setApiKey';
         break;
       case 'ready':
       case 'connected':
-        it.text = this.#running > 0 ? `$(sync~spin) Den: ${this.#running} running` : '$(check) Den';
-        it.tooltip =
+        it.text =
           this.#running > 0
-            ? `Den: ${this.#running} turn${this.#running === 1 ? '' : 's'} running. Click to list them.`
-            : s.kind === 'connected'
-              ? 'Den: connected.'
-              : 'Den: signed in.';
+            ? l10n.t('$(sync~spin) Den: {0} running', formatCount(this.#running))
+            : '$(check) Den';
+        it.tooltip =
+          this.#running === 1
+            ? l10n.t('Den: 1 turn running. Click to list them.')
+            : this.#running > 1
+              ? l10n.t('Den: {0} turns running. Click to list them.', formatCount(this.#running))
+              : s.kind === 'connected'
+                ? l10n.t('Den: connected.')
+                : l10n.t('Den: signed in.');
         it.command = this.#running > 0 ? 'den.showRunningTurns' : 'den.refreshSessions';
         break;
       case 'error': {
         // The failed request is not known here; "could not reach" would be wrong for a 5xx.
         const p = presentError(s.error);
-        it.text = s.error.code === 'unauthorized' ? '$(warning) Den: Key Rejected' : '$(warning) Den: Error';
+        it.text =
+          s.error.code === 'unauthorized'
+            ? l10n.t('$(warning) Den: Key Rejected')
+            : l10n.t('$(warning) Den: Error');
         it.tooltip = p.message;
         it.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         it.command = s.error.code === 'unauthorized' ? 'den.setApiKey' : 'den.showLog';

@@ -1,4 +1,5 @@
 import type { Session } from '../../core/api/types';
+import { l10n } from '../../core/l10n';
 
 /** A group of the Sessions view's root, in the order shown. */
 export type SessionGroup = 'pinned' | 'today' | 'yesterday' | 'week' | 'older' | 'archived';
@@ -12,13 +13,26 @@ export const GROUP_ORDER: readonly SessionGroup[] = [
   'archived',
 ];
 
+/** The groups' names, translated when read (getters: the bundle is set at activation). */
 export const GROUP_LABELS: Readonly<Record<SessionGroup, string>> = {
-  pinned: 'Pinned',
-  today: 'Today',
-  yesterday: 'Yesterday',
-  week: 'Last 7 Days',
-  older: 'Older',
-  archived: 'Archived',
+  get pinned() {
+    return l10n.t('Pinned');
+  },
+  get today() {
+    return l10n.t('Today');
+  },
+  get yesterday() {
+    return l10n.t('Yesterday');
+  },
+  get week() {
+    return l10n.t('Last 7 Days');
+  },
+  get older() {
+    return l10n.t('Older');
+  },
+  get archived() {
+    return l10n.t('Archived');
+  },
 };
 
 /**

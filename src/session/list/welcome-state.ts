@@ -1,4 +1,5 @@
 import type { DenError } from '../../core/api/errors';
+import { formatCount, l10n } from '../../core/l10n';
 import { presentError } from '../error-text';
 import type { ListProblem } from './sessions-model';
 
@@ -35,7 +36,7 @@ export function welcomeExplains(e: DenError): boolean {
  */
 export function listProblemMessage(problem: ListProblem): string | undefined {
   if (welcomeExplains(problem.error)) return undefined;
-  const shown = presentError(problem.error, 'load sessions');
+  const shown = presentError(problem.error, l10n.t('load sessions'));
   if (problem.retryInMs === undefined) return shown.message;
-  return `${shown.summary} Retrying in ${Math.ceil(problem.retryInMs / 1000)} s.`;
+  return l10n.t('{0} Retrying in {1} s.', shown.summary, formatCount(Math.ceil(problem.retryInMs / 1000)));
 }
