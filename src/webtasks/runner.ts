@@ -181,7 +181,7 @@ export class WebTaskRunner implements vscode.Disposable {
         last = await client.lamRun(req, signal);
       }
       if (signal.aborted) throw new Error('cancelled');
-      if (!last) throw new Error('the service sent no state');
+      if (!last) throw new Error(l10n.t('the service sent no state'));
       await this.#finish(entry, last);
     } catch (err) {
       const outcome = signal.aborted
