@@ -95,12 +95,14 @@ async function answer(
 ): Promise<vscode.ChatResult> {
   const task = request.prompt.trim();
   if (!task) {
-    stream.markdown('Tell Den what to do, e.g. `@den /code add tests for the parser`.');
+    stream.markdown(vscode.l10n.t('Tell Den what to do, e.g. `@den /code add tests for the parser`.'));
     return {};
   }
   const sessionId = conversationSession(chat.history);
   const files = referenceFiles(request.references);
-  stream.progress(sessionId ? 'Continuing the Den session…' : 'Starting a Den session…');
+  stream.progress(
+    sessionId ? vscode.l10n.t('Continuing the Den session…') : vscode.l10n.t('Starting a Den session…'),
+  );
   let ref: DenTurnRef;
   try {
     ref = await api.startTurn({
@@ -125,7 +127,7 @@ async function answer(
     status: last.status,
   };
   return last.status === 'error'
-    ? { metadata, errorDetails: { message: last.error ?? 'The turn failed.' } }
+    ? { metadata, errorDetails: { message: last.error ?? vscode.l10n.t('The turn failed.') } }
     : { metadata };
 }
 
@@ -140,9 +142,11 @@ function follow(
   let tools = 0;
   let queued = false;
   return followUntilEnd(api, ref, token, (snap) => {
-    if (snap.status === 'queued' && !queued) stream.progress('Waiting in the service’s queue…');
+    if (snap.status === 'queued' && !queued)
+      stream.progress(vscode.l10n.t('Waiting in the service’s queue…'));
     queued = snap.status === 'queued';
-    for (; tools < snap.tools.length; tools++) stream.progress(`Running ${snap.tools[tools].name}…`);
+    for (; tools < snap.tools.length; tools++)
+      stream.progress(vscode.l10n.t('Running {0}…', snap.tools[tools].name));
     if (snap.answer.startsWith(sent)) {
       if (snap.answer.length > sent.length) stream.markdown(snap.answer.slice(sent.length));
     } else {
@@ -157,5 +161,11 @@ function follow(
 export function chatFollowups(result: vscode.ChatResult): vscode.ChatFollowup[] {
   const m = result.metadata as Partial<DenChatMetadata> | undefined;
   if (!m?.sessionId || m.status !== 'completed') return [];
-  return [{ prompt: 'Continue', label: 'Continue in the same session', participant: CHAT_PARTICIPANT_ID }];
+  return [
+    {
+      prompt: 'Continue',
+      label: vscode.l10n.t('Continue in the same session'),
+      participant: CHAT_PARTICIPANT_ID,
+    },
+  ];
 }

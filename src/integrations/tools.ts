@@ -37,6 +37,9 @@ const text = (s: string): vscode.LanguageModelToolResult =>
 
 const quote = (s: string): string => s.replace(/\s+/g, ' ').trim().slice(0, 300);
 
+/** Text escaped as `MarkdownString.appendText` writes it (for an arg of a Markdown message). */
+const md = (s: string): string => new vscode.MarkdownString().appendText(s).value;
+
 /** A path relative to a workspace folder (the first that has it), or a URI. */
 export async function resolveFile(p: string): Promise<vscode.Uri> {
   if (/^[a-z][\w+.-]+:/i.test(p) && !/^[a-z]:[\\/]/i.test(p)) return vscode.Uri.parse(p);
@@ -59,21 +62,43 @@ function delegate(api: DenExtensionApi): Tool {
     prepareInvocation(options) {
       const input = options.input as DelegateInput;
       const files = input.files ?? [];
-      const message = new vscode.MarkdownString();
-      message.appendMarkdown(`Start a **${input.mode ?? 'default'}**-mode turn `);
-      message.appendMarkdown(input.sessionId ? 'in session ' : 'in a new session');
-      if (input.sessionId) message.appendText(input.sessionId);
-      message.appendMarkdown(
-        files.length
-          ? `, attaching ${files.length} file${files.length > 1 ? 's' : ''}: `
-          : ', with no attachments',
+      const mode = input.mode ?? vscode.l10n.t('default');
+      const n = files.length.toLocaleString(vscode.env.language);
+      const list = md(files.join(', '));
+      const id = input.sessionId && md(input.sessionId);
+      const start = id
+        ? files.length === 0
+          ? vscode.l10n.t('Start a **{0}**-mode turn in session {1}, with no attachments.', mode, id)
+          : files.length === 1
+            ? vscode.l10n.t(
+                'Start a **{0}**-mode turn in session {1}, attaching 1 file: {2}.',
+                mode,
+                id,
+                list,
+              )
+            : vscode.l10n.t(
+                'Start a **{0}**-mode turn in session {1}, attaching {2} files: {3}.',
+                mode,
+                id,
+                n,
+                list,
+              )
+        : files.length === 0
+          ? vscode.l10n.t('Start a **{0}**-mode turn in a new session, with no attachments.', mode)
+          : files.length === 1
+            ? vscode.l10n.t('Start a **{0}**-mode turn in a new session, attaching 1 file: {1}.', mode, list)
+            : vscode.l10n.t(
+                'Start a **{0}**-mode turn in a new session, attaching {1} files: {2}.',
+                mode,
+                n,
+                list,
+              );
+      const message = new vscode.MarkdownString(
+        `${start}\n\n${vscode.l10n.t('Task: {0}', md(quote(input.task ?? '')))}`,
       );
-      if (files.length) message.appendText(files.join(', '));
-      message.appendMarkdown('.\n\nTask: ');
-      message.appendText(quote(input.task ?? ''));
       return {
-        invocationMessage: 'Delegating the task to Den…',
-        confirmationMessages: { title: 'Delegate to Den?', message },
+        invocationMessage: vscode.l10n.t('Delegating the task to Den…'),
+        confirmationMessages: { title: vscode.l10n.t('Delegate to Den?'), message },
       };
     },
     async invoke(options, token) {
@@ -96,7 +121,7 @@ function delegate(api: DenExtensionApi): Tool {
 
 function status(api: DenExtensionApi): Tool {
   return {
-    prepareInvocation: () => ({ invocationMessage: 'Reading the Den session…' }),
+    prepareInvocation: () => ({ invocationMessage: vscode.l10n.t('Reading the Den session…') }),
     async invoke(options) {
       const input = options.input as StatusInput;
       const s = await api.getSession(input.sessionId);
@@ -137,15 +162,17 @@ function webTask(api: DenExtensionApi): Tool {
   return {
     prepareInvocation(options) {
       const input = options.input as WebTaskInput;
-      const message = new vscode.MarkdownString('Run a web task against ');
-      message.appendText(input.appUrl ?? '');
-      message.appendMarkdown(' with your web task passcode.\n\nQuery: ');
-      message.appendText(quote(input.query ?? ''));
-      message.appendMarkdown('\n\nFields: ');
-      message.appendText(Object.keys(input.schema ?? {}).join(', ') || '(none)');
+      const fields = Object.keys(input.schema ?? {}).join(', ') || vscode.l10n.t('(none)');
+      const message = new vscode.MarkdownString(
+        [
+          vscode.l10n.t('Run a web task against {0} with your web task passcode.', md(input.appUrl ?? '')),
+          vscode.l10n.t('Query: {0}', md(quote(input.query ?? ''))),
+          vscode.l10n.t('Fields: {0}', md(fields)),
+        ].join('\n\n'),
+      );
       return {
-        invocationMessage: 'Running the web task with Den…',
-        confirmationMessages: { title: 'Run a web task?', message },
+        invocationMessage: vscode.l10n.t('Running the web task with Den…'),
+        confirmationMessages: { title: vscode.l10n.t('Run a web task?'), message },
       };
     },
     async invoke(options, token) {

@@ -1,18 +1,23 @@
 /** What the chat participant and the tools say about a turn. */
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { DenTurnSnapshot } from '../api/types';
 
 /** The turn's end, in words; empty for a turn that completed with an answer. */
 export function turnOutcome(t: DenTurnSnapshot): string {
   if (t.needsInput !== undefined)
-    return `**The agent needs your input:** ${t.needsInput}\n\nAnswer here (\`@den …\`) or in the session's panel to go on.`;
+    return `${vscode.l10n.t('**The agent needs your input:** {0}', t.needsInput)}\n\n${vscode.l10n.t("Answer here (`@den …`) or in the session's panel to go on.")}`;
   switch (t.status) {
     case 'completed':
-      return t.answer.trim() ? '' : '_The turn completed without an answer._';
+      return t.answer.trim() ? '' : vscode.l10n.t('_The turn completed without an answer._');
     case 'aborted':
-      return `_The turn was stopped${t.error && t.error !== 'Stopped.' ? `: ${t.error}` : '.'}_`;
+      return t.error && t.error !== 'Stopped.'
+        ? vscode.l10n.t('_The turn was stopped: {0}_', t.error)
+        : vscode.l10n.t('_The turn was stopped._');
     case 'error':
-      return `**The turn failed:** ${t.error ?? 'the service gave no reason.'} Open the session to see what it did, then try again.`;
+      return vscode.l10n.t(
+        '**The turn failed:** {0} Open the session to see what it did, then try again.',
+        t.error ?? vscode.l10n.t('the service gave no reason.'),
+      );
     default:
       return '';
   }
@@ -25,23 +30,45 @@ const KIND: Record<DenTurnSnapshot['files'][number]['kind'], string> = {
   output: 'output',
 };
 
+/** The word shown for a kind of file change. */
+function kindWord(kind: DenTurnSnapshot['files'][number]['kind']): string {
+  switch (kind) {
+    case 'added':
+      return vscode.l10n.t('added');
+    case 'updated':
+      return vscode.l10n.t('changed');
+    case 'deleted':
+      return vscode.l10n.t('deleted');
+    case 'output':
+      return vscode.l10n.t('output');
+  }
+}
+
 /** "Files: `a.ts` (added), …" (at most 20 named). */
 export function filesLine(t: DenTurnSnapshot): string {
   if (!t.files.length) return '';
-  const named = t.files.slice(0, 20).map((f) => `\`${f.path.replace(/`/g, "'")}\` (${KIND[f.kind]})`);
-  const more = t.files.length > 20 ? `, and ${t.files.length - 20} more` : '';
-  return `**Files:** ${named.join(', ')}${more}.`;
+  const named = t.files
+    .slice(0, 20)
+    .map((f) => `\`${f.path.replace(/`/g, "'")}\` (${kindWord(f.kind)})`)
+    .join(', ');
+  return t.files.length > 20
+    ? vscode.l10n.t(
+        '**Files:** {0}, and {1} more.',
+        named,
+        (t.files.length - 20).toLocaleString(vscode.env.language),
+      )
+    : vscode.l10n.t('**Files:** {0}.', named);
 }
 
 /** Open Session always; Review Changes when the turn has files. */
 export function turnButtons(t: DenTurnSnapshot): vscode.Command[] {
   const out: vscode.Command[] = [
-    { command: 'den.openSession', title: 'Open Session', arguments: [t.sessionId] },
+    { command: 'den.openSession', title: vscode.l10n.t('Open Session'), arguments: [t.sessionId] },
   ];
   if (t.files.length)
     out.push({
       command: 'den.reviewTurn',
-      title: 'Review Changes',
+      title: vscode.l10n.t('Review Changes'),
       arguments: [t.sessionId, t.agentMessageId],
     });
   return out;

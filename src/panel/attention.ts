@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { l10n } from '../core/l10n';
 import { showError } from '../ui/show-error';
 import { UnseenTurns, attentionText, decideAttention, type AttentionSettings } from '../session/attention';
 import type { TurnActivity } from '../session/session-activity';
@@ -55,12 +56,14 @@ export class Attention implements vscode.Disposable {
     if (!notify) return;
     const files = kind !== 'needsInput' && turn.files.length + (turn.outputFiles?.length ?? 0) > 0;
     const show = kind === 'failed' ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
-    const actions = files ? ['Open', 'Review Changes'] : ['Open'];
+    const open = l10n.t('Open');
+    const review = l10n.t('Review Changes');
+    const actions = files ? [open, review] : [open];
     // Not awaited: the notification stays until dismissed.
     void Promise.resolve(show(attentionText(event), ...actions))
       .then((choice) => {
-        if (choice === 'Open') return this.#deps.open(sessionId);
-        if (choice === 'Review Changes')
+        if (choice === open) return this.#deps.open(sessionId);
+        if (choice === review)
           return vscode.commands.executeCommand('den.reviewTurn', sessionId, event.agentMessageId);
       })
       .catch((err: unknown) => showError(err, 'open the session'));

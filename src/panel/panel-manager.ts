@@ -2,6 +2,7 @@ import type { Agent } from 'node:http';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { wsAgentFor } from '../core/api/proxy';
+import { l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
 import type { Subscription } from '../core/emitter';
 import type { Transcript, Turn } from '../core/transcript/model';
@@ -144,7 +145,9 @@ export class PanelManager implements vscode.Disposable {
     const started = host.transcript.turns.find((t) => t.agentMessageId && !before.has(t.agentMessageId));
     this.#releaseIdleHosts();
     if (ok && started) return { agentMessageId: started.agentMessageId };
-    return { error: host.view.notice?.message ?? 'The turn did not start (the service is busy: try again).' };
+    return {
+      error: host.view.notice?.message ?? l10n.t('The turn did not start (the service is busy: try again).'),
+    };
   }
 
   /**
@@ -346,10 +349,10 @@ export class PanelManager implements vscode.Disposable {
     if (!connection.client) {
       const state = connection.state.kind;
       out.disabledReason = !s.baseUrl
-        ? 'Set the service URL to send (Den: Configure Service URL).'
+        ? l10n.t('Set the service URL to send (Den: Configure Service URL).')
         : state === 'starting'
-          ? 'Reading your API key…'
-          : 'Sign in to send (Den: Set API Key).';
+          ? l10n.t('Reading your API key…')
+          : l10n.t('Sign in to send (Den: Set API Key).');
     }
     return out;
   }

@@ -3,6 +3,7 @@ import { attachUris, droppedUris } from '../attachments/attach';
 import type { AttachCounts } from '../attachments/attach-limits';
 import type { ApiClient } from '../core/api/client';
 import type { FileInfo } from '../core/api/types';
+import { formatCount, l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
 import { findTurn } from '../core/transcript/reducer';
 import { openGeneratedFile } from '../files/open-file';
@@ -168,8 +169,8 @@ export class SessionPanel implements vscode.Disposable {
   async #pickAttachments(): Promise<void> {
     const uris = await vscode.window.showOpenDialog({
       canSelectMany: true,
-      openLabel: 'Attach',
-      title: 'Den: Attach Files to the Next Turn',
+      openLabel: l10n.t('Attach'),
+      title: l10n.t('Den: Attach Files to the Next Turn'),
       defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
     });
     if (uris?.length) await this.attach(uris);
@@ -182,12 +183,20 @@ export class SessionPanel implements vscode.Disposable {
     if (refused.length) {
       const shown = refused.slice(0, 3).join('; ');
       notes.push(
-        `Not attached (only files of the workspace are): ${shown}${refused.length > 3 ? `; and ${refused.length - 3} more` : ''}.`,
+        refused.length > 3
+          ? l10n.t(
+              'Not attached (only files of the workspace are): {0}; and {1} more.',
+              shown,
+              formatCount(refused.length - 3),
+            )
+          : l10n.t('Not attached (only files of the workspace are): {0}.', shown),
       );
     }
     if (otherFiles) {
       notes.push(
-        'Files from other applications cannot be dropped here: use Attach files…, or drop them from the Explorer with Shift held.',
+        l10n.t(
+          'Files from other applications cannot be dropped here: use Attach files…, or drop them from the Explorer with Shift held.',
+        ),
       );
     }
     if (notes.length) this.#warn(notes.join(' '));
@@ -228,11 +237,11 @@ export class SessionPanel implements vscode.Disposable {
     const change = turn?.files.find((f) => f.path === path);
     const output = turn?.outputFiles?.find((f) => f.key === path || f.name === path);
     if (!turn || (!change && !output)) {
-      this.#notice('warning', `${path} is not a file of this turn.`);
+      this.#notice('warning', l10n.t('{0} is not a file of this turn.', path));
       return;
     }
     if (change?.change === 'deleted') {
-      this.#notice('info', `The turn deleted ${path}: there is no content to show.`);
+      this.#notice('info', l10n.t('The turn deleted {0}: there is no content to show.', path));
       return;
     }
     const info: FileInfo = change ? { key: change.key, name: change.name, size: 0 } : (output as FileInfo);
@@ -254,10 +263,10 @@ export class SessionPanel implements vscode.Disposable {
       if (outcome === 'missing') {
         this.#notice(
           'info',
-          `${file} is no longer among the session's files: a later turn deleted or moved it.`,
+          l10n.t("{0} is no longer among the session's files: a later turn deleted or moved it.", file),
         );
       } else if (outcome === 'directory') {
-        this.#notice('info', `${file} is a folder of the session's files, not a file.`);
+        this.#notice('info', l10n.t("{0} is a folder of the session's files, not a file.", file));
       }
     } catch (err) {
       this.host.view.showError(err, `open ${file}`);

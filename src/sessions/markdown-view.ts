@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { l10n } from '../core/l10n';
 import { transcriptFromDetail } from '../core/transcript/from-history';
 import { transcriptToMarkdown } from '../core/transcript/markdown-export';
 import { presentError } from '../session/error-text';
@@ -28,7 +29,7 @@ export class SessionMarkdownProvider implements vscode.TextDocumentContentProvid
         title: this.#tree.get(sessionId)?.title,
       });
     } catch (err) {
-      return `# Session ${sessionId}\n\n> ${presentError(err, 'load this session').message}\n`;
+      return `# ${l10n.t('Session {0}', sessionId)}\n\n> ${presentError(err, 'load this session').message}\n`;
     }
   }
 }

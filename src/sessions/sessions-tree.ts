@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { DenError } from '../core/api/errors';
 import type { Session, SessionDetail } from '../core/api/types';
+import { formatCount, l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
 import type { Connection } from '../service/connection';
 import type { FileStatusModel, FileStatuses } from '../session/file-status';
@@ -222,7 +223,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
           return noteItem({
             kind: 'note',
             id: `gone:${n.sessionId}`,
-            label: 'Removed',
+            label: l10n.t('Removed'),
             icon: 'circle-slash',
           });
         const look = { state: this.model.turnState(s.sessionId), archived: this.#archived.has(s.sessionId) };
@@ -283,7 +284,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
     if (n.kind === 'group' && n.group === 'files') {
       const s = this.model.get(n.sessionId);
       const entries = Object.entries(s?.fileSnapshot ?? {}).sort(([a], [b]) => a.localeCompare(b));
-      if (!entries.length) return [this.#note(`nofiles:${n.sessionId}`, 'No files yet', 'info')];
+      if (!entries.length) return [this.#note(`nofiles:${n.sessionId}`, l10n.t('No files yet'), 'info')];
       const rows = entries.map(([path, file]) =>
         this.#nodes.node({ kind: 'file', sessionId: n.sessionId, path, file }),
       );
@@ -338,7 +339,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
     if (this.#drawnTurnCounts.get(sessionId) !== out.length) {
       this.#changed.fire(this.#nodes.node({ kind: 'group', group: 'turns', sessionId }));
     }
-    return out.length ? out : [this.#note(`noturns:${sessionId}`, 'No turns yet', 'info')];
+    return out.length ? out : [this.#note(`noturns:${sessionId}`, l10n.t('No turns yet'), 'info')];
   }
 
   async #rootChildren(): Promise<SessionNode[]> {
@@ -385,7 +386,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
         if (!this.model.sessions.length) this.#setMessage(undefined);
         if (c.gone) {
           void vscode.window.showWarningMessage(
-            'Den: that session no longer exists on the service; it was removed from the list.',
+            l10n.t('Den: that session no longer exists on the service; it was removed from the list.'),
           );
         }
         return;
@@ -437,21 +438,36 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
     if (!this.view) return;
     const filter = this.model.filter;
     const m = this.model;
-    const whose = this.#showAllValue ? 'sessions' : 'sessions of this workspace';
+    const all = this.#showAllValue;
+    const n = formatCount(m.sessions.length);
     // The view's description is not drawn when Sessions is the only view of its container.
     this.view.message =
       message ??
       (m.loaded && m.hasMore && this.#scopeEmpty()
-        ? `No ${whose} among the ${m.sessions.length} most recent${filter ? ' that match' : ''}: load more, or show All Sessions.`
+        ? all
+          ? filter
+            ? l10n.t('No sessions among the {0} most recent that match: load more, or show All Sessions.', n)
+            : l10n.t('No sessions among the {0} most recent: load more, or show All Sessions.', n)
+          : filter
+            ? l10n.t(
+                'No sessions of this workspace among the {0} most recent that match: load more, or show All Sessions.',
+                n,
+              )
+            : l10n.t(
+                'No sessions of this workspace among the {0} most recent: load more, or show All Sessions.',
+                n,
+              )
         : filter && !m.problem && m.sessions.length && !this.#scopeEmpty()
-          ? `Showing ${whose} whose title contains “${filter}”.`
+          ? all
+            ? l10n.t('Showing sessions whose title contains “{0}”.', filter)
+            : l10n.t('Showing sessions of this workspace whose title contains “{0}”.', filter)
           : undefined);
   }
 
   #updateDescription(): void {
     if (!this.view) return;
-    const scope = this.#showAllValue ? 'All Sessions' : 'This Workspace';
-    this.view.description = this.model.filter ? `${scope} · “${this.model.filter}”` : scope;
+    const scope = this.#showAllValue ? l10n.t('All Sessions') : l10n.t('This Workspace');
+    this.view.description = this.model.filter ? l10n.t('{0} · “{1}”', scope, this.model.filter) : scope;
   }
 
   #sessionNode(sessionId: string): SessionNode {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { FileInfo, Message, Session } from '../core/api/types';
+import { formatCount, l10n } from '../core/l10n';
 import { sessionFileUri } from '../files/session-fs';
 import { fileStatusText, fileStatusWords, firstLine, formatBytes, relativeTime } from '../protocol/format';
 import type { FileStatus } from '../session/file-status';
@@ -58,6 +59,20 @@ const TURN_STATE: Record<TurnState, [icon: string, color: string]> = {
   stopped: ['debug-stop', 'charts.orange'],
 };
 
+/** The word shown for a state of a session's last turn. */
+function turnStateWord(state: TurnState): string {
+  switch (state) {
+    case 'running':
+      return l10n.t('running');
+    case 'done':
+      return l10n.t('done');
+    case 'failed':
+      return l10n.t('failed');
+    case 'stopped':
+      return l10n.t('stopped');
+  }
+}
+
 /** How a session row is drawn besides its data: its last turn's state (when known), archived here. */
 export interface SessionLook {
   state?: TurnState;
@@ -66,11 +81,15 @@ export interface SessionLook {
 
 export function sessionItem(s: Session, look: SessionLook, now: number): vscode.TreeItem {
   const { state, archived } = look;
-  const title = s.title || 'Untitled session';
+  const title = s.title || l10n.t('Untitled session');
   const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `session:${s.sessionId}`;
   const when = relativeTime(s.updatedAt, now);
-  const marks = [s.isPinned && 'pinned', archived && 'archived', state].filter(Boolean);
+  const marks = [
+    s.isPinned && l10n.t('pinned'),
+    archived && l10n.t('archived'),
+    state && turnStateWord(state),
+  ].filter(Boolean);
   item.description = [...marks, when].join(' · ');
   item.contextValue = `session${s.isPinned ? '.pinned' : ''}${archived ? '.archived' : ''}`;
   const icon = state && TURN_STATE[state];
@@ -81,19 +100,24 @@ export function sessionItem(s: Session, look: SessionLook, now: number): vscode.
       : new vscode.ThemeIcon('comment-discussion');
   const files = Object.keys(s.fileSnapshot).length;
   const tip = new vscode.MarkdownString(undefined, true);
-  tip.appendMarkdown(`**${escapeMd(title)}**${state ? ` — $(${TURN_STATE[state][0]}) ${state}` : ''}\n\n`);
-  tip.appendMarkdown(`Session ID: \`${s.sessionId}\`  \n`);
-  tip.appendMarkdown(`Created: ${new Date(s.createdAt).toLocaleString()}  \n`);
-  tip.appendMarkdown(`Updated: ${new Date(s.updatedAt).toLocaleString()}  \n`);
-  // Backslash escapes show literally inside a code span: drop the one character that could end it.
-  if (s.sandboxImage) tip.appendMarkdown(`Sandbox image: \`${s.sandboxImage.replace(/`/g, "'")}\`  \n`);
   tip.appendMarkdown(
-    `Files: ${files}${s.isPinned ? '  \nPinned' : ''}${archived ? '  \nArchived here' : ''}`,
+    `**${escapeMd(title)}**${state ? ` — $(${TURN_STATE[state][0]}) ${turnStateWord(state)}` : ''}\n\n`,
+  );
+  tip.appendMarkdown(`${l10n.t('Session ID: {0}', `\`${s.sessionId}\``)}  \n`);
+  tip.appendMarkdown(`${l10n.t('Created: {0}', new Date(s.createdAt).toLocaleString())}  \n`);
+  tip.appendMarkdown(`${l10n.t('Updated: {0}', new Date(s.updatedAt).toLocaleString())}  \n`);
+  // Backslash escapes show literally inside a code span: drop the one character that could end it.
+  if (s.sandboxImage)
+    tip.appendMarkdown(`${l10n.t('Sandbox image: {0}', `\`${s.sandboxImage.replace(/`/g, "'")}\``)}  \n`);
+  tip.appendMarkdown(
+    l10n.t('Files: {0}', formatCount(files)) +
+      (s.isPinned ? `  \n${l10n.t('Pinned')}` : '') +
+      (archived ? `  \n${l10n.t('Archived here')}` : ''),
   );
   item.tooltip = tip;
-  item.accessibilityInformation = { label: [title, ...marks, `updated ${when}`].join(', ') };
+  item.accessibilityInformation = { label: [title, ...marks, l10n.t('updated {0}', when)].join(', ') };
   // A click (or Enter) opens the session, what a person came for; the twistie (or →) still expands it.
-  item.command = { command: 'den.openSession', title: 'Open Session', arguments: [s.sessionId] };
+  item.command = { command: 'den.openSession', title: l10n.t('Open Session'), arguments: [s.sessionId] };
   return item;
 }
 
@@ -106,19 +130,22 @@ export function dayItem(group: SessionGroup, count: number): vscode.TreeItem {
       : vscode.TreeItemCollapsibleState.Expanded,
   );
   item.id = `day:${group}`;
-  item.description = String(count);
+  item.description = formatCount(count);
   item.contextValue = `day.${group}`;
   item.accessibilityInformation = {
-    label: `${GROUP_LABELS[group]}, ${count} session${count === 1 ? '' : 's'}`,
+    label:
+      count === 1
+        ? l10n.t('{0}, 1 session', GROUP_LABELS[group])
+        : l10n.t('{0}, {1} sessions', GROUP_LABELS[group], formatCount(count)),
   };
   return item;
 }
 
 export function groupItem(group: 'turns' | 'files', sessionId: string, count?: number): vscode.TreeItem {
-  const label = group === 'turns' ? 'Turns' : 'Files';
+  const label = group === 'turns' ? l10n.t('Turns') : l10n.t('Files');
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `${group}:${sessionId}`;
-  item.description = count === undefined ? undefined : String(count);
+  item.description = count === undefined ? undefined : formatCount(count);
   item.iconPath = new vscode.ThemeIcon(group === 'turns' ? 'history' : 'files');
   item.contextValue = `group.${group}`;
   return item;
@@ -131,14 +158,14 @@ export function turnItem(
 ): vscode.TreeItem {
   const m = n.message;
   const item = new vscode.TreeItem(
-    firstLine(m.content) || '(empty prompt)',
+    firstLine(m.content) || l10n.t('(empty prompt)'),
     vscode.TreeItemCollapsibleState.None,
   );
   item.id = `turn:${n.sessionId}:${m.id}`;
   const aborted = n.agent?.aborted || m.aborted;
   const parts = [
     m.inputMode ?? 'auto',
-    aborted ? 'aborted' : running ? 'running' : '',
+    aborted ? l10n.t('aborted') : running ? l10n.t('running') : '',
     relativeTime(m.createdAt, now),
   ];
   item.description = parts.filter(Boolean).join(' · ');
@@ -147,9 +174,9 @@ export function turnItem(
     : running
       ? new vscode.ThemeIcon('sync~spin')
       : new vscode.ThemeIcon('comment');
-  item.tooltip = new vscode.MarkdownString().appendText(m.content || '(empty prompt)');
+  item.tooltip = new vscode.MarkdownString().appendText(m.content || l10n.t('(empty prompt)'));
   item.contextValue = aborted ? 'turn.aborted' : 'turn';
-  item.command = { command: 'den.openSession', title: 'Open Session', arguments: [n.sessionId] };
+  item.command = { command: 'den.openSession', title: l10n.t('Open Session'), arguments: [n.sessionId] };
   return item;
 }
 
@@ -190,16 +217,19 @@ export function fileItem(n: Extract<SessionNode, { kind: 'file' }>, status?: Fil
     : vscode.ThemeIcon.File;
   item.command = {
     command: 'den.openGeneratedFile',
-    title: 'Open Generated File',
+    title: l10n.t('Open Generated File'),
     arguments: [n.sessionId, path],
   };
-  const against = status && [`Against the workspace: ${fileStatusWords(status)}`, status.reason ?? ''];
-  item.tooltip = [shown, formatBytes(n.file.size), `key: ${n.file.key}`, ...(against ?? [])]
+  const against = status && [
+    l10n.t('Against the workspace: {0}', fileStatusWords(status)),
+    status.reason ?? '',
+  ];
+  item.tooltip = [shown, formatBytes(n.file.size), l10n.t('key: {0}', n.file.key), ...(against ?? [])]
     .filter(Boolean)
     .join('\n');
   item.contextValue = 'file';
   item.accessibilityInformation = {
-    label: [name, dir && `in ${dir}`, formatBytes(n.file.size), status && fileStatusWords(status)]
+    label: [name, dir && l10n.t('in {0}', dir), formatBytes(n.file.size), status && fileStatusWords(status)]
       .filter(Boolean)
       .join(', '),
   };
@@ -207,11 +237,11 @@ export function fileItem(n: Extract<SessionNode, { kind: 'file' }>, status?: Fil
 }
 
 export function moreItem(loaded: number, total: number): vscode.TreeItem {
-  const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(l10n.t('Load more…'), vscode.TreeItemCollapsibleState.None);
   item.id = 'more';
-  item.description = `${loaded} of ${total}`;
+  item.description = l10n.t('{0} of {1}', formatCount(loaded), formatCount(total));
   item.iconPath = new vscode.ThemeIcon('ellipsis');
-  item.command = { command: 'den.loadMoreSessions', title: 'Load More Sessions' };
+  item.command = { command: 'den.loadMoreSessions', title: l10n.t('Load More Sessions') };
   item.contextValue = 'more';
   return item;
 }

@@ -4,6 +4,7 @@
  * a run is compared with.
  */
 import { DenError, redact } from '../core/api/errors';
+import { l10n } from '../core/l10n';
 import type { WebTaskPhase } from '../protocol/webtask-messages';
 import type { WebTaskRun } from '../session/web-task-history';
 
@@ -34,12 +35,16 @@ export function phaseOf(taskStatus: string, active = true): WebTaskPhase {
 export function failureHint(message: string): string {
   const m = message.toLowerCase();
   if (/captcha|robot|bot detect|verify you are human/.test(m))
-    return 'The site showed a CAPTCHA: turn on Solve CAPTCHAs (advanced) and run again.';
+    return l10n.t('The site showed a CAPTCHA: turn on Solve CAPTCHAs (advanced) and run again.');
   if (/block|denied|forbidden|403|geo|region|country/.test(m))
-    return 'The site refused the browser: try a proxy country (advanced), block ads, or run again later.';
+    return l10n.t(
+      'The site refused the browser: try a proxy country (advanced), block ads, or run again later.',
+    );
   if (/load|404|502|503|dns|not found|unreachable|timed? ?out/.test(m))
-    return 'Check the app URL opens in a browser, then run again.';
-  return 'Check the app URL, simplify the query (one kind of record, fewer fields), and run again; for sites with CAPTCHAs turn on Solve CAPTCHAs.';
+    return l10n.t('Check the app URL opens in a browser, then run again.');
+  return l10n.t(
+    'Check the app URL, simplify the query (one kind of record, fewer fields), and run again; for sites with CAPTCHAs turn on Solve CAPTCHAs.',
+  );
 }
 
 /** A run's outcome when the request itself failed. */
@@ -56,71 +61,73 @@ export function errorOutcome(err: unknown, ...secrets: (string | undefined)[]): 
     const text = redact(err instanceof Error ? err.message : String(err), ...secrets);
     return {
       taskStatus: ERROR,
-      message: `The web task could not run: ${text}`,
-      hint: 'Run it again; if it keeps failing, Den: Show Log says more.',
+      message: l10n.t('The web task could not run: {0}', text),
+      hint: l10n.t('Run it again; if it keeps failing, Den: Show Log says more.'),
     };
   }
   const own = err.serverMessage?.trim() ? ` (${redact(err.serverMessage.trim(), ...secrets)})` : '';
   switch (err.code) {
     case 'aborted':
-      return { taskStatus: CANCELLED, message: 'Cancelled.' };
+      return { taskStatus: CANCELLED, message: l10n.t('Cancelled.') };
     case 'unauthorized':
       return {
         taskStatus: ERROR,
-        message: `The service rejected the API key (401)${own}.`,
-        hint: 'Sign in again or check the API key: Den: Set API Key.',
+        message: l10n.t('The service rejected the API key (401){0}.', own),
+        hint: l10n.t('Sign in again or check the API key: Den: Set API Key.'),
       };
     case 'forbidden':
       return {
         taskStatus: ERROR,
-        message: `The service refused the web task (403)${own}.`,
-        hint: 'Web tasks need the service passcode: Den: Set Web Task Passcode.',
+        message: l10n.t('The service refused the web task (403){0}.', own),
+        hint: l10n.t('Web tasks need the service passcode: Den: Set Web Task Passcode.'),
       };
     case 'rate_limited':
       return {
         taskStatus: ERROR,
-        message: `The service is busy: too many requests (429)${own}.`,
+        message: l10n.t('The service is busy: too many requests (429){0}.', own),
         hint:
           err.retryAfter !== undefined
-            ? `Wait ${Math.ceil(err.retryAfter)} s, then run it again.`
-            : 'Wait a little, then run it again.',
+            ? l10n.t('Wait {0} s, then run it again.', Math.ceil(err.retryAfter))
+            : l10n.t('Wait a little, then run it again.'),
       };
     case 'server':
       return {
         taskStatus: ERROR,
-        message: `The service failed (${err.status ?? '5xx'})${own}.`,
-        hint: 'It is not your input: run it again later.',
+        message: l10n.t('The service failed ({0}){1}.', err.status ?? '5xx', own),
+        hint: l10n.t('It is not your input: run it again later.'),
       };
     case 'network':
     case 'timeout':
       return {
         taskStatus: ERROR,
-        message: `Den could not reach the service: ${redact(err.message, ...secrets)}`,
-        hint: 'Check your connection and the service URL (Den: Configure Service URL), then run it again.',
+        message: l10n.t('Den could not reach the service: {0}', redact(err.message, ...secrets)),
+        hint: l10n.t(
+          'Check your connection and the service URL (Den: Configure Service URL), then run it again.',
+        ),
       };
     case 'config':
       return {
         taskStatus: ERROR,
         message: redact(err.message, ...secrets),
-        hint: 'Set the service URL and API key (Den: Configure Service URL, Den: Set API Key).',
+        hint: l10n.t('Set the service URL and API key (Den: Configure Service URL, Den: Set API Key).'),
       };
     case 'protocol':
       if (err.details?.truncated === true)
         return {
           taskStatus: ERROR,
-          message: 'The stream ended before the task finished: the run is recorded as interrupted.',
-          hint: 'Run it again; turn streaming off if it keeps happening.',
+          message: l10n.t('The stream ended before the task finished: the run is recorded as interrupted.'),
+          hint: l10n.t('Run it again; turn streaming off if it keeps happening.'),
         };
       return {
         taskStatus: ERROR,
-        message: `The service's answer could not be read: ${redact(err.message, ...secrets)}`,
-        hint: 'Run it again; if it keeps failing, Den: Show Log says more.',
+        message: l10n.t("The service's answer could not be read: {0}", redact(err.message, ...secrets)),
+        hint: l10n.t('Run it again; if it keeps failing, Den: Show Log says more.'),
       };
     default:
       return {
         taskStatus: ERROR,
-        message: `The web task failed: ${redact(err.message, ...secrets)}`,
-        hint: 'Check the inputs, then run it again.',
+        message: l10n.t('The web task failed: {0}', redact(err.message, ...secrets)),
+        hint: l10n.t('Check the inputs, then run it again.'),
       };
   }
 }

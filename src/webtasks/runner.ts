@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApiClient } from '../core/api/client';
 import type { LamRunRequest, LamRunResponse } from '../core/api/types';
+import { l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
 import { checkResult } from '../core/webtask/result-check';
 import type { ServiceSchema } from '../core/webtask/service-schema';
@@ -70,7 +71,7 @@ export class WebTaskRunner implements vscode.Disposable {
         runId: run.id,
         phase: 'running',
         taskStatus: 'STARTING',
-        message: 'Starting the web task…',
+        message: l10n.t('Starting the web task…'),
         startedAt: run.startedAt,
       },
       controller: new AbortController(),
@@ -82,7 +83,7 @@ export class WebTaskRunner implements vscode.Disposable {
     this.#deps.logger.info(`Web task ${run.id}: started against ${request.appUrl}`);
     entry.done = this.#execute(entry, request).finally(() => this.#active.delete(run.id));
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: 'Den: web task running' },
+      { location: vscode.ProgressLocation.Window, title: l10n.t('Den: web task running') },
       () => entry.done,
     );
     this.#publish({ status: entry.status });
@@ -134,7 +135,7 @@ export class WebTaskRunner implements vscode.Disposable {
       taskStatus: run.status,
       message:
         phase === 'error' && run.status !== ERROR
-          ? 'Interrupted: the window closed before the task finished.'
+          ? l10n.t('Interrupted: the window closed before the task finished.')
           : run.message,
       startedAt: run.startedAt,
     };
@@ -180,11 +181,11 @@ export class WebTaskRunner implements vscode.Disposable {
         last = await client.lamRun(req, signal);
       }
       if (signal.aborted) throw new Error('cancelled');
-      if (!last) throw new Error('the service sent no state');
+      if (!last) throw new Error(l10n.t('the service sent no state'));
       await this.#finish(entry, last);
     } catch (err) {
       const outcome = signal.aborted
-        ? { taskStatus: CANCELLED, message: 'Cancelled.' }
+        ? { taskStatus: CANCELLED, message: l10n.t('Cancelled.') }
         : errorOutcome(err, passcode, ...this.#deps.secrets());
       this.#deps.logger.warn(`Web task ${id}: ${outcome.taskStatus}: ${outcome.message}`);
       const status: WebTaskStatusView = {
@@ -248,14 +249,17 @@ export class WebTaskRunner implements vscode.Disposable {
       taskStatus: last.taskStatus,
       message:
         phase === 'error'
-          ? `The service ended the task with status ${last.taskStatus}${last.message ? `: ${last.message}` : '.'}`
+          ? last.message
+            ? l10n.t('The service ended the task with status {0}: {1}', last.taskStatus, last.message)
+            : l10n.t('The service ended the task with status {0}.', last.taskStatus)
           : last.message,
       finishedAt: Date.now(),
     };
     if (last.livestreamUrl) status.livestreamUrl = last.livestreamUrl;
     if (last.sessionId) status.sessionId = last.sessionId;
     if (phase === 'failed') status.hint = failureHint(last.message);
-    if (phase === 'error') status.hint = 'Run it again; if it keeps happening, Den: Show Log says more.';
+    if (phase === 'error')
+      status.hint = l10n.t('Run it again; if it keeps happening, Den: Show Log says more.');
     entry.status = status;
     const problems = entry.schema ? problemCounts(last.data, entry.schema) : undefined;
     const stored = await this.#record(id, {

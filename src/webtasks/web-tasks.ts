@@ -1,5 +1,6 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
 import type { Connection } from '../service/connection';
 import { WebTaskHistory } from '../session/web-task-history';
@@ -45,11 +46,15 @@ export class WebTasks implements vscode.Disposable {
       history: () => this.history(),
       sessionOpenable: (id) => this.#sessionOpenable(id),
       needsYou: (status) => {
-        const buttons = status.livestreamUrl ? ['Watch Live'] : [];
+        const watch = l10n.t('Watch Live');
+        const buttons = status.livestreamUrl ? [watch] : [];
         void Promise.resolve(
-          vscode.window.showInformationMessage(`The web task needs you: ${status.message}`, ...buttons),
+          vscode.window.showInformationMessage(
+            l10n.t('The web task needs you: {0}', status.message),
+            ...buttons,
+          ),
         ).then((choice) => {
-          if (choice === 'Watch Live' && status.livestreamUrl) void openLive(status.livestreamUrl, false);
+          if (choice === watch && status.livestreamUrl) void openLive(status.livestreamUrl, false);
         });
       },
       secrets: () => [deps.apiKey(), deps.passcode.value],

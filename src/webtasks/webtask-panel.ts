@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { formatCount, l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
 import { compareRuns } from '../core/webtask/compare';
 import { isServiceSchema, type ServiceSchema } from '../core/webtask/service-schema';
@@ -125,7 +126,7 @@ export class WebTaskPanel implements vscode.Disposable {
     } catch (err) {
       const text = err instanceof Error ? err.message : String(err);
       this.#deps.logger.warn(`Web Task panel: ${raw.type} failed: ${text}`);
-      void vscode.window.showErrorMessage(`Den could not do that: ${text}`);
+      void vscode.window.showErrorMessage(l10n.t('Den could not do that: {0}', text));
     }
   }
 
@@ -156,7 +157,7 @@ export class WebTaskPanel implements vscode.Disposable {
     this.#attach(
       vscode.window.createWebviewPanel(
         WEB_TASK_VIEW_TYPE,
-        'Den: Web Task',
+        l10n.t('Den: Web Task'),
         { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
         SessionPanel.webviewOptions(extensionUri),
       ),
@@ -176,7 +177,7 @@ export class WebTaskPanel implements vscode.Disposable {
       cspSource: webview.cspSource,
       scriptUri: uri('dist', 'webtask.js'),
       styleUri: uri('media', 'webtask.css'),
-      title: 'Den: Web Task',
+      title: l10n.t('Den: Web Task'),
     });
     const subs = [
       webview.onDidReceiveMessage((m: unknown) => void this.handleMessage(m)),
@@ -218,7 +219,7 @@ export class WebTaskPanel implements vscode.Disposable {
   /** Makes a stored run the shown one: its inputs, status and results. */
   async #showRun(runId: string): Promise<void> {
     const run = await this.#history().get(runId);
-    if (!run) throw new Error('That web task run is no longer in the history.');
+    if (!run) throw new Error(l10n.t('That web task run is no longer in the history.'));
     this.#runId = run.id;
     this.#formValue = formFromRequest(run.inputs);
     this.#status = this.#deps.runner.statusOf(run);
@@ -294,7 +295,7 @@ export class WebTaskPanel implements vscode.Disposable {
   }
 
   #data(): Record<string, unknown>[] {
-    if (!this.#results) throw new Error('There are no results to use yet.');
+    if (!this.#results) throw new Error(l10n.t('There are no results to use yet.'));
     return this.#results.data;
   }
 
@@ -309,7 +310,7 @@ export class WebTaskPanel implements vscode.Disposable {
   async #watchLive(external: boolean): Promise<void> {
     const url = this.#status?.livestreamUrl;
     if (!url || !/^https?:\/\//i.test(url)) {
-      void vscode.window.showInformationMessage('This run has no live view to watch.');
+      void vscode.window.showInformationMessage(l10n.t('This run has no live view to watch.'));
       return;
     }
     await openLive(url, external);
@@ -318,8 +319,8 @@ export class WebTaskPanel implements vscode.Disposable {
   async #pickSchema(): Promise<void> {
     const picked = await vscode.window.showOpenDialog({
       canSelectMany: false,
-      openLabel: 'Use Schema',
-      title: 'Den: Choose a Schema File',
+      openLabel: l10n.t('Use Schema'),
+      title: l10n.t('Den: Choose a Schema File'),
       filters: { JSON: ['json'] },
       defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
     });
@@ -335,15 +336,19 @@ export class WebTaskPanel implements vscode.Disposable {
     const target = await vscode.window.showSaveDialog({
       defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
       filters: { [format.toUpperCase()]: [format] },
-      title: `Den: Save Results as ${format.toUpperCase()}`,
+      title: l10n.t('Den: Save Results as {0}', format.toUpperCase()),
     });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(this.#resultsText(format)));
     const where = vscode.workspace.asRelativePath(target, false);
+    const open = l10n.t('Open');
     void Promise.resolve(
-      vscode.window.showInformationMessage(`Saved ${data.length} records to ${where}.`, 'Open'),
+      vscode.window.showInformationMessage(
+        l10n.t('Saved {0} records to {1}.', formatCount(data.length), where),
+        open,
+      ),
     ).then((choice) => {
-      if (choice === 'Open') void vscode.window.showTextDocument(target);
+      if (choice === open) void vscode.window.showTextDocument(target);
     });
   }
 
@@ -365,9 +370,9 @@ export class WebTaskPanel implements vscode.Disposable {
     const prev = run && previousRun(runs, run);
     const after = this.#results?.runId === runId ? this.#results.data : await history.data(runId);
     const before = prev && (await history.data(prev.id));
-    if (!run || !after) view = empty('This run has no results to compare.');
+    if (!run || !after) view = empty(l10n.t('This run has no results to compare.'));
     else if (!prev || !before)
-      view = empty('No earlier run of the same app URL and query has results to compare with.');
+      view = empty(l10n.t('No earlier run of the same app URL and query has results to compare with.'));
     else {
       const c = compareRuns(before, after, keyField ? { keyField } : {});
       view = {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { formatCount, l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
 import { firstLine, relativeTime } from '../protocol/format';
 import type { WebTaskPhase, WebTaskStatusView } from '../protocol/webtask-messages';
@@ -20,25 +21,36 @@ const ICONS: Record<WebTaskPhase, [string, string]> = {
   cancelled: ['circle-slash', 'disabledForeground'],
 };
 
-const PHASE_WORDS: Record<WebTaskPhase, string> = {
-  running: 'running',
-  'needs-you': 'needs you',
-  done: 'done',
-  failed: 'failed',
-  error: 'error',
-  cancelled: 'cancelled',
-};
+/** The word shown for a phase. */
+function phaseWord(phase: WebTaskPhase): string {
+  switch (phase) {
+    case 'running':
+      return l10n.t('running');
+    case 'needs-you':
+      return l10n.t('needs you');
+    case 'done':
+      return l10n.t('done');
+    case 'failed':
+      return l10n.t('failed');
+    case 'error':
+      return l10n.t('error');
+    case 'cancelled':
+      return l10n.t('cancelled');
+  }
+}
 
 /** The row of a run. */
 export function webTaskItem(run: WebTaskRun, status: WebTaskStatusView, now: number): vscode.TreeItem {
-  const item = new vscode.TreeItem(firstLine(run.inputs.query, 60) || 'Web task');
+  const item = new vscode.TreeItem(firstLine(run.inputs.query, 60) || l10n.t('Web task'));
   item.id = `webTask:${run.id}`;
   const problems = run.problems
     ? run.problems.missing + run.problems.null + run.problems.empty + run.problems.wrongShape
     : 0;
-  const parts = [PHASE_WORDS[status.phase]];
-  if (status.phase !== 'running') parts.push(`${run.rowCount} ${run.rowCount === 1 ? 'row' : 'rows'}`);
-  if (problems > 0) parts.push(`${problems} ${problems === 1 ? 'problem' : 'problems'}`);
+  const parts = [phaseWord(status.phase)];
+  if (status.phase !== 'running')
+    parts.push(run.rowCount === 1 ? l10n.t('1 row') : l10n.t('{0} rows', formatCount(run.rowCount)));
+  if (problems > 0)
+    parts.push(problems === 1 ? l10n.t('1 problem') : l10n.t('{0} problems', formatCount(problems)));
   parts.push(relativeTime(run.startedAt, now));
   item.description = parts.join(' · ');
   const [icon, color] = ICONS[status.phase];
@@ -46,16 +58,29 @@ export function webTaskItem(run: WebTaskRun, status: WebTaskStatusView, now: num
   item.contextValue = status.phase === 'running' ? 'webTaskRun.running' : 'webTaskRun';
   const tip = new vscode.MarkdownString(undefined, false);
   tip.appendText(`${run.inputs.query}\n\n`);
-  tip.appendMarkdown(`**App:** `).appendText(`${run.inputs.appUrl}\n\n`);
-  tip.appendMarkdown(`**Status:** `).appendText(`${status.taskStatus} (${PHASE_WORDS[status.phase]})\n\n`);
+  tip.appendMarkdown(`**${l10n.t('App:')}** `).appendText(`${run.inputs.appUrl}\n\n`);
+  tip
+    .appendMarkdown(`**${l10n.t('Status:')}** `)
+    .appendText(`${status.taskStatus} (${phaseWord(status.phase)})\n\n`);
   if (status.message) tip.appendText(`${firstLine(status.message, 300)}\n\n`);
+  const p = run.problems;
   tip.appendText(
-    `${run.rowCount} rows · ${problems} problems${run.problems ? ` (missing ${run.problems.missing}, null ${run.problems.null}, empty ${run.problems.empty}, wrong shape ${run.problems.wrongShape})` : ''}`,
+    p
+      ? l10n.t(
+          '{0} rows · {1} problems (missing {2}, null {3}, empty {4}, wrong shape {5})',
+          formatCount(run.rowCount),
+          formatCount(problems),
+          formatCount(p.missing),
+          formatCount(p.null),
+          formatCount(p.empty),
+          formatCount(p.wrongShape),
+        )
+      : l10n.t('{0} rows · {1} problems', formatCount(run.rowCount), formatCount(problems)),
   );
   item.tooltip = tip;
   item.accessibilityInformation = { label: `${run.inputs.query}, ${item.description}` };
   const node: WebTaskNode = { kind: 'webTaskRun', runId: run.id };
-  item.command = { command: 'den.openWebTaskRun', title: 'Open Results', arguments: [node] };
+  item.command = { command: 'den.openWebTaskRun', title: l10n.t('Open Results'), arguments: [node] };
   return item;
 }
 
@@ -94,7 +119,7 @@ export class WebTasksTreeProvider implements vscode.TreeDataProvider<WebTaskNode
 
   getTreeItem(node: WebTaskNode): vscode.TreeItem {
     const run = this.#runs.get(node.runId);
-    if (!run) return new vscode.TreeItem('(removed)');
+    if (!run) return new vscode.TreeItem(l10n.t('(removed)'));
     return webTaskItem(run, this.#runner.statusOf(run), Date.now());
   }
 
