@@ -50,27 +50,16 @@ export function validateTitle(title: string): string | undefined {
   return undefined;
 }
 
-/** A file's state in words (the word the view shows). */
-function stateWord(state: FileState): string {
-  switch (state) {
-    case 'new':
-      return l10n.t('new');
-    case 'modified':
-      return l10n.t('modified');
-    case 'deleted':
-      return l10n.t('deleted');
-    case 'identical':
-      return l10n.t('identical');
-    case 'conflicts':
-      return l10n.t('conflicts');
-    case 'refused':
-      return l10n.t('refused');
-    case 'failed':
-      return l10n.t('failed');
-    default:
-      return state;
-  }
-}
+/** A file's state in words (looked up at use time: the bundle is set at activation). */
+const STATE_WORDS: Record<FileState, () => string> = {
+  new: () => l10n.t('new'),
+  modified: () => l10n.t('modified'),
+  deleted: () => l10n.t('deleted'),
+  identical: () => l10n.t('identical'),
+  conflicts: () => l10n.t('conflicts'),
+  refused: () => l10n.t('refused'),
+  failed: () => l10n.t('failed'),
+};
 
 /** A file's state with its counts, short: `modified · +3 −1`, `new · +12`, `conflicts · 2 hunks`. */
 export function fileStatusText(s: Omit<FileStatusView, 'path'>): string {
@@ -78,14 +67,14 @@ export function fileStatusText(s: Omit<FileStatusView, 'path'>): string {
     return s.conflicts === 1 ? l10n.t('conflicts · 1 hunk') : l10n.t('conflicts · {0} hunks', s.conflicts);
   }
   const counts = [s.added > 0 ? `+${s.added}` : '', s.removed > 0 ? `\u2212${s.removed}` : ''];
-  return [stateWord(s.state), counts.filter(Boolean).join(' ')].filter(Boolean).join(' · ');
+  return [STATE_WORDS[s.state](), counts.filter(Boolean).join(' ')].filter(Boolean).join(' · ');
 }
 
 /** The same in words, for screen readers: `modified, 3 lines added, 1 line removed`. */
 export function fileStatusWords(s: Omit<FileStatusView, 'path'>): string {
   const n = s.conflicts ?? 0;
   const hunks = n === 0 ? '' : n === 1 ? l10n.t('1 conflict') : l10n.t('{0} conflicts', n);
-  const state = s.state === 'conflicts' ? l10n.t('has conflicts') : stateWord(s.state);
+  const state = s.state === 'conflicts' ? l10n.t('has conflicts') : STATE_WORDS[s.state]();
   const added =
     s.added <= 0 ? '' : s.added === 1 ? l10n.t('1 line added') : l10n.t('{0} lines added', s.added);
   const removed =

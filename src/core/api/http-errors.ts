@@ -190,31 +190,18 @@ export function errorFromResponse(res: ResponseFacts, ctx: ErrorContext): DenErr
   });
 }
 
-/** A network error code in words (looked up at use time: the bundle is set at activation). */
-function networkWords(code: string): string | undefined {
-  switch (code) {
-    case 'ECONNREFUSED':
-      return l10n.t('connection refused');
-    case 'ECONNRESET':
-      return l10n.t('connection reset');
-    case 'EPIPE':
-      return l10n.t('connection closed while sending');
-    case 'ENOTFOUND':
-      return l10n.t('host not found');
-    case 'EAI_AGAIN':
-      return l10n.t('name lookup failed (temporary)');
-    case 'EHOSTUNREACH':
-      return l10n.t('host unreachable');
-    case 'ENETUNREACH':
-      return l10n.t('network unreachable');
-    case 'UND_ERR_SOCKET':
-      return l10n.t('connection closed by the other side');
-    case 'UND_ERR_CLOSED':
-      return l10n.t('connection closed');
-    default:
-      return undefined;
-  }
-}
+/** Network error codes in words (looked up at use time: the bundle is set at activation). */
+const NETWORK_WORDS: Record<string, (() => string) | undefined> = {
+  ECONNREFUSED: () => l10n.t('connection refused'),
+  ECONNRESET: () => l10n.t('connection reset'),
+  EPIPE: () => l10n.t('connection closed while sending'),
+  ENOTFOUND: () => l10n.t('host not found'),
+  EAI_AGAIN: () => l10n.t('name lookup failed (temporary)'),
+  EHOSTUNREACH: () => l10n.t('host unreachable'),
+  ENETUNREACH: () => l10n.t('network unreachable'),
+  UND_ERR_SOCKET: () => l10n.t('connection closed by the other side'),
+  UND_ERR_CLOSED: () => l10n.t('connection closed'),
+};
 
 const TIMEOUT_CODES = new Set([
   'ETIMEDOUT',
@@ -302,7 +289,7 @@ export function errorFromException(err: unknown, facts: FailureFacts): DenError 
     return make('aborted', l10n.t('Cancelled: {0}', facts.operation));
   }
   const words =
-    (errCode && networkWords(errCode)) ??
+    (errCode && NETWORK_WORDS[errCode]?.()) ??
     (errCode && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(errCode)
       ? l10n.t(
           'TLS certificate problem ({0}); if this network inspects TLS, configure its CA or turn off strict SSL',

@@ -63,48 +63,27 @@ const DEVICE =
   /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$|clock\$)$/i;
 
 /** Why a path is refused, in words (looked up at use time: the bundle is set at activation). */
-function why(reason: PathRefusal): string {
-  switch (reason) {
-    case 'empty':
-      return l10n.t('it names no file');
-    case 'too-long':
-      return l10n.t('it is too long');
-    case 'control-character':
-      return l10n.t('it contains a control character');
-    case 'invisible-character':
-      return l10n.t('it contains an invisible or text-direction character');
-    case 'invalid-character':
-      return l10n.t('it contains an unpaired UTF-16 surrogate');
-    case 'look-alike':
-      return l10n.t('it contains a character that looks like ".", "/", "\\" or ":"');
-    case 'url':
-      return l10n.t('it is a URL, not a path');
-    case 'drive':
-      return l10n.t('it names a Windows drive');
-    case 'unc':
-      return l10n.t('it names a network share or a device path');
-    case 'home':
-      return l10n.t('it points into a home folder ("~")');
-    case 'outside-sandbox':
-      return l10n.t('it is absolute and outside the sandbox folder');
-    case 'traversal':
-      return l10n.t('it goes up out of the folder ("..")');
-    case 'encoded':
-      return l10n.t('a name in it decodes to ".", ".." or a separator');
-    case 'empty-segment':
-      return l10n.t('it has an empty name ("//" or a trailing slash)');
-    case 'reserved-character':
-      return l10n.t('a name contains a character Windows does not allow (< > : " | ? *)');
-    case 'device-name':
-      return l10n.t('a name is a Windows device name (CON, NUL, COM1, LPT1, …)');
-    case 'trailing-dot-or-space':
-      return l10n.t('a name ends with a dot or a space, which Windows drops');
-    case 'short-name':
-      return l10n.t('a name looks like a Windows short name (such as GIT~1)');
-    case 'git-folder':
-      return l10n.t('it writes into a .git folder');
-  }
-}
+const WHY: Record<PathRefusal, () => string> = {
+  empty: () => l10n.t('it names no file'),
+  'too-long': () => l10n.t('it is too long'),
+  'control-character': () => l10n.t('it contains a control character'),
+  'invisible-character': () => l10n.t('it contains an invisible or text-direction character'),
+  'invalid-character': () => l10n.t('it contains an unpaired UTF-16 surrogate'),
+  'look-alike': () => l10n.t('it contains a character that looks like ".", "/", "\\" or ":"'),
+  url: () => l10n.t('it is a URL, not a path'),
+  drive: () => l10n.t('it names a Windows drive'),
+  unc: () => l10n.t('it names a network share or a device path'),
+  home: () => l10n.t('it points into a home folder ("~")'),
+  'outside-sandbox': () => l10n.t('it is absolute and outside the sandbox folder'),
+  traversal: () => l10n.t('it goes up out of the folder ("..")'),
+  encoded: () => l10n.t('a name in it decodes to ".", ".." or a separator'),
+  'empty-segment': () => l10n.t('it has an empty name ("//" or a trailing slash)'),
+  'reserved-character': () => l10n.t('a name contains a character Windows does not allow (< > : " | ? *)'),
+  'device-name': () => l10n.t('a name is a Windows device name (CON, NUL, COM1, LPT1, …)'),
+  'trailing-dot-or-space': () => l10n.t('a name ends with a dot or a space, which Windows drops'),
+  'short-name': () => l10n.t('a name looks like a Windows short name (such as GIT~1)'),
+  'git-folder': () => l10n.t('it writes into a .git folder'),
+};
 
 /** The relative path `raw` stands for inside the workspace folder, or why it may not. */
 export function safeRelativePath(raw: string, rules: PathRules = {}): SafePath {
@@ -112,7 +91,7 @@ export function safeRelativePath(raw: string, rules: PathRules = {}): SafePath {
   const refuse = (reason: PathRefusal, detail?: string): SafePath => ({
     ok: false,
     reason,
-    message: l10n.t('Refused the path {0}: {1}.', show(raw), detail ?? why(reason)),
+    message: l10n.t('Refused the path {0}: {1}.', show(raw), detail ?? WHY[reason]()),
   });
   if (typeof raw !== 'string' || raw.trim() === '') return refuse('empty');
   if (raw.length > maxLength)
@@ -121,7 +100,7 @@ export function safeRelativePath(raw: string, rules: PathRules = {}): SafePath {
   if (INVISIBLE.test(raw)) return refuse('invisible-character');
   if (LONE_SURROGATE.test(raw)) return refuse('invalid-character');
   const alike = lookAlike(raw);
-  if (alike) return refuse('look-alike', `${why('look-alike')} (${codePoint(alike)})`);
+  if (alike) return refuse('look-alike', `${WHY['look-alike']()} (${codePoint(alike)})`);
 
   let p = raw.replace(/\\/g, '/');
   if (/^[a-z][a-z0-9+-]+:/i.test(p)) return refuse('url');
@@ -133,7 +112,7 @@ export function safeRelativePath(raw: string, rules: PathRules = {}): SafePath {
     if (roots.includes(p.replace(/\/+$/, ''))) return refuse('empty');
     const root = roots.find((r) => r !== '' && p.startsWith(r + '/'));
     if (root === undefined)
-      return refuse('outside-sandbox', `${why('outside-sandbox')} (${roots.join(', ')})`);
+      return refuse('outside-sandbox', `${WHY['outside-sandbox']()} (${roots.join(', ')})`);
     p = p.slice(root.length + 1);
   }
 
@@ -143,7 +122,7 @@ export function safeRelativePath(raw: string, rules: PathRules = {}): SafePath {
     const reason = segmentProblem(segment, rules.maxSegmentBytes ?? 255);
     if (reason) {
       const whole = segment === p || reason === 'traversal' || reason === 'empty-segment';
-      return refuse(reason, whole ? undefined : l10n.t('{0}, in {1}', why(reason), show(segment)));
+      return refuse(reason, whole ? undefined : l10n.t('{0}, in {1}', WHY[reason](), show(segment)));
     }
     segments.push(segment);
   }
