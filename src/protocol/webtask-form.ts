@@ -10,6 +10,7 @@
  * converter, and a JSON Schema never reaches the service unconverted.
  */
 import type { LamRunRequest } from '../core/api/types';
+import { formatCount, l10n } from '../core/l10n';
 import { looksLikeJsonSchema, type SchemaDocument } from '../core/webtask/json-schema';
 import { serviceSchemaErrors, type ServiceSchema } from '../core/webtask/service-schema';
 import { EMPTY_WEB_TASK_FORM, type WebTaskForm } from './webtask-messages';
@@ -39,7 +40,10 @@ export function hostSchemaReader(converted?: ServiceSchema): SchemaReader {
       problems: [],
       source: 'json-schema',
       errors: [
-        { path: 'fields', message: 'a JSON Schema is converted by the Web Task form: run it from there' },
+        {
+          path: 'fields',
+          message: l10n.t('a JSON Schema is converted by the Web Task form: run it from there'),
+        },
       ],
     };
   };
@@ -70,16 +74,16 @@ const MAX_COUNT = 1_000_000;
 
 function checkUrl(text: string): string | undefined {
   const t = text.trim();
-  if (!t) return 'Enter the address of the web application, such as https://example.com.';
+  if (!t) return l10n.t('Enter the address of the web application, such as https://example.com.');
   let u: URL;
   try {
     u = new URL(t);
   } catch {
-    return 'Enter an absolute address starting with https:// or http://.';
+    return l10n.t('Enter an absolute address starting with https:// or http://.');
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:')
-    return 'Only http:// and https:// addresses can be run.';
-  if (!u.hostname) return 'The address has no host name.';
+    return l10n.t('Only http:// and https:// addresses can be run.');
+  if (!u.hostname) return l10n.t('The address has no host name.');
   return undefined;
 }
 
@@ -93,15 +97,25 @@ export function readSchemaText(
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    return { error: `The schema is not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
+    return { error: l10n.t('The schema is not valid JSON: {0}', e instanceof Error ? e.message : String(e)) };
   }
   const schema = read(doc);
   if (schema.errors.length > 0) {
-    const first = schema.errors.slice(0, 3).map((x) => `${x.path}: ${x.message}`);
-    const more = schema.errors.length > 3 ? ` (and ${schema.errors.length - 3} more)` : '';
+    const first = schema.errors
+      .slice(0, 3)
+      .map((x) => `${x.path}: ${x.message}`)
+      .join('; ');
+    const more = schema.errors.length - 3;
     return {
       schema,
-      error: `Each field must be a description (a string) or an object of fields. ${first.join('; ')}${more}`,
+      error:
+        more > 0
+          ? l10n.t(
+              'Each field must be a description (a string) or an object of fields. {0} (and {1} more)',
+              first,
+              more,
+            )
+          : l10n.t('Each field must be a description (a string) or an object of fields. {0}', first),
     };
   }
   return { schema };
@@ -112,20 +126,23 @@ export function checkForm(form: WebTaskForm, read: SchemaReader): FormCheck {
   const errors: FormCheck['errors'] = {};
   const url = checkUrl(form.appUrl);
   if (url) errors.appUrl = url;
-  if (!form.query.trim()) errors.query = 'Say what the task should find or do.';
+  if (!form.query.trim()) errors.query = l10n.t('Say what the task should find or do.');
   const { schema, error } = readSchemaText(form.schemaText, read);
   if (error) errors.schemaText = error;
   let maxCount: number | undefined;
   if (form.maxCount.trim()) {
     const n = Number(form.maxCount.trim());
     if (!Number.isInteger(n) || n < 1 || n > MAX_COUNT)
-      errors.maxCount = `Enter a whole number from 1 to ${MAX_COUNT.toLocaleString('en-US')}, or leave it empty.`;
+      errors.maxCount = l10n.t(
+        'Enter a whole number from 1 to {0}, or leave it empty.',
+        formatCount(MAX_COUNT),
+      );
     else maxCount = n;
   }
   let zip: number | undefined;
   if (form.proxyZip.trim()) {
     if (!/^\d{1,10}$/.test(form.proxyZip.trim()))
-      errors.proxyZip = 'The service takes a zip code as a number.';
+      errors.proxyZip = l10n.t('The service takes a zip code as a number.');
     else zip = Number(form.proxyZip.trim());
   }
   if (Object.keys(errors).length > 0) return { errors, schema };

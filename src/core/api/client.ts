@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { redactingLogger, silentLogger, type Logger } from '../log';
@@ -91,7 +92,10 @@ export class ApiClient {
     this.#opts = opts;
     this.#logger = redactingLogger(opts.logger ?? silentLogger, () => [opts.apiKey()]);
     if (!opts.baseUrl?.trim()) {
-      throw new DenError({ code: 'config', message: 'No service URL is set: configure the base URL' });
+      throw new DenError({
+        code: 'config',
+        message: l10n.t('No service URL is set: configure the base URL'),
+      });
     }
     this.#transport = new HttpTransport({
       baseUrl: opts.baseUrl.trim(),
@@ -118,7 +122,7 @@ export class ApiClient {
       if (!req.sessionId?.trim() || !req.task?.trim()) {
         throw new DenError({
           code: 'bad_request',
-          message: 'A turn needs a session id and a non-empty task',
+          message: l10n.t('A turn needs a session id and a non-empty task'),
         });
       }
       const body = await this.#json({
@@ -126,7 +130,7 @@ export class ApiClient {
         url: '/sessions/new',
         json: startTurnBody(req, this.#opts.sdkVersion),
         idempotent: false,
-        operation: 'start a turn',
+        operation: l10n.t('start a turn'),
         signal,
       });
       return normalizeStartTurnResult(body, req.sessionId);
@@ -141,7 +145,7 @@ export class ApiClient {
         url: '/sessions',
         query: listSessionsParams(query),
         idempotent: true,
-        operation: 'list sessions',
+        operation: l10n.t('list sessions'),
         signal,
       });
       return normalizeSessionPage(body, query);
@@ -155,8 +159,8 @@ export class ApiClient {
         method: 'GET',
         url: `/sessions/${encodeURIComponent(sessionId)}`,
         idempotent: true,
-        operation: `open session ${sessionId}`,
-        notFound: `Session ${sessionId} does not exist or was deleted`,
+        operation: l10n.t('open session {0}', sessionId),
+        notFound: l10n.t('Session {0} does not exist or was deleted', sessionId),
         signal,
       });
       return normalizeSessionDetail(body);
@@ -171,8 +175,8 @@ export class ApiClient {
         url: `/sessions/${encodeURIComponent(sessionId)}/title`,
         json: { title },
         idempotent: true,
-        operation: `rename session ${sessionId}`,
-        notFound: `Session ${sessionId} does not exist or was deleted`,
+        operation: l10n.t('rename session {0}', sessionId),
+        notFound: l10n.t('Session {0} does not exist or was deleted', sessionId),
         signal,
       })) as { session?: unknown; chat?: unknown } | undefined;
       const inner = body?.session ?? body?.chat;
@@ -191,8 +195,8 @@ export class ApiClient {
         method: 'DELETE',
         url: `/sessions/${encodeURIComponent(sessionId)}`,
         idempotent: true,
-        operation: `delete session ${sessionId}`,
-        notFound: `Session ${sessionId} does not exist or was already deleted`,
+        operation: l10n.t('delete session {0}', sessionId),
+        notFound: l10n.t('Session {0} does not exist or was already deleted', sessionId),
         signal,
       });
     });
@@ -232,7 +236,7 @@ export class ApiClient {
           return { chunks: encoded.chunks, length: encoded.contentLength, contentType: encoded.contentType };
         },
         idempotent: false,
-        operation: `upload ${req.filename}`,
+        operation: l10n.t('upload {0}', req.filename),
         timeoutMs: this.#idleTimeoutMs(),
         idle: true,
         signal,
@@ -254,8 +258,8 @@ export class ApiClient {
         method: 'DELETE',
         url: `/message/${encodeURIComponent(agentMessageId)}/abort`,
         idempotent: true,
-        operation: 'stop the turn',
-        notFound: `Message ${agentMessageId} is unknown to the service, so it cannot be stopped`,
+        operation: l10n.t('stop the turn'),
+        notFound: l10n.t('Message {0} is unknown to the service, so it cannot be stopped', agentMessageId),
         signal,
       });
       return normalizeAbortResult(body);
@@ -288,7 +292,7 @@ export class ApiClient {
         auth: 'service-secret',
         json: lamRunBody(req, false),
         idempotent: false,
-        operation: 'run the task',
+        operation: l10n.t('run the task'),
         timeoutMs: this.#opts.lamTimeoutMs ?? 300_000,
         signal,
       });
@@ -306,7 +310,7 @@ export class ApiClient {
         json: lamRunBody(req, true),
         accept: 'text/event-stream, application/json',
         idempotent: false,
-        operation: 'run the task',
+        operation: l10n.t('run the task'),
         timeoutMs: this.#opts.lamTimeoutMs ?? 300_000,
         idle: true,
         signal,

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import type { Logger } from '../log';
 import { DenError, isDenError } from './errors';
 import { recoverFromEvents } from './file-recovery';
@@ -60,7 +61,7 @@ export async function downloadFile(
         auth: sameOrigin(url, transport.baseUrl) ? 'bearer' : 'none',
         accept: '*/*',
         idempotent: true,
-        operation: `download ${file.name}`,
+        operation: l10n.t('download {0}', file.name),
         timeoutMs: settings.idleTimeoutMs,
         idle: true,
         maxBodyBytes: ctx.maxBytes,
@@ -81,7 +82,10 @@ export async function downloadFile(
   if (blocking) throw blocking;
   throw new DenError({
     code: 'unsupported',
-    message: `This service does not expose the content of ${file.name}: it cannot be downloaded and no tool wrote it in this session`,
+    message: l10n.t(
+      'This service does not expose the content of {0}: it cannot be downloaded and no tool wrote it in this session',
+      file.name,
+    ),
     details: { key: file.key },
   });
 }

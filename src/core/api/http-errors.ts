@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import { isRecord } from '../schema';
 import { DenError, isDenError, redact, type DenErrorCode } from './errors';
 
@@ -134,24 +135,32 @@ function leadFor(res: ResponseFacts, ctx: ErrorContext, retryAfter: number | und
   const s = res.status;
   switch (codeForStatus(s)) {
     case 'unauthorized':
-      return `API key rejected (${s}): set a new key`;
+      return l10n.t('API key rejected ({0}): set a new key', s);
     case 'forbidden':
-      return `Not allowed (${s}): this API key may not ${ctx.operation}`;
+      return l10n.t('Not allowed ({0}): this API key may not {1}', s, ctx.operation);
     case 'not_found':
-      return ctx.notFound ? `${ctx.notFound} (${s})` : `Not found (${s}) while trying to ${ctx.operation}`;
+      return ctx.notFound
+        ? `${ctx.notFound} (${s})`
+        : l10n.t('Not found ({0}) while trying to {1}', s, ctx.operation);
     case 'rate_limited':
       return retryAfter !== undefined
-        ? `Rate limited: retry in ${Math.ceil(retryAfter)} s`
-        : `Rate limited (${s}): too many requests, try again shortly`;
+        ? l10n.t('Rate limited: retry in {0} s', Math.ceil(retryAfter))
+        : l10n.t('Rate limited ({0}): too many requests, try again shortly', s);
     case 'server':
-      return `Service error ${s}`;
+      return l10n.t('Service error {0}', s);
     case 'bad_request':
-      return `Request rejected (${s}) while trying to ${ctx.operation}`;
+      return l10n.t('Request rejected ({0}) while trying to {1}', s, ctx.operation);
     default: {
       const where = header(res.headers, 'location');
-      return s >= 300 && s < 400
-        ? `Unexpected redirect (${s})${where ? ` to ${where}` : ''} while trying to ${ctx.operation}: check the service URL`
-        : `Unexpected status ${s} while trying to ${ctx.operation}`;
+      if (s < 300 || s >= 400) return l10n.t('Unexpected status {0} while trying to {1}', s, ctx.operation);
+      return where
+        ? l10n.t(
+            'Unexpected redirect ({0}) to {1} while trying to {2}: check the service URL',
+            s,
+            where,
+            ctx.operation,
+          )
+        : l10n.t('Unexpected redirect ({0}) while trying to {1}: check the service URL', s, ctx.operation);
     }
   }
 }
@@ -165,7 +174,10 @@ export function errorFromResponse(res: ResponseFacts, ctx: ErrorContext): DenErr
   const lead = leadFor(res, ctx, retryAfter);
   const said = body.message ?? (code === 'server' ? undefined : body.error);
   let message: string;
-  if (code === 'server') message = said ? `${lead}: ${said}` : `${lead} while trying to ${ctx.operation}`;
+  if (code === 'server')
+    message = said
+      ? `${lead}: ${said}`
+      : l10n.t('Service error {0} while trying to {1}', res.status, ctx.operation);
   else message = said && said !== lead ? `${lead} — ${said}` : lead;
   return new DenError({
     code,
@@ -178,16 +190,17 @@ export function errorFromResponse(res: ResponseFacts, ctx: ErrorContext): DenErr
   });
 }
 
-const NETWORK_WORDS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  EPIPE: 'connection closed while sending',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'name lookup failed (temporary)',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  UND_ERR_SOCKET: 'connection closed by the other side',
-  UND_ERR_CLOSED: 'connection closed',
+/** Network error codes in words (looked up at use time: the bundle is set at activation). */
+const NETWORK_WORDS: Record<string, (() => string) | undefined> = {
+  ECONNREFUSED: () => l10n.t('connection refused'),
+  ECONNRESET: () => l10n.t('connection reset'),
+  EPIPE: () => l10n.t('connection closed while sending'),
+  ENOTFOUND: () => l10n.t('host not found'),
+  EAI_AGAIN: () => l10n.t('name lookup failed (temporary)'),
+  EHOSTUNREACH: () => l10n.t('host unreachable'),
+  ENETUNREACH: () => l10n.t('network unreachable'),
+  UND_ERR_SOCKET: () => l10n.t('connection closed by the other side'),
+  UND_ERR_CLOSED: () => l10n.t('connection closed'),
 };
 
 const TIMEOUT_CODES = new Set([
@@ -233,12 +246,27 @@ export function errorFromException(err: unknown, facts: FailureFacts): DenError 
     new DenError({ code, message: redact(message, ...secrets), details, cause: err });
   const errCode = errorCodeOf(err);
   const name = (err as { name?: unknown } | undefined)?.name;
-  if (facts.aborted) return make('aborted', `Cancelled: ${facts.operation}`);
+  if (facts.aborted) return make('aborted', l10n.t('Cancelled: {0}', facts.operation));
   if (facts.timedOut || (errCode !== undefined && TIMEOUT_CODES.has(errCode))) {
     const s = Math.round((facts.timeoutMs ?? 0) / 100) / 10;
-    const span = facts.timeoutMs === undefined ? '' : ` ${facts.idle ? 'for' : 'within'} ${s} s`;
-    const what = facts.idle ? `The service went silent${span}` : `No answer from the service${span}`;
-    return make('timeout', `${what} while trying to ${facts.operation}: check the network, then retry`, {
+    const op = facts.operation;
+    const message =
+      facts.timeoutMs === undefined
+        ? facts.idle
+          ? l10n.t('The service went silent while trying to {0}: check the network, then retry', op)
+          : l10n.t('No answer from the service while trying to {0}: check the network, then retry', op)
+        : facts.idle
+          ? l10n.t(
+              'The service went silent for {0} s while trying to {1}: check the network, then retry',
+              s,
+              op,
+            )
+          : l10n.t(
+              'No answer from the service within {0} s while trying to {1}: check the network, then retry',
+              s,
+              op,
+            );
+    return make('timeout', message, {
       ...(errCode ? { errno: errCode } : {}),
     });
   }
@@ -249,21 +277,29 @@ export function errorFromException(err: unknown, facts: FailureFacts): DenError 
   );
   if (proxyStatus) {
     const status = proxyStatus[1] ?? proxyStatus[2];
-    const hint = status === '407' ? 'check the proxy credentials' : 'check the proxy settings';
-    return make('network', `The proxy refused to connect to the service (${status}): ${hint}`, {
+    const message =
+      status === '407'
+        ? l10n.t('The proxy refused to connect to the service ({0}): check the proxy credentials', status)
+        : l10n.t('The proxy refused to connect to the service ({0}): check the proxy settings', status);
+    return make('network', message, {
       proxyStatus: Number(status),
     });
   }
   if (name === 'AbortError' || errCode === 'UND_ERR_ABORTED' || errCode === 'ABORT_ERR') {
-    return make('aborted', `Cancelled: ${facts.operation}`);
+    return make('aborted', l10n.t('Cancelled: {0}', facts.operation));
   }
   const words =
-    (errCode && NETWORK_WORDS[errCode]) ??
+    (errCode && NETWORK_WORDS[errCode]?.()) ??
     (errCode && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(errCode)
-      ? `TLS certificate problem (${raw}); if this network inspects TLS, configure its CA or turn off strict SSL`
+      ? l10n.t(
+          'TLS certificate problem ({0}); if this network inspects TLS, configure its CA or turn off strict SSL',
+          raw,
+        )
       : raw);
-  const where = facts.origin ? ` at ${facts.origin}` : '';
-  return make('network', `Cannot reach the service${where} to ${facts.operation}: ${words}`, {
+  const message = facts.origin
+    ? l10n.t('Cannot reach the service at {0} to {1}: {2}', facts.origin, facts.operation, words)
+    : l10n.t('Cannot reach the service to {0}: {1}', facts.operation, words);
+  return make('network', message, {
     ...(errCode ? { errno: errCode } : {}),
   });
 }

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import { DenError } from './errors';
 import { quoteBody } from './http-errors';
 import { normalizeLamRunResponse } from './normalize-results';
@@ -18,7 +19,7 @@ function parse(data: string): LamRunResponse {
   } catch {
     throw new DenError({
       code: 'protocol',
-      message: `The task-run stream sent an event that is not JSON: "${quoteBody(data, 120)}"`,
+      message: l10n.t('The task-run stream sent an event that is not JSON: "{0}"', quoteBody(data, 120)),
     });
   }
   return normalizeLamRunResponse(value);
@@ -28,10 +29,16 @@ function parse(data: string): LamRunResponse {
 const UNFINISHED = new Set(['STARTING', 'PROCESSING']);
 
 function endedEarly(last: LamRunResponse | undefined): DenError {
-  const what = last ? `last status: ${last.taskStatus}` : 'no status at all';
   return new DenError({
     code: 'protocol',
-    message: `The task-run stream ended before the task finished (${what}): the connection closed early`,
+    message: last
+      ? l10n.t(
+          'The task-run stream ended before the task finished (last status: {0}): the connection closed early',
+          last.taskStatus,
+        )
+      : l10n.t(
+          'The task-run stream ended before the task finished (no status at all): the connection closed early',
+        ),
     details: { truncated: true },
   });
 }

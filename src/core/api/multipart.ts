@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { DenError } from './errors';
@@ -99,11 +100,11 @@ export function encodeMultipart(parts: readonly MultipartPart[], options: Encode
         const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
         if (bytes.length === 0) continue;
         sent += bytes.length;
-        if (p.size !== undefined && sent > p.size) throw sizeMismatch(p, sent, 'more than');
+        if (p.size !== undefined && sent > p.size) throw sizeMismatch(p, sent, true);
         options.onFileBytes?.(bytes.length);
         yield bytes;
       }
-      if (p.size !== undefined && sent !== p.size) throw sizeMismatch(p, sent, 'only');
+      if (p.size !== undefined && sent !== p.size) throw sizeMismatch(p, sent, false);
       yield Buffer.from(CRLF, 'utf8');
     }
     yield tail;
@@ -117,10 +118,23 @@ export function encodeMultipart(parts: readonly MultipartPart[], options: Encode
   };
 }
 
-function sizeMismatch(p: FilePart, sent: number, how: string): DenError {
+function sizeMismatch(p: FilePart, sent: number, more: boolean): DenError {
+  const size = p.size ?? '';
   return new DenError({
     code: 'bad_request',
-    message: `Upload of ${p.filename} stopped: it was announced as ${p.size} bytes but produced ${how} ${sent}; did the file change while uploading?`,
+    message: more
+      ? l10n.t(
+          'Upload of {0} stopped: it was announced as {1} bytes but produced more than {2}; did the file change while uploading?',
+          p.filename,
+          size,
+          sent,
+        )
+      : l10n.t(
+          'Upload of {0} stopped: it was announced as {1} bytes but produced only {2}; did the file change while uploading?',
+          p.filename,
+          size,
+          sent,
+        ),
     details: { expected: p.size, produced: sent },
   });
 }

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import type { AbortResult, LamRunResponse, StartTurnResult, TurnFile, UploadResult } from './types';
 import { isRecord } from '../schema';
 import {
@@ -13,16 +14,19 @@ import {
 
 /** `POST /sessions/new`: `agent_message_id` or the older `assistant_message_id`. */
 export function normalizeStartTurnResult(raw: unknown, requestedSessionId?: string): StartTurnResult {
-  const o = expectObject(raw, 'start turn');
+  const o = expectObject(raw, l10n.t('start turn'));
   const agentMessageId = readId(
     pick(o, 'agent_message_id', 'assistant_message_id', 'agentMessageId', 'assistantMessageId'),
   );
   if (agentMessageId === undefined) {
-    throw protocolError('start turn', 'it has no `agent_message_id` (or `assistant_message_id`)');
+    throw protocolError(
+      l10n.t('start turn'),
+      l10n.t('it has no `agent_message_id` (or `assistant_message_id`)'),
+    );
   }
   const sessionId =
     readId(pick(o, 'session_id', 'sessionId', 'chat_id', 'chatId')) ?? requestedSessionId ?? undefined;
-  if (sessionId === undefined) throw protocolError('start turn', 'it has no `session_id`');
+  if (sessionId === undefined) throw protocolError(l10n.t('start turn'), l10n.t('it has no `session_id`'));
   const result: StartTurnResult = { sessionId, agentMessageId };
   const optional: [keyof StartTurnResult, unknown][] = [
     ['userMessageId', readId(pick(o, 'user_message_id', 'userMessageId'))],
@@ -38,7 +42,7 @@ export function normalizeStartTurnResult(raw: unknown, requestedSessionId?: stri
 
 /** `PUT /media/upload`; missing fields are filled from what was sent. */
 export function normalizeUploadResult(raw: unknown, sent: Omit<UploadResult, 'uploadedAt'>): UploadResult {
-  const o = isRecord(raw) && isRecord(raw.file) ? raw.file : expectObject(raw, 'upload');
+  const o = isRecord(raw) && isRecord(raw.file) ? raw.file : expectObject(raw, l10n.t('upload'));
   const result: UploadResult = {
     key: readId(pick(o, 'key', 'file_key', 'fileKey')) ?? sent.key,
     size: readNumber(o.size) ?? sent.size,
@@ -58,7 +62,7 @@ export function turnFileFromUpload(upload: UploadResult): TurnFile {
 /** `DELETE /message/{id}/abort`; an empty 2xx body counts as success. */
 export function normalizeAbortResult(raw: unknown): AbortResult {
   if (raw === undefined || raw === null || raw === '') return { success: true };
-  const o = expectObject(raw, 'abort');
+  const o = expectObject(raw, l10n.t('abort'));
   const result: AbortResult = { success: readBoolean(pick(o, 'success', 'ok')) ?? true };
   const message = readString(o.message);
   if (message !== undefined) result.message = message;
@@ -67,9 +71,9 @@ export function normalizeAbortResult(raw: unknown): AbortResult {
 
 /** `POST /lam/run` (one response object, or one server-sent event's data). */
 export function normalizeLamRunResponse(raw: unknown): LamRunResponse {
-  const o = expectObject(raw, 'task run');
+  const o = expectObject(raw, l10n.t('task run'));
   const taskStatus = readString(pick(o, 'task_status', 'taskStatus', 'status'));
-  if (taskStatus === undefined) throw protocolError('task run', 'it has no `task_status`');
+  if (taskStatus === undefined) throw protocolError(l10n.t('task run'), l10n.t('it has no `task_status`'));
   const rawData = o.data;
   const data = Array.isArray(rawData) ? rawData.filter(isRecord) : isRecord(rawData) ? [rawData] : [];
   const props = isRecord(o.properties) ? o.properties : {};

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import { MODES } from './types';
 import type {
   AgentEvent,
@@ -79,9 +80,9 @@ function normalizeSnapshot(raw: unknown): Record<string, FileInfo> {
 
 /** A Session from either variant (`sessionId` or `chatId`, `_id`, snake_case). */
 export function normalizeSession(raw: unknown): Session {
-  const o = expectObject(raw, 'session');
+  const o = expectObject(raw, l10n.t('session'));
   const sessionId = readId(pick(o, 'sessionId', 'chatId', 'session_id', 'chat_id', 'id', '_id'));
-  if (sessionId === undefined) throw protocolError('session', 'it has no sessionId');
+  if (sessionId === undefined) throw protocolError(l10n.t('session'), l10n.t('it has no sessionId'));
   const createdAt = readTime(pick(o, 'createdAt', 'created_at')) ?? 0;
   const session: Session = {
     id: readId(pick(o, 'id', '_id')) ?? sessionId,
@@ -105,7 +106,7 @@ export function normalizeSession(raw: unknown): Session {
  * objects or carry no id cannot be addressed, so they are left out and counted in `skipped`.
  */
 export function normalizeSessionPage(raw: unknown, query: ListSessionsQuery = {}): SessionPage {
-  const list = Array.isArray(raw) ? raw : listOf(expectObject(raw, 'session list'));
+  const list = Array.isArray(raw) ? raw : listOf(expectObject(raw, l10n.t('session list')));
   const sessions: Session[] = [];
   let skipped = 0;
   for (const entry of list) {
@@ -134,7 +135,7 @@ function listOf(o: WireObject): unknown[] {
   for (const k of ['sessions', 'chats', 'data', 'items', 'results']) {
     if (Array.isArray(o[k])) return o[k] as unknown[];
   }
-  throw protocolError('session list', 'it has no `sessions` (or `chats`) array');
+  throw protocolError(l10n.t('session list'), l10n.t('it has no `sessions` (or `chats`) array'));
 }
 
 function readPayload(v: unknown): Record<string, unknown> {
@@ -157,11 +158,13 @@ function readPayload(v: unknown): Record<string, unknown> {
  * event); `fallbackEventId` fills a missing `event_id` for stored events counted by position.
  */
 export function normalizeEvent(raw: unknown, fallbackEventId?: number): AgentEvent {
-  if (!isRecord(raw)) throw protocolError('event', `expected an object, got ${describe(raw)}`);
+  if (!isRecord(raw))
+    throw protocolError(l10n.t('event'), l10n.t('expected an object, got {0}', describe(raw)));
   const kind = readString(pick(raw, 'kind', 'type', 'event'));
-  if (kind === undefined || kind === '') throw protocolError('event', 'it has no `kind`');
+  if (kind === undefined || kind === '') throw protocolError(l10n.t('event'), l10n.t('it has no `kind`'));
   const eventId = readNumber(pick(raw, 'event_id', 'eventId')) ?? fallbackEventId;
-  if (eventId === undefined) throw protocolError('event', `the ${kind} event has no \`event_id\``);
+  if (eventId === undefined)
+    throw protocolError(l10n.t('event'), l10n.t('the {0} event has no `event_id`', kind));
   const event: AgentEvent = {
     event_id: eventId,
     kind,
@@ -191,7 +194,7 @@ function readType(o: WireObject): 'user' | 'agent' {
 }
 
 function normalizeBlocks(raw: unknown): LegacyBlock[] {
-  const list = readArray(raw, 'message blocks') ?? [];
+  const list = readArray(raw, l10n.t('message blocks')) ?? [];
   return list.filter(isRecord).map((b, i) => {
     const block: LegacyBlock = {
       ...b,
@@ -221,8 +224,10 @@ function normalizeStatus(raw: unknown): MessageStatus | undefined {
 
 /** One message of a session (`events`, or the older `blocks` + `status`). */
 export function normalizeMessage(raw: unknown, sessionId: string, index = 0): Message {
-  const o = expectObject(raw, `message ${index + 1}`);
-  const events = (readArray(o.events, 'message events') ?? []).map((e, i) => normalizeEvent(e, i + 1));
+  const o = expectObject(raw, l10n.t('message {0}', index + 1));
+  const events = (readArray(o.events, l10n.t('message events')) ?? []).map((e, i) =>
+    normalizeEvent(e, i + 1),
+  );
   const message: Message = {
     id: readId(pick(o, 'id', '_id', 'message_id', 'messageId')) ?? `${sessionId}#${index}`,
     sessionId: readId(pick(o, 'sessionId', 'chatId', 'session_id', 'chat_id')) ?? sessionId,
@@ -230,7 +235,7 @@ export function normalizeMessage(raw: unknown, sessionId: string, index = 0): Me
     content: readString(pick(o, 'content', 'text')) ?? '',
     createdAt: readTime(pick(o, 'createdAt', 'created_at', 'timestamp')) ?? 0,
     aborted: readBoolean(o.aborted) ?? false,
-    files: normalizeFiles(o.files, 'message files'),
+    files: normalizeFiles(o.files, l10n.t('message files')),
     events,
   };
   const mode = readMode(pick(o, 'inputMode', 'input_mode', 'mode'));
@@ -243,13 +248,14 @@ export function normalizeMessage(raw: unknown, sessionId: string, index = 0): Me
 
 /** `GET /sessions/{id}`: `{session, messages}` or the older `{chat, messages}`. */
 export function normalizeSessionDetail(raw: unknown): SessionDetail {
-  const o = expectObject(raw, 'session detail');
+  const o = expectObject(raw, l10n.t('session detail'));
   const inner = pick(o, 'session', 'chat');
-  if (inner === undefined) throw protocolError('session detail', 'it has no `session` (or `chat`)');
+  if (inner === undefined)
+    throw protocolError(l10n.t('session detail'), l10n.t('it has no `session` (or `chat`)'));
   const session = normalizeSession(inner);
   const list =
-    readArray(o.messages, 'session messages') ??
-    (isRecord(inner) ? readArray(inner.messages, 'session messages') : undefined) ??
+    readArray(o.messages, l10n.t('session messages')) ??
+    (isRecord(inner) ? readArray(inner.messages, l10n.t('session messages')) : undefined) ??
     [];
   return { session, messages: list.map((m, i) => normalizeMessage(m, session.sessionId, i)) };
 }

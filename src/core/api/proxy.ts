@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Dispatcher } from 'undici';
@@ -14,12 +15,15 @@ function parseProxy(proxyUrl: string): URL {
   try {
     url = new URL(proxyUrl);
   } catch {
-    throw new DenError({ code: 'config', message: 'The proxy setting is not a valid URL: check http.proxy' });
+    throw new DenError({
+      code: 'config',
+      message: l10n.t('The proxy setting is not a valid URL: check http.proxy'),
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new DenError({
       code: 'config',
-      message: `Proxy scheme ${url.protocol} is not supported: use an http:// or https:// proxy`,
+      message: l10n.t('Proxy scheme {0} is not supported: use an http:// or https:// proxy', url.protocol),
     });
   }
   return url;

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import { isBoolean, isFiniteNumber, isRecord, isString, object } from '../schema';
 import { DenError } from './errors';
 
@@ -14,7 +15,7 @@ export type WireObject = Record<string, unknown>;
 export function protocolError(what: string, problem: string, details?: Record<string, unknown>): DenError {
   return new DenError({
     code: 'protocol',
-    message: `Unexpected response from the service (${what}): ${problem}`,
+    message: l10n.t('Unexpected response from the service ({0}): {1}', what, problem),
     details,
   });
 }
@@ -24,15 +25,15 @@ const isObjectId = object({ $oid: isString });
 
 /** The value as an object, or a `protocol` error naming `what`. */
 export function expectObject(v: unknown, what: string): WireObject {
-  if (!isRecord(v)) throw protocolError(what, `expected an object, got ${describe(v)}`);
+  if (!isRecord(v)) throw protocolError(what, l10n.t('expected an object, got {0}', describe(v)));
   return v;
 }
 
 /** Short description of a value's shape for error messages (never the value itself: it may be large). */
 export function describe(v: unknown): string {
   if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+  if (Array.isArray(v)) return l10n.t('an array');
+  return typeof v === 'object' ? l10n.t('an object') : l10n.t('a {0}', typeof v);
 }
 
 /** The first of `keys` present on `o` (not undefined/null). */
@@ -97,7 +98,7 @@ export function readTime(v: unknown): number | undefined {
 /** The value as an array, or undefined when absent; a `protocol` error when present but not an array. */
 export function readArray(v: unknown, what: string): unknown[] | undefined {
   if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v)) throw protocolError(what, `expected an array, got ${describe(v)}`);
+  if (!Array.isArray(v)) throw protocolError(what, l10n.t('expected an array, got {0}', describe(v)));
   return v;
 }
 

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import { DenError } from './errors';
 
 /** One dispatched server-sent event. */
@@ -111,7 +112,7 @@ function checkLength(length: number, max: number): void {
   if (length > max) {
     throw new DenError({
       code: 'protocol',
-      message: `Unreadable event stream: a line exceeds ${max} characters`,
+      message: l10n.t('Unreadable event stream: a line exceeds {0} characters', max),
     });
   }
 }

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import type { Dispatcher } from 'undici';
 import { request } from './undici';
 import { DenError } from './errors';
@@ -152,7 +153,11 @@ export class HttpTransport {
       } catch {
         throw new DenError({
           code: 'protocol',
-          message: `The service's answer to ${spec.operation} is not JSON: "${quoteBody(text, 120)}"`,
+          message: l10n.t(
+            'The service\'s answer to {0} is not JSON: "{1}"',
+            spec.operation,
+            quoteBody(text, 120),
+          ),
           status: res.statusCode,
         });
       }
@@ -221,7 +226,10 @@ export class HttpTransport {
     try {
       url = new URL(raw);
     } catch {
-      throw new DenError({ code: 'config', message: `The service URL "${this.#base}" is not a valid URL` });
+      throw new DenError({
+        code: 'config',
+        message: l10n.t('The service URL "{0}" is not a valid URL', this.#base),
+      });
     }
     for (const [k, v] of Object.entries(spec.query ?? {})) url.searchParams.set(k, v);
     return url;
@@ -233,7 +241,7 @@ export class HttpTransport {
     if (!key) {
       throw new DenError({
         code: 'config',
-        message: `No API key is set, so Den cannot ${spec.operation}: add your key first`,
+        message: l10n.t('No API key is set, so Den cannot {0}: add your key first', spec.operation),
       });
     }
     return key;
@@ -354,10 +362,16 @@ function readError(e: unknown, dl: Deadline, facts: FailureFacts, received?: num
   if (e instanceof DenError) return e;
   if (dl.aborted || dl.timedOut)
     return errorFromException(e, { ...facts, aborted: dl.aborted, timedOut: dl.timedOut });
-  const after = received === undefined ? '' : ` after ${received} bytes`;
   return new DenError({
     code: 'protocol',
-    message: `The service's answer to ${facts.operation} was cut off${after}: the connection closed early`,
+    message:
+      received === undefined
+        ? l10n.t("The service's answer to {0} was cut off: the connection closed early", facts.operation)
+        : l10n.t(
+            "The service's answer to {0} was cut off after {1} bytes: the connection closed early",
+            facts.operation,
+            received,
+          ),
     details: { truncated: true },
     cause: e,
   });
@@ -389,7 +403,11 @@ async function readAll(
         }
         throw new DenError({
           code: 'protocol',
-          message: `The service's answer to ${facts.operation} is larger than ${Math.round(max / 1048576)} MB`,
+          message: l10n.t(
+            "The service's answer to {0} is larger than {1} MB",
+            facts.operation,
+            Math.round(max / 1048576),
+          ),
         });
       }
       parts.push(c);

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -86,14 +87,14 @@ export function openTunnel(
       reject(err);
     };
     const timer = setTimeout(
-      () => fail(new Error(`Proxy tunnel to ${authority} not established in time`)),
+      () => fail(new Error(l10n.t('Proxy tunnel to {0} not established in time', authority))),
       opts.connectTimeoutMs ?? 30_000,
     );
     const onData = (chunk: Buffer): void => {
       head = Buffer.concat([head, chunk]);
       const end = head.indexOf('\r\n\r\n');
       if (end < 0) {
-        if (head.length > MAX_HEAD) fail(new Error('Proxy sent an oversized response to CONNECT'));
+        if (head.length > MAX_HEAD) fail(new Error(l10n.t('Proxy sent an oversized response to CONNECT')));
         return;
       }
       socket.off('data', onData);

@@ -1,9 +1,10 @@
+import { l10n } from '../l10n';
 /**
  * Whether a path the agent's sandbox names (`src/a.ts`, `./src/a.ts`, `/workspace/src/a.ts`) may
  * become a file inside a workspace folder, and which relative path it becomes. The rules are the
  * same on every platform: a name Windows would misread is refused on Linux too, so what Den writes
  * works for everyone who checks the folder out. This looks at the text only; `real-path.ts` checks
- * where the path really leads (symbolic links) once a folder is chosen. Pure; no imports.
+ * where the path really leads (symbolic links) once a folder is chosen. Pure; imports only `l10n`.
  */
 
 export type PathRefusal =
@@ -61,26 +62,27 @@ const WINDOWS_RESERVED = /[<>:"|?*]/;
 const DEVICE =
   /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3]|conin\$|conout\$|clock\$)$/i;
 
-const WHY: Record<PathRefusal, string> = {
-  empty: 'it names no file',
-  'too-long': 'it is too long',
-  'control-character': 'it contains a control character',
-  'invisible-character': 'it contains an invisible or text-direction character',
-  'invalid-character': 'it contains an unpaired UTF-16 surrogate',
-  'look-alike': 'it contains a character that looks like ".", "/", "\\" or ":"',
-  url: 'it is a URL, not a path',
-  drive: 'it names a Windows drive',
-  unc: 'it names a network share or a device path',
-  home: 'it points into a home folder ("~")',
-  'outside-sandbox': 'it is absolute and outside the sandbox folder',
-  traversal: 'it goes up out of the folder ("..")',
-  encoded: 'a name in it decodes to ".", ".." or a separator',
-  'empty-segment': 'it has an empty name ("//" or a trailing slash)',
-  'reserved-character': 'a name contains a character Windows does not allow (< > : " | ? *)',
-  'device-name': 'a name is a Windows device name (CON, NUL, COM1, LPT1, …)',
-  'trailing-dot-or-space': 'a name ends with a dot or a space, which Windows drops',
-  'short-name': 'a name looks like a Windows short name (such as GIT~1)',
-  'git-folder': 'it writes into a .git folder',
+/** Why a path is refused, in words (looked up at use time: the bundle is set at activation). */
+const WHY: Record<PathRefusal, () => string> = {
+  empty: () => l10n.t('it names no file'),
+  'too-long': () => l10n.t('it is too long'),
+  'control-character': () => l10n.t('it contains a control character'),
+  'invisible-character': () => l10n.t('it contains an invisible or text-direction character'),
+  'invalid-character': () => l10n.t('it contains an unpaired UTF-16 surrogate'),
+  'look-alike': () => l10n.t('it contains a character that looks like ".", "/", "\\" or ":"'),
+  url: () => l10n.t('it is a URL, not a path'),
+  drive: () => l10n.t('it names a Windows drive'),
+  unc: () => l10n.t('it names a network share or a device path'),
+  home: () => l10n.t('it points into a home folder ("~")'),
+  'outside-sandbox': () => l10n.t('it is absolute and outside the sandbox folder'),
+  traversal: () => l10n.t('it goes up out of the folder ("..")'),
+  encoded: () => l10n.t('a name in it decodes to ".", ".." or a separator'),
+  'empty-segment': () => l10n.t('it has an empty name ("//" or a trailing slash)'),
+  'reserved-character': () => l10n.t('a name contains a character Windows does not allow (< > : " | ? *)'),
+  'device-name': () => l10n.t('a name is a Windows device name (CON, NUL, COM1, LPT1, …)'),
+  'trailing-dot-or-space': () => l10n.t('a name ends with a dot or a space, which Windows drops'),
+  'short-name': () => l10n.t('a name looks like a Windows short name (such as GIT~1)'),
+  'git-folder': () => l10n.t('it writes into a .git folder'),
 };
 
 /** The relative path `raw` stands for inside the workspace folder, or why it may not. */
@@ -89,15 +91,16 @@ export function safeRelativePath(raw: string, rules: PathRules = {}): SafePath {
   const refuse = (reason: PathRefusal, detail?: string): SafePath => ({
     ok: false,
     reason,
-    message: `Refused the path ${show(raw)}: ${detail ?? WHY[reason]}.`,
+    message: l10n.t('Refused the path {0}: {1}.', show(raw), detail ?? WHY[reason]()),
   });
   if (typeof raw !== 'string' || raw.trim() === '') return refuse('empty');
-  if (raw.length > maxLength) return refuse('too-long', `it is longer than ${maxLength} characters`);
+  if (raw.length > maxLength)
+    return refuse('too-long', l10n.t('it is longer than {0} characters', maxLength));
   if (CONTROL.test(raw)) return refuse('control-character');
   if (INVISIBLE.test(raw)) return refuse('invisible-character');
   if (LONE_SURROGATE.test(raw)) return refuse('invalid-character');
   const alike = lookAlike(raw);
-  if (alike) return refuse('look-alike', `${WHY['look-alike']} (${codePoint(alike)})`);
+  if (alike) return refuse('look-alike', `${WHY['look-alike']()} (${codePoint(alike)})`);
 
   let p = raw.replace(/\\/g, '/');
   if (/^[a-z][a-z0-9+-]+:/i.test(p)) return refuse('url');
@@ -109,7 +112,7 @@ export function safeRelativePath(raw: string, rules: PathRules = {}): SafePath {
     if (roots.includes(p.replace(/\/+$/, ''))) return refuse('empty');
     const root = roots.find((r) => r !== '' && p.startsWith(r + '/'));
     if (root === undefined)
-      return refuse('outside-sandbox', `${WHY['outside-sandbox']} (${roots.join(', ')})`);
+      return refuse('outside-sandbox', `${WHY['outside-sandbox']()} (${roots.join(', ')})`);
     p = p.slice(root.length + 1);
   }
 
@@ -119,7 +122,7 @@ export function safeRelativePath(raw: string, rules: PathRules = {}): SafePath {
     const reason = segmentProblem(segment, rules.maxSegmentBytes ?? 255);
     if (reason) {
       const whole = segment === p || reason === 'traversal' || reason === 'empty-segment';
-      return refuse(reason, whole ? undefined : `${WHY[reason]}, in ${show(segment)}`);
+      return refuse(reason, whole ? undefined : l10n.t('{0}, in {1}', WHY[reason](), show(segment)));
     }
     segments.push(segment);
   }

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 /**
  * Whether a relative path inside a workspace folder really stays inside it once symbolic links are
  * followed: a link in the folder may point anywhere. The caller supplies the resolution (`RealPath`),
@@ -35,28 +36,28 @@ export async function checkInside(
 ): Promise<InsideCheck> {
   const refuse = (why: string): InsideCheck => ({
     ok: false,
-    message: `Refused the path ${show(relative)}: ${why}.`,
+    message: l10n.t('Refused the path {0}: {1}.', show(relative), why),
   });
   const segments = relative.split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..'))
-    return refuse('it is not a plain relative path');
+    return refuse(l10n.t('it is not a plain relative path'));
   const base = folder.replace(/[/\\]+$/, '');
   try {
     // `C:` alone would be the drive's current folder: a root is resolved as given.
     const realFolder = await realpath(base === '' || /^[a-z]:$/i.test(base) ? folder : base);
-    if (realFolder === undefined) return refuse(`the folder ${show(folder)} does not exist`);
+    if (realFolder === undefined) return refuse(l10n.t('the folder {0} does not exist', show(folder)));
     for (let n = segments.length; n >= 0; n--) {
       const p = [base, ...segments.slice(0, n)].join('/');
       const real = n === 0 ? realFolder : await realpath(p);
       if (real === undefined) continue;
       if (!within(real, realFolder, options.caseInsensitive ?? false)) {
-        return refuse(`${show(p)} leads outside the folder, to ${show(real)}`);
+        return refuse(l10n.t('{0} leads outside the folder, to {1}', show(p), show(real)));
       }
       return { ok: true, realPath: [real.replace(/[/\\]+$/, ''), ...segments.slice(n)].join('/') };
     }
-    return refuse('it could not be resolved');
+    return refuse(l10n.t('it could not be resolved'));
   } catch (err) {
-    return refuse(`it could not be resolved (${err instanceof Error ? err.message : String(err)})`);
+    return refuse(l10n.t('it could not be resolved ({0})', err instanceof Error ? err.message : String(err)));
   }
 }
 
@@ -83,5 +84,5 @@ export const nodeRealPath: RealPath = async (path) => {
   } catch {
     return undefined;
   }
-  throw new Error(`${show(path)} is a link that leads nowhere`);
+  throw new Error(l10n.t('{0} is a link that leads nowhere', show(path)));
 };

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import { performance } from 'node:perf_hooks';
 import type { RawData } from 'ws';
 import { DenError, redact } from '../api/errors';
@@ -172,7 +173,10 @@ export class SessionStream {
     let url: string;
     try {
       if (!key)
-        throw new DenError({ code: 'config', message: 'No API key is set: set one to follow live sessions' });
+        throw new DenError({
+          code: 'config',
+          message: l10n.t('No API key is set: set one to follow live sessions'),
+        });
       url = streamUrl({
         baseUrl: this.#opts.baseUrl,
         path: this.#opts.path,
@@ -294,7 +298,7 @@ export class SessionStream {
     const clean = redact(raw.length > MAX_RAW ? raw.slice(0, MAX_RAW) : raw, this.#opts.apiKey());
     const err = new DenError({
       code: 'protocol',
-      message: `Skipped an unreadable frame on the live stream (${reason})`,
+      message: `Skipped an unreadable frame on the live stream (${reason})`, // l10n-ignore: only logged (the follower asks for a replay)
     });
     this.#log.debug(`stream: ${err.message}`);
     this.#safely('onProtocolError', () => this.#listener.onProtocolError?.(err, clean));

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import type { Agent, IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
@@ -55,7 +56,7 @@ export class StreamConnection {
       const msg = err instanceof Error ? err.message : String(err);
       const error = new DenError({
         code: 'network',
-        message: `Could not open the live stream: ${redact(msg, options.secret)}`,
+        message: l10n.t('Could not open the live stream: {0}', redact(msg, options.secret)),
       });
       queueMicrotask(() => this.#handlers.lost(error));
       return;
@@ -81,7 +82,7 @@ export class StreamConnection {
         ws,
         new DenError({
           code: 'network',
-          message: `The live stream failed: ${redact(err.message, options.secret)}`,
+          message: l10n.t('The live stream failed: {0}', redact(err.message, options.secret)),
         }),
       );
     });
@@ -90,7 +91,7 @@ export class StreamConnection {
         ws,
         new DenError({
           code: 'network',
-          message: `The live stream closed (code ${code}) before the turn ended`,
+          message: l10n.t('The live stream closed (code {0}) before the turn ended', code),
           details: { closeCode: code },
         }),
       );
@@ -163,7 +164,7 @@ export class StreamConnection {
         ws,
         new DenError({
           code: 'timeout',
-          message: `The live stream was silent for ${this.#options.idleMs} ms`,
+          message: l10n.t('The live stream was silent for {0} ms', this.#options.idleMs),
         }),
       );
     }, left);

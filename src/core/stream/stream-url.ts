@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import { DenError } from '../api/errors';
 
 /** What goes into the socket address of one agent message's stream. */
@@ -20,14 +21,17 @@ export function streamUrl(parts: StreamUrlParts): string {
   try {
     url = new URL(parts.baseUrl);
   } catch {
-    throw new DenError({ code: 'config', message: `The service URL is not a valid URL: ${parts.baseUrl}` });
+    throw new DenError({
+      code: 'config',
+      message: l10n.t('The service URL is not a valid URL: {0}', parts.baseUrl),
+    });
   }
   const schemes: Record<string, string> = { 'http:': 'ws:', 'https:': 'wss:', 'ws:': 'ws:', 'wss:': 'wss:' };
   const scheme = schemes[url.protocol];
   if (!scheme) {
     throw new DenError({
       code: 'config',
-      message: `The service URL must start with http:// or https:// (got ${url.protocol})`,
+      message: l10n.t('The service URL must start with http:// or https:// (got {0})', url.protocol),
     });
   }
   url.protocol = scheme;

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import type { IncomingHttpHeaders } from 'node:http';
 import { DenError, redact, type DenErrorCode } from '../api/errors';
 import { codeForStatus, parseRetryAfter } from '../api/http-errors';
@@ -27,13 +28,14 @@ export function upgradeError(
     if (clean) serverMessage = clean.slice(0, 200);
   }
   const code = codeForStatus(status);
-  const said = serverMessage ? `: ${serverMessage}` : '';
   return new DenError({
     code,
     status,
     serverError,
     serverMessage,
-    message: `${lead(code)} (HTTP ${status})${said}`,
+    message: serverMessage
+      ? l10n.t('{0} (HTTP {1}): {2}', lead(code), status, serverMessage)
+      : l10n.t('{0} (HTTP {1})', lead(code), status),
     retryAfter: parseRetryAfter(headers),
     details: serverMessage === undefined ? undefined : { message: serverMessage },
   });
@@ -42,16 +44,16 @@ export function upgradeError(
 function lead(code: DenErrorCode): string {
   switch (code) {
     case 'unauthorized':
-      return 'The service rejected the API key for the live stream; set a new key';
+      return l10n.t('The service rejected the API key for the live stream; set a new key');
     case 'forbidden':
-      return 'This API key may not follow this session';
+      return l10n.t('This API key may not follow this session');
     case 'not_found':
-      return 'The service does not know this session or message';
+      return l10n.t('The service does not know this session or message');
     case 'rate_limited':
-      return 'The service is rate limiting live streams';
+      return l10n.t('The service is rate limiting live streams');
     case 'server':
-      return 'The service failed to open the live stream';
+      return l10n.t('The service failed to open the live stream');
     default:
-      return 'The service refused the live stream';
+      return l10n.t('The service refused the live stream');
   }
 }

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 /**
  * What each event kind does to a turn (see service-behaviour.md, "Event kinds"). Every handler reads
  * its payload tolerantly; an event that cannot be placed becomes a generic block, never an error.
@@ -152,7 +153,7 @@ function errorOf(raw: unknown, p: Rec): { message: string; code?: string } {
     str(nested.message) ??
     str(p.detail) ??
     (typeof raw === 'string' && raw ? raw : undefined) ??
-    (Object.keys(p).length > 0 ? JSON.stringify(p).slice(0, 500) : 'The agent reported an error.');
+    (Object.keys(p).length > 0 ? JSON.stringify(p).slice(0, 500) : l10n.t('The agent reported an error.'));
   const code =
     strOrNum(p.code) ??
     strOrNum(p.error_code) ??
@@ -179,7 +180,7 @@ function askInput(c: EventContext): void {
   const asked = ['message', 'question', 'prompt', 'text', 'title']
     .map((k) => str(c.payload[k]))
     .find(Boolean);
-  const text = asked ?? (typeof c.raw === 'string' && c.raw ? c.raw : 'Waiting for your answer.');
+  const text = asked ?? (typeof c.raw === 'string' && c.raw ? c.raw : l10n.t('Waiting for your answer.'));
   if (isTerminalStatus(c.turn.status) || text === c.turn.needsInput) return;
   c.turn.needsInput = text;
   c.cs.turnInfoChanged = true;

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 /**
  * JSON Schema (the draft-07 / 2020-12 subset a schema of records uses) → the service's schema form.
  * The service's form knows only field names, descriptions and nesting, so a conversion keeps what it
@@ -87,10 +88,13 @@ class Converter {
       if (kind === 'object') return this.#object(node, at, 1);
       if (kind === 'array' && isRecord(node.items)) {
         this.#otherKeywords(node, at);
-        this.problem(at, 'a list of records: the service returns a list anyway, so its item is converted');
+        this.problem(
+          at,
+          l10n.t('a list of records: the service returns a list anyway, so its item is converted'),
+        );
         return this.#listItemRoot(node.items, `${at}/items`);
       }
-      this.problem(at, 'the top of a schema must be an object with `properties`');
+      this.problem(at, l10n.t('the top of a schema must be an object with `properties`'));
       return {};
     } finally {
       release();
@@ -101,7 +105,7 @@ class Converter {
     const r = this.#resolve(node, at);
     try {
       if (r.node && this.#kind(r.node, r.at) === 'object') return this.#object(r.node, r.at, 1);
-      this.problem(at, 'the list item must be an object with `properties`');
+      this.problem(at, l10n.t('the list item must be an object with `properties`'));
       return {};
     } finally {
       r.release();
@@ -117,7 +121,7 @@ class Converter {
     for (const [name, sub] of Object.entries(props)) {
       const p = `${at}/properties/${seg(name)}`;
       if (name.trim() === '') {
-        this.problem(p, 'a property with an empty name cannot be a field; left out');
+        this.problem(p, l10n.t('a property with an empty name cannot be a field; left out'));
         continue;
       }
       out[name] = this.#field(name, sub, p, depth);
@@ -128,7 +132,7 @@ class Converter {
   /** One property: a description string or a nested schema. */
   #field(name: string, raw: unknown, at: string, depth: number): string | ServiceSchema {
     if (raw === true || raw === false || !isRecord(raw)) {
-      this.problem(at, 'not a schema object (a boolean schema says nothing about the field)');
+      this.problem(at, l10n.t('not a schema object (a boolean schema says nothing about the field)'));
       return this.#describe(name, {}, at, undefined);
     }
     const { node, at: where, release, outer } = this.#resolve(raw, at);
@@ -139,7 +143,10 @@ class Converter {
       const kind = this.#kind(node, where);
       if (kind === 'object' && isRecord(node.properties) && Object.keys(node.properties).length > 0) {
         if (depth >= MAX_SCHEMA_DEPTH) {
-          this.problem(where, `nests deeper than ${MAX_SCHEMA_DEPTH} levels; kept as one text field`);
+          this.problem(
+            where,
+            l10n.t('nests deeper than {0} levels; kept as one text field', MAX_SCHEMA_DEPTH),
+          );
           return this.#describe(name, own, where, kind);
         }
         this.#descriptionLost(raw, at, node, where);
@@ -154,7 +161,9 @@ class Converter {
             if (item.node && this.#kind(item.node, item.at) === 'object' && isRecord(item.node.properties)) {
               this.problem(
                 where,
-                'a list of objects: the service schema has no list form, so the item’s fields are asked for',
+                l10n.t(
+                  'a list of objects: the service schema has no list form, so the item’s fields are asked for',
+                ),
               );
               this.#descriptionLost(raw, at, node, where);
               const nested = this.#object(item.node, item.at, depth + 1);
@@ -166,17 +175,17 @@ class Converter {
             item.release();
           }
         } else if (items !== undefined) {
-          this.problem(`${where}/items`, 'a tuple (`items` as a list) cannot be expressed');
+          this.problem(`${where}/items`, l10n.t('a tuple (`items` as a list) cannot be expressed'));
         }
         this.problem(
           where,
-          'a list of values: the service schema has no list form; asked for as one text field',
+          l10n.t('a list of values: the service schema has no list form; asked for as one text field'),
         );
         return this.#describe(name, own, where, kind);
       }
       if (kind === 'object') {
         this.#otherKeywords(node, where);
-        this.problem(where, 'an object without `properties`: asked for as one text field');
+        this.problem(where, l10n.t('an object without `properties`: asked for as one text field'));
         return this.#describe(name, own, where, kind);
       }
       this.#otherKeywords(node, where);
@@ -193,7 +202,7 @@ class Converter {
     const hint =
       kind && kind !== 'string' && kind !== 'object' ? ` (${kind === 'integer' ? 'number' : kind})` : '';
     const made = `${name}${hint}`;
-    this.note(at, `no description: the field is described as "${made}"`);
+    this.note(at, l10n.t('no description: the field is described as "{0}"', made));
     return made;
   }
 
@@ -206,7 +215,10 @@ class Converter {
   ): void {
     const [n, p] = text(outer.description) !== undefined ? [outer, at] : [node, where];
     if (text(n.description) !== undefined) {
-      this.note(`${p}/description`, 'the description of an object has no place in the service schema');
+      this.note(
+        `${p}/description`,
+        l10n.t('the description of an object has no place in the service schema'),
+      );
     }
   }
 
@@ -214,23 +226,23 @@ class Converter {
   #kind(node: Record<string, unknown>, at: string): string | undefined {
     const t = node.type;
     if (typeof t === 'string') {
-      if (!TYPES.has(t)) this.problem(`${at}/type`, `unknown type "${t}"`);
+      if (!TYPES.has(t)) this.problem(`${at}/type`, l10n.t('unknown type "{0}"', t));
       return t;
     }
     if (Array.isArray(t)) {
       const rest = t.filter((x) => x !== 'null');
       if (rest.length === 1 && typeof rest[0] === 'string') {
         if (rest.length < t.length)
-          this.note(`${at}/type`, 'may be null: the results check reports nulls anyway');
+          this.note(`${at}/type`, l10n.t('may be null: the results check reports nulls anyway'));
         return rest[0];
       }
       this.problem(
         `${at}/type`,
-        `a choice of types (${t.join(', ')}) cannot be expressed; asked for as text`,
+        l10n.t('a choice of types ({0}) cannot be expressed; asked for as text', t.join(', ')),
       );
       return 'string';
     }
-    if (t !== undefined) this.problem(`${at}/type`, 'unreadable `type`');
+    if (t !== undefined) this.problem(`${at}/type`, l10n.t('unreadable `type`'));
     if (isRecord(node.properties)) return 'object';
     if (node.items !== undefined) return 'array';
     return undefined;
@@ -269,17 +281,17 @@ class Converter {
         const ref = node.$ref;
         for (const key of Object.keys(node)) {
           if (key !== '$ref' && !ANNOTATIONS.has(key))
-            this.problem(`${where}/${seg(key)}`, `${unexpressed(key)} (next to a $ref)`);
+            this.problem(`${where}/${seg(key)}`, unexpressed(key, true));
         }
         if (this.#expanding.includes(ref)) {
-          this.problem(`${where}/$ref`, `a cycle through ${ref}: kept as one text field`);
+          this.problem(`${where}/$ref`, l10n.t('a cycle through {0}: kept as one text field', ref));
           return { node: undefined, at: where, outer: start, release };
         }
         const target = this.#lookup(ref);
         if (target === undefined) {
           this.problem(
             `${where}/$ref`,
-            `${ref} is not a local #/definitions or #/$defs entry; kept as one text field`,
+            l10n.t('{0} is not a local #/definitions or #/$defs entry; kept as one text field', ref),
           );
           return { node: undefined, at: where, outer: start, release };
         }
@@ -300,7 +312,7 @@ class Converter {
         if (!Array.isArray(alts)) continue;
         const rest = alts.filter((a) => !(isRecord(a) && a.type === 'null'));
         if (rest.length === 1 && isRecord(rest[0]) && rest.length < alts.length) {
-          this.note(`${where}/${key}`, 'may be null: the results check reports nulls anyway');
+          this.note(`${where}/${key}`, l10n.t('may be null: the results check reports nulls anyway'));
           this.#reportSiblings(node, where, key);
           const i = alts.indexOf(rest[0]);
           node = rest[0];
@@ -309,7 +321,7 @@ class Converter {
         }
         this.problem(
           `${where}/${key}`,
-          `${key} (a choice of schemas) cannot be expressed; asked for as one text field`,
+          l10n.t('{0} (a choice of schemas) cannot be expressed; asked for as one text field', key),
         );
         this.#reportSiblings(node, where, key);
         return { node: { ...pickText(node) }, at: where, outer: start, release };
@@ -317,14 +329,14 @@ class Converter {
       if (Array.isArray(node.allOf)) {
         this.problem(
           `${where}/allOf`,
-          'allOf of several schemas cannot be expressed; asked for as one text field',
+          l10n.t('allOf of several schemas cannot be expressed; asked for as one text field'),
         );
         this.#reportSiblings(node, where, 'allOf');
         return { node: { ...pickText(node) }, at: where, outer: start, release };
       }
       return { node, at: where, outer: start, release };
     }
-    this.problem(at, 'too many $ref hops');
+    this.problem(at, l10n.t('too many $ref hops'));
     return { node: undefined, at, outer: start, release };
   }
 
@@ -332,7 +344,7 @@ class Converter {
   #reportSiblings(node: Record<string, unknown>, at: string, used: string): void {
     for (const key of Object.keys(node)) {
       if (key === used || ANNOTATIONS.has(key) || key === 'type') continue;
-      this.problem(`${at}/${seg(key)}`, `${unexpressed(key)} (next to ${used})`);
+      this.problem(`${at}/${seg(key)}`, unexpressed(key, used));
     }
   }
 
@@ -359,8 +371,23 @@ function pickText(node: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-function unexpressed(key: string): string {
-  return `\`${key}\` cannot be expressed in the service schema; the service is not told it and results are not held to it`;
+/** Why `key` is dropped; `next`: beside a `$ref` (true) or the named combinator. */
+function unexpressed(key: string, next?: string | true): string {
+  if (next === undefined)
+    return l10n.t(
+      '`{0}` cannot be expressed in the service schema; the service is not told it and results are not held to it',
+      key,
+    );
+  if (next === true)
+    return l10n.t(
+      '`{0}` cannot be expressed in the service schema; the service is not told it and results are not held to it (next to a $ref)',
+      key,
+    );
+  return l10n.t(
+    '`{0}` cannot be expressed in the service schema; the service is not told it and results are not held to it (next to {1})',
+    key,
+    next,
+  );
 }
 
 /** Converts a JSON Schema document to the service's schema form (see the rules at the top). */
@@ -369,13 +396,13 @@ export function convertJsonSchema(doc: unknown): Conversion {
     return {
       schema: {},
       notes: [],
-      problems: [{ pointer: '/', message: 'a JSON Schema must be an object' }],
+      problems: [{ pointer: '/', message: l10n.t('a JSON Schema must be an object') }],
     };
   }
   const c = new Converter(doc);
   const schema = c.root();
   if (Object.keys(schema).length === 0 && c.problems.length === 0)
-    c.problem('', 'the schema names no properties');
+    c.problem('', l10n.t('the schema names no properties'));
   return { schema, notes: c.notes, problems: c.problems };
 }
 

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 /**
  * Checks a web task's result `data` against the schema it was asked for, so that a run that found
  * nothing, or found records with holes, is obvious. interface.md 4.8: `data` is an array of objects,
@@ -85,12 +86,12 @@ export function checkResult(data: unknown, schema: ServiceSchema, options: Check
   else {
     items = [];
     if (data !== undefined && data !== null)
-      dataProblems.push(`data is a ${shapeOf(data)}, not a list of records`);
+      dataProblems.push(l10n.t('data is a {0}, not a list of records', shapeOf(data)));
   }
   const rows: Record<string, unknown>[] = [];
   items.forEach((x, i) => {
     if (isRecord(x)) rows.push(x);
-    else dataProblems.push(`item ${i} is a ${shapeOf(x)}, not a record; skipped`);
+    else dataProblems.push(l10n.t('item {0} is a {1}, not a record; skipped', i, shapeOf(x)));
   });
 
   const leaves = schemaLeaves(schema).map((l) => ({ path: l.path, name: l.path.join('.') }));

@@ -1,8 +1,9 @@
+import { l10n } from '../l10n';
 /**
  * The schema of a web task (`POST /lam/run`, interface.md 4.8) in the service's own form: each key
  * is an output field name; each value is a string describing that field, or a nested object of the
  * same form. The form has no list type: a list of objects is asked for with its item's fields (see
- * `json-schema.ts`). Browser-safe: no imports beyond `core/api/types.ts` and `core/schema.ts`.
+ * `json-schema.ts`). Browser-safe: imports only `core/api/types.ts`, `core/schema.ts`, `core/l10n.ts`.
  */
 import type { LamSchema } from '../api/types';
 import { isRecord } from '../schema';
@@ -35,25 +36,26 @@ export function serviceSchemaErrors(value: unknown, root = 'fields'): SchemaErro
   const errors: SchemaError[] = [];
   const walk = (v: Record<string, unknown>, at: string, depth: number): void => {
     const keys = Object.keys(v);
-    if (keys.length === 0) errors.push({ path: at, message: 'must name at least one field' });
+    if (keys.length === 0) errors.push({ path: at, message: l10n.t('must name at least one field') });
     if (depth > MAX_SCHEMA_DEPTH) {
-      errors.push({ path: at, message: `nests deeper than ${MAX_SCHEMA_DEPTH} levels` });
+      errors.push({ path: at, message: l10n.t('nests deeper than {0} levels', MAX_SCHEMA_DEPTH) });
       return;
     }
     for (const key of keys) {
       const p = fieldPath(at, key);
       const x = v[key];
-      if (key.trim() === '') errors.push({ path: p, message: 'a field name must not be empty' });
+      if (key.trim() === '') errors.push({ path: p, message: l10n.t('a field name must not be empty') });
       if (typeof x === 'string') {
-        if (x.trim() === '') errors.push({ path: p, message: 'must describe the field (empty string)' });
+        if (x.trim() === '')
+          errors.push({ path: p, message: l10n.t('must describe the field (empty string)') });
       } else if (isRecord(x)) {
         walk(x, p, depth + 1);
       } else {
-        errors.push({ path: p, message: 'must be a string or an object' });
+        errors.push({ path: p, message: l10n.t('must be a string or an object') });
       }
     }
   };
-  if (!isRecord(value)) return [{ path: root, message: 'must be an object of fields' }];
+  if (!isRecord(value)) return [{ path: root, message: l10n.t('must be an object of fields') }];
   walk(value, root, 1);
   return errors;
 }
