@@ -163,7 +163,7 @@ export function chatFollowups(result: vscode.ChatResult): vscode.ChatFollowup[] 
   if (!m?.sessionId || m.status !== 'completed') return [];
   return [
     {
-      prompt: 'Continue',
+      prompt: vscode.l10n.t('Continue'),
       label: vscode.l10n.t('Continue in the same session'),
       participant: CHAT_PARTICIPANT_ID,
     },

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ApiClient } from '../core/api/client';
-import { DenError } from '../core/api/errors';
+import { DenError, MISSING_KEY } from '../core/api/errors';
 import { l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
 import type { KeyStore } from '../auth/key-store';
@@ -69,7 +69,11 @@ export class Connection implements vscode.Disposable {
           l10n.t('Set the service URL first (Den: Configure Service URL).'),
       });
     }
-    throw new DenError({ code: 'config', message: l10n.t('Sign in first (Den: Set API Key).') });
+    throw new DenError({
+      code: 'config',
+      message: l10n.t('Sign in first (Den: Set API Key).'),
+      details: MISSING_KEY,
+    });
   }
 
   updateSettings(settings: DenSettings): void {

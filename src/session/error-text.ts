@@ -100,11 +100,8 @@ function describe(
     case 'config':
       return {
         summary: l10n.t('{0}: {1}', lead, server),
-        // the English word, or connection.ts's sign-in message in the person's language
-        actions:
-          /key/i.test(server) || server === l10n.t('Sign in first (Den: Set API Key).')
-            ? [SET_KEY()]
-            : [CONFIGURE()],
+        // A missing key says so in its details (its text is in the person's language).
+        actions: e.details?.missing === 'key' ? [SET_KEY()] : [CONFIGURE()],
         transient: false,
       };
     case 'network':

@@ -32,6 +32,9 @@ export interface DenErrorInit {
   cause?: unknown;
 }
 
+/** The `details` of a `config` error for a missing API key: the error's action is "Set API Key". */
+export const MISSING_KEY: Readonly<Record<string, unknown>> = { missing: 'key' };
+
 export class DenError extends Error {
   readonly code: DenErrorCode;
   readonly status?: number;

@@ -1,7 +1,7 @@
 import { l10n } from '../l10n';
 import type { Dispatcher } from 'undici';
 import { request } from './undici';
-import { DenError } from './errors';
+import { DenError, MISSING_KEY } from './errors';
 import { errorFromException, errorFromResponse, quoteBody, type FailureFacts } from './http-errors';
 import { proxyFor, type ProxyConfig } from './proxy';
 import { retryDelay, sleep, type RetryPolicy } from './retry';
@@ -242,6 +242,7 @@ export class HttpTransport {
       throw new DenError({
         code: 'config',
         message: l10n.t('No API key is set, so Den cannot {0}: add your key first', spec.operation),
+        details: MISSING_KEY,
       });
     }
     return key;

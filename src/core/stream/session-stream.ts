@@ -1,7 +1,7 @@
 import { l10n } from '../l10n';
 import { performance } from 'node:perf_hooks';
 import type { RawData } from 'ws';
-import { DenError, redact } from '../api/errors';
+import { DenError, MISSING_KEY, redact } from '../api/errors';
 import type { AgentEvent, TurnFile } from '../api/types';
 import { redactingLogger, silentLogger, type Logger } from '../log';
 import { backoffDelay, delayWithRetryAfter, type BackoffOptions } from '../backoff';
@@ -176,6 +176,7 @@ export class SessionStream {
         throw new DenError({
           code: 'config',
           message: l10n.t('No API key is set: set one to follow live sessions'),
+          details: MISSING_KEY,
         });
       url = streamUrl({
         baseUrl: this.#opts.baseUrl,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DenError, type DenErrorCode } from '../../../src/core/api/errors';
+import { DenError, MISSING_KEY, type DenErrorCode } from '../../../src/core/api/errors';
 import { errorFromResponse } from '../../../src/core/api/http-errors';
 import { upgradeError } from '../../../src/core/stream/upgrade-error';
 import { presentError } from '../../../src/session/error-text';
@@ -26,7 +26,14 @@ describe('error presentation', () => {
       ['den.showLog'],
     ],
     ['protocol', { message: 'truncated body' }, /cannot read \(truncated body\)/, ['den.showLog']],
-    ['config', { message: 'Sign in first (Den: Set API Key).' }, /Sign in first/, ['den.setApiKey']],
+    [
+      'config',
+      { message: 'Sign in first (Den: Set API Key).', details: MISSING_KEY },
+      /Sign in first/,
+      ['den.setApiKey'],
+    ],
+    // What offers "Set API Key" is the missing-key detail, not a word of the (translated) text.
+    ['config', { message: 'The key file is not readable.' }, /key file/, ['den.configure']],
     ['config', { message: 'No service URL is set.' }, /No service URL/, ['den.configure']],
   ];
   for (const [code, extra, text, commands] of cases) {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DenError } from '../../../src/core/api/errors';
+import { DenError, MISSING_KEY } from '../../../src/core/api/errors';
 import { setL10nBundle } from '../../../src/core/l10n';
 import { planApply } from '../../../src/session/apply-plan';
 import { summaryText } from '../../../src/session/apply-summary';
@@ -51,7 +51,9 @@ describe('l10n: the session layer says its texts through the bundle', () => {
 
   it('a translated sign-in message still offers Set API Key', () => {
     setL10nBundle({ 'Sign in first (Den: Set API Key).': 'Zuerst anmelden (Den: Schlüssel).' }, 'de');
-    const p = presentError(new DenError({ code: 'config', message: 'Zuerst anmelden (Den: Schlüssel).' }));
+    const p = presentError(
+      new DenError({ code: 'config', message: 'Zuerst anmelden (Den: Schlüssel).', details: MISSING_KEY }),
+    );
     assert.deepEqual(
       p.actions.map((a) => a.command),
       ['den.setApiKey'],
