@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { benchCache } from './cache';
 import { benchPanel } from './panel';
 import { benchPipeline } from './pipeline';
@@ -5,6 +7,7 @@ import { benchResume } from './resume';
 import { benchSessionsPage } from './sessions-page';
 import { benchUpload } from './upload';
 import { benchWebTask } from './webtask';
+import { benchWorkbench, type Spread } from './workbench';
 
 /**
  * `npm run bench`: prints each benchmark's numbers, with ratios against a baseline measured in the
@@ -78,6 +81,50 @@ async function main(): Promise<void> {
           (globalThis as { gc?: unknown }).gc ? '' : ' — run with node --expose-gc for the held figure'
         }`,
     );
+  }
+  // Not part of a plain `npm run bench`: it needs the packaged .vsix and code-server, and takes minutes.
+  if (only === 'workbench') {
+    const r = await benchWorkbench();
+    const ms = (s: Spread) =>
+      `p50 ${s.p50.toFixed(0)} / p95 ${s.p95.toFixed(0)} / p99 ${s.p99.toFixed(0)} / max ${s.max.toFixed(0)} ms (n ${s.n})`;
+    for (const [name, runs] of [
+      ['quiet', r.quiet],
+      ['loaded', r.loaded],
+    ] as const) {
+      for (const run of runs) {
+        console.log(
+          `workbench live ${name} (200 events/s): painted ${ms(run.painted)}; floor ${ms(run.floor)}; missing ${run.missing}; ` +
+            `${run.postsPerSecond.toFixed(1)} posts/s, ${run.bytesPerPost.toFixed(0)} bytes/post (targets: painted p99 ≤ 100 ms, p50 ≤ 40 ms)`,
+        );
+      }
+    }
+    if (r.burst)
+      console.log(
+        `workbench burst (10,000 events): painted ${ms(r.burst.painted)}; floor ${ms(r.burst.floor)}; all painted ${r.burst.allPaintedMs.toFixed(0)} ms after the first emit; ` +
+          `missing ${r.burst.missing}; ${r.burst.postsPerSecond.toFixed(1)} posts/s, ${r.burst.bytesPerPost.toFixed(0)} bytes/post`,
+      );
+    if (r.reopen)
+      console.log(
+        `workbench reopen (10,000 events, cached): click → first paint ${r.reopen.firstPaintMs.toFixed(0)} ms, → caught up ${r.reopen.caughtUpMs.toFixed(0)} ms; ` +
+          `floor (bare fetch + parse of the history) ${r.reopen.floorMs.toFixed(0)} ms (target: first paint ≤ 150 ms)`,
+      );
+    if (r.open)
+      console.log(
+        `workbench open (20,000 events, no cache): click → first paint ${r.open.firstPaintMs.toFixed(0)} ms, → last chunk ${r.open.lastChunkMs.toFixed(0)} ms; ` +
+          `floor ${r.open.floorMs.toFixed(0)} ms (target: all shown ≤ 1,000 ms)`,
+      );
+    if (r.tree)
+      console.log(
+        `workbench tree (10,000 sessions): click on Den → first row ${r.tree.firstRowMs.toFixed(0)} ms; floor (bare fetch of the page) ${r.tree.floorMs.toFixed(0)} ms`,
+      );
+    if (r.heap)
+      console.log(
+        `workbench heap: extension host after GC ${r.heap.beforeMb.toFixed(1)} MB → ${r.heap.afterMb.toFixed(1)} MB after opening and closing 100 sessions`,
+      );
+    const out = path.join('dist', 'bench', 'workbench.json');
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, JSON.stringify(r, null, 2));
+    console.log(`workbench: every figure in ${out}`);
   }
 }
 

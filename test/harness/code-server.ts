@@ -36,6 +36,8 @@ export interface CodeServer {
   /** `http://127.0.0.1:PORT` (no trailing slash). */
   readonly url: string;
   readonly port: number;
+  /** code-server's process (the root of its process tree: the extension host runs under it). */
+  readonly pid: number;
   readonly userDataDir: string;
   readonly extensionsDir: string;
   /** code-server's stdout and stderr (inside the temp folder: gone after `stop()` unless DEN_KEEP_TEMP=1). */
@@ -235,5 +237,5 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     await stop();
     throw err;
   }
-  return { url, port, userDataDir, extensionsDir, logFile, stop };
+  return { url, port, pid: child.pid ?? 0, userDataDir, extensionsDir, logFile, stop };
 }

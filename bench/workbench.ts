@@ -1,0 +1,498 @@
+/**
+ * The workbench benchmark (`npm run bench -- workbench`, issue 13): the packaged `.vsix` in
+ * code-server with Chromium against the emulator, measured where a person sees it, each figure with
+ * a floor measured in the same run:
+ * - live event → painted at 200 events/s (quiet, and with a second CPU-heavy process running), and
+ *   in a 10,000-event burst; the floor is a bare `ws` client on the same session socket;
+ * - reopening that 10,000-event session (from Den's cache: click → first paint → caught up);
+ * - opening a 20,000-event session Den never saw (no cache: click → first paint → the last chunk);
+ *   the floor of both is a bare `fetch` + `JSON.parse` of the session's history;
+ * - the Sessions tree's first page with 10,000 sessions (click on Den's icon → first row; floor: a
+ *   bare fetch of the first page);
+ * - the extension host's heap (after GC, through the inspector) after opening and closing 100
+ *   sessions, against before;
+ * - host → webview posts per second and bytes per post during the live run.
+ * "Painted" is the first animation frame after a chunk's mark entered the webview's DOM
+ * (`workbench-probe.ts`); emit times are the emulator's event timestamps; one wall clock throughout.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import WebSocket from 'ws';
+import { startEmulator, type Emulator } from '../test/emulator';
+import { repoRoot } from '../test/harness/paths';
+import {
+  clickActivityBar,
+  openWorkbench,
+  runCommand,
+  answerInputBox,
+  sideBarPane,
+  type Workbench,
+} from '../test/harness/workbench';
+import { countPosts, installProbe, type ProbeState } from './workbench-probe';
+
+const LIVE_EVENTS = 2000;
+const LIVE_RATE = 200;
+const BURST_EVENTS = 10_000;
+const OPEN_EVENTS = 20_000;
+const TREE_SESSIONS = 10_000;
+const HEAP_SESSIONS = 100;
+const RUNS = Number(process.env.DEN_BENCH_RUNS ?? 3);
+/** Which parts run (default all): `DEN_BENCH_PARTS=live,burst`. */
+const PARTS = new Set((process.env.DEN_BENCH_PARTS ?? 'tree,live,burst,open,heap').split(','));
+/** Every wait here is bounded. */
+const WAIT_MS = 120_000;
+
+export interface Spread {
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  n: number;
+}
+export interface LiveRun {
+  painted: Spread;
+  floor: Spread;
+  /** Marks the server sent that the page never painted (0 when nothing was lost or windowed away). */
+  missing: number;
+  postsPerSecond: number;
+  bytesPerPost: number;
+}
+export interface WorkbenchResult {
+  /** Empty when the part did not run (`DEN_BENCH_PARTS`). */
+  quiet: LiveRun[];
+  loaded: LiveRun[];
+  burst?: LiveRun & { allPaintedMs: number };
+  reopen?: { firstPaintMs: number; caughtUpMs: number; floorMs: number };
+  open?: { firstPaintMs: number; lastChunkMs: number; floorMs: number };
+  tree?: { firstRowMs: number; floorMs: number };
+  heap?: { beforeMb: number; afterMb: number };
+}
+
+/** Prints a figure as soon as it is measured (stderr), and passes it on. */
+function note<T>(what: string, value: T): T {
+  console.error(`workbench ${what}: ${JSON.stringify(value)}`);
+  return value;
+}
+
+function spread(values: number[]): Spread {
+  const s = [...values].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s.at(-1) ?? NaN, n: s.length };
+}
+
+/** Polls `probe` every 100 ms until it returns a value (bounded). */
+async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = WAIT_MS): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`workbench bench: timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * The shown Den webview's inner frame: a closed panel's frame can linger, hidden, with its page.
+ */
+async function denFrame(page: Page): Promise<Frame> {
+  return until('the Session panel', async () => {
+    for (const f of page.frames().reverse()) {
+      if (!f.url().includes('/fake.html')) continue;
+      const outer = await f
+        .parentFrame()
+        ?.frameElement()
+        .catch(() => undefined);
+      if (!outer || !(await outer.isVisible().catch(() => false))) continue;
+      const ok = await f.evaluate(() => !!document.querySelector('#composer-input')).catch(() => false);
+      if (ok) return f;
+    }
+    return undefined;
+  });
+}
+
+async function probeState(frame: Frame): Promise<ProbeState> {
+  return frame.evaluate(() => (window as unknown as { __denBench: ProbeState }).__denBench);
+}
+
+/** The newest socket's session and message, once Den has opened one beyond `seen` sockets. */
+async function nextSocket(emu: Emulator, seen: number): Promise<{ sessionId: string; messageId: string }> {
+  return until('Den to open the turn socket', async () => {
+    const s = emu.sockets().slice(seen);
+    return s.length ? { sessionId: s[0].sessionId, messageId: s[0].messageId } : undefined;
+  });
+}
+
+/** A bare client on the same session socket: the time each mark arrives. */
+function floorClient(
+  emu: Emulator,
+  sessionId: string,
+  messageId: string,
+): { marks: Map<number, number>; close(): void } {
+  const marks = new Map<number, number>();
+  const q = new URLSearchParams({
+    token: emu.keys.primary,
+    message_id: messageId,
+    last_stream_entry_id: '0-0',
+  });
+  const ws = new WebSocket(`${emu.url.replace(/^http/, 'ws')}/ws/sessions/${sessionId}?${q.toString()}`, {
+    perMessageDeflate: false,
+  });
+  ws.on('message', (data) => {
+    const now = Date.now();
+    for (const m of data.toString().matchAll(/⟦(\d+)⟧/g))
+      if (!marks.has(Number(m[1]))) marks.set(Number(m[1]), now);
+  });
+  ws.on('error', () => undefined);
+  return { marks, close: () => ws.terminate() };
+}
+
+function emitTimes(emu: Emulator, sessionId: string, messageId: string): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const e of emu.storedEvents(sessionId, messageId)) {
+    if (e.kind !== 'markdown.chunk') continue;
+    const m = /⟦(\d+)⟧/.exec(String(e.payload.delta));
+    if (m) out.set(Number(m[1]), e.timestamp);
+  }
+  return out;
+}
+
+async function closeEditors(page: Page): Promise<void> {
+  await runCommand(page, 'View: Close All Editors');
+}
+
+/**
+ * Measures one turn live: a new session's panel is opened first (a short turn), the probe made sure
+ * of in its page, then `task` is sent from the panel's composer.
+ */
+async function liveTurn(
+  wb: Workbench,
+  emu: Emulator,
+  task: string,
+  events: number,
+): Promise<LiveRun & { allPaintedMs: number }> {
+  const { page } = wb;
+  await closeEditors(page);
+  let seen = emu.sockets().length;
+  await runCommand(page, 'Den: New Session');
+  await answerInputBox(page, 'Den: New Session', '5 events');
+  const warmUp = await nextSocket(emu, seen);
+  await emu.turnEnded(warmUp.sessionId, warmUp.messageId);
+  const frame = await denFrame(page);
+  await frame.evaluate(installProbe).catch(() => undefined);
+  await frame.evaluate(countPosts);
+  await frame.evaluate(() => {
+    const w = window as unknown as { __denBench?: ProbeState };
+    if (!w.__denBench) throw new Error('the probe is not in the panel');
+    w.__denBench.marks = {};
+    w.__denBench.posts = { count: 0, bytes: 0, first: 0, last: 0 };
+  });
+  seen = emu.sockets().length;
+  const input = frame.locator('#composer-input');
+  await input.fill(task);
+  await input.press('Enter');
+  const { sessionId, messageId } = await nextSocket(emu, seen);
+  const floor = floorClient(emu, sessionId, messageId);
+  await emu.turnEnded(sessionId, messageId);
+  // The page catches up after the server's last event: wait for every mark, or for it to stop moving.
+  let last = -1;
+  let still = 0;
+  const state = await until('the page to catch up', async () => {
+    const s = await probeState(frame);
+    const n = Object.keys(s.marks).length;
+    still = n === last ? still + 1 : 0;
+    last = n;
+    return n >= events || still >= 30 ? s : undefined;
+  });
+  floor.close();
+  if (Object.keys(state.marks).length === 0) {
+    for (const f of page.frames()) {
+      const info = await f
+        .evaluate(() => ({
+          marks: Object.keys((window as unknown as { __denBench?: ProbeState }).__denBench?.marks ?? {})
+            .length,
+          composer: !!document.querySelector('#composer-input'),
+          marked: document.body?.innerText.includes('⟦'),
+        }))
+        .catch((e: unknown) => String(e).slice(0, 80));
+      note(`no marks painted; frame ${f.url().slice(-60)} (${f === frame ? 'measured' : 'other'})`, info);
+    }
+  }
+  const emitted = emitTimes(emu, sessionId, messageId);
+  const painted: number[] = [];
+  const floorMs: number[] = [];
+  let missing = 0;
+  for (const [i, at] of emitted) {
+    const p = state.marks[i];
+    if (p === undefined) missing++;
+    else painted.push(p - at);
+    const f = floor.marks.get(i);
+    if (f !== undefined) floorMs.push(f - at);
+  }
+  const seconds = Math.max(0.001, (state.posts.last - state.posts.first) / 1000);
+  const paintTimes = Object.values(state.marks);
+  return {
+    painted: spread(painted),
+    floor: spread(floorMs),
+    missing,
+    postsPerSecond: state.posts.count / seconds,
+    bytesPerPost: state.posts.bytes / Math.max(1, state.posts.count),
+    allPaintedMs: Math.max(...paintTimes) - Math.min(...emitted.values()),
+  };
+}
+
+/** A bare fetch + JSON.parse of a session's history (the floor of opening it). */
+async function historyFloor(emu: Emulator, sessionId: string): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(`${emu.url}/sessions/${sessionId}`, {
+    headers: { authorization: `Bearer ${emu.keys.primary}` },
+  });
+  await res.json();
+  return performance.now() - t;
+}
+
+/** Clicks a session's row in the Sessions tree; times the first painted mark and mark `lastMark`. */
+async function openFromTree(
+  wb: Workbench,
+  title: string,
+  lastMark: number,
+): Promise<{ firstPaintMs: number; lastMs: number }> {
+  const { page } = wb;
+  await closeEditors(page);
+  await clickActivityBar(page, 'Den');
+  const pane = sideBarPane(page, 'Sessions');
+  const row = pane.locator('[role="treeitem"][aria-level="2"]', { hasText: title }).first();
+  // Its day group may be collapsed: expand groups until the row shows (bounded).
+  for (let i = 0; i < 10 && !(await row.isVisible()); i++) {
+    const collapsed = pane.locator('[role="treeitem"][aria-level="1"][aria-expanded="false"]').first();
+    if (await collapsed.count()) await collapsed.click();
+    else await row.waitFor({ timeout: WAIT_MS });
+  }
+  await row.waitFor({ timeout: WAIT_MS });
+  const clicked = Date.now();
+  await row.click();
+  const frame = await denFrame(page);
+  const state = await until(`mark ${lastMark} painted`, async () => {
+    const s = await probeState(frame);
+    return s.marks[lastMark] !== undefined ? s : undefined;
+  });
+  const times = Object.values(state.marks);
+  return { firstPaintMs: Math.min(...times) - clicked, lastMs: state.marks[lastMark] - clicked };
+}
+
+/** The extension host's process (code-server's child running `--type=extensionHost`). */
+function extensionHostPid(root: number): number {
+  const out = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
+  const rows = out
+    .trim()
+    .split('\n')
+    .map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => !!m)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] }));
+  const inTree = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const r of rows)
+      if (inTree.has(r.ppid) && !inTree.has(r.pid)) {
+        inTree.add(r.pid);
+        grew = true;
+      }
+  }
+  const host = rows.find((r) => inTree.has(r.pid) && r.args.includes('extensionHost'));
+  if (!host) throw new Error('workbench bench: no extension host process under code-server');
+  return host.pid;
+}
+
+/** The extension host's JS heap after a full GC, through the inspector SIGUSR1 opens on :9229. */
+async function hostHeapMb(pid: number): Promise<number> {
+  process.kill(pid, 'SIGUSR1');
+  const list = await until('the inspector', async () => {
+    try {
+      const r = await fetch('http://127.0.0.1:9229/json/list');
+      return (await r.json()) as { webSocketDebuggerUrl: string }[];
+    } catch {
+      return undefined;
+    }
+  });
+  const ws = new WebSocket(list[0].webSocketDebuggerUrl, { perMessageDeflate: false });
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  let id = 0;
+  const call = (method: string): Promise<Record<string, unknown>> =>
+    new Promise((resolve) => {
+      const my = ++id;
+      const on = (data: WebSocket.RawData) => {
+        const msg = JSON.parse(data.toString()) as { id?: number; result?: Record<string, unknown> };
+        if (msg.id === my) {
+          ws.off('message', on);
+          resolve(msg.result ?? {});
+        }
+      };
+      ws.on('message', on);
+      ws.send(JSON.stringify({ id: my, method }));
+    });
+  await call('HeapProfiler.collectGarbage');
+  await call('HeapProfiler.collectGarbage');
+  const usage = await call('Runtime.getHeapUsage');
+  ws.close();
+  return Number(usage.usedSize) / 1e6;
+}
+
+function cpuBurner(): ChildProcess {
+  return spawn(process.execPath, ['-e', 'for (;;) { Math.sqrt(Math.random()); }'], { stdio: 'ignore' });
+}
+
+async function withWorkbench<T>(emu: Emulator, run: (wb: Workbench) => Promise<T>): Promise<T> {
+  const wb = await openWorkbench({
+    settings: { 'den.baseUrl': emu.url, 'den.showWalkthroughOnFirstRun': false },
+    env: { DEN_API_KEY: emu.keys.primary },
+  });
+  try {
+    await wb.context.addInitScript(installProbe);
+    // The probe applies to pages and frames loaded from now on: reload once.
+    await wb.page.reload();
+    await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: WAIT_MS });
+    return await run(wb);
+  } finally {
+    await wb.close();
+  }
+}
+
+export async function benchWorkbench(): Promise<WorkbenchResult> {
+  const vsix = path.join(repoRoot(), 'dist', 'den.vsix');
+  if (!fs.existsSync(vsix)) throw new Error('dist/den.vsix is missing: run `npm run package` first');
+  const result: WorkbenchResult = { quiet: [], loaded: [] };
+  if (PARTS.has('tree')) result.tree = note('tree', await treeFirstPage());
+  const emu = await startEmulator({ seed: false });
+  try {
+    await withWorkbench(emu, async (wb) => {
+      // The sessions seeded below were not started from this workspace.
+      await showAllSessions(wb.page);
+      if (PARTS.has('live')) await liveRuns(wb, emu, result);
+      if (PARTS.has('burst')) await burstAndReopen(wb, emu, result);
+      if (PARTS.has('open')) result.open = note('open', await openUncached(wb, emu));
+      if (PARTS.has('heap')) result.heap = note('heap', await heapAfterSessions(wb, emu));
+    });
+  } finally {
+    await emu.close();
+  }
+  return result;
+}
+
+/** The Sessions tree's first page of 10,000 sessions, in a window that has not shown Den yet. */
+async function treeFirstPage(): Promise<NonNullable<WorkbenchResult['tree']>> {
+  const emu = await startEmulator({ seed: false, extraSessions: TREE_SESSIONS });
+  try {
+    return await withWorkbench(emu, async (wb) => {
+      // All Sessions (these were not started from this workspace), then a fresh window with the
+      // Explorer showing: the click on Den's icon activates it and loads the first page.
+      await showAllSessions(wb.page);
+      await clickActivityBar(wb.page, 'Explorer');
+      await wb.page.reload();
+      await wb.page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: WAIT_MS });
+      const clicked = Date.now();
+      await clickActivityBar(wb.page, 'Den');
+      // The view's first row: a day group (drawn once the first page is in) or a session.
+      await sideBarPane(wb.page, 'Sessions')
+        .locator('[role="treeitem"]')
+        .first()
+        .waitFor({ timeout: WAIT_MS });
+      const firstRowMs = Date.now() - clicked;
+      const t = performance.now();
+      const res = await fetch(`${emu.url}/sessions?page=1&limit=100&sort=updatedAt&order=desc`, {
+        headers: { authorization: `Bearer ${emu.keys.primary}` },
+      });
+      await res.json();
+      return { firstRowMs, floorMs: performance.now() - t };
+    });
+  } finally {
+    await emu.close();
+  }
+}
+
+/** `RUNS` live turns at 200 events/s on a quiet machine, then as many with a CPU-heavy process. */
+async function liveRuns(wb: Workbench, emu: Emulator, result: WorkbenchResult): Promise<void> {
+  const task = (i: number) => `${LIVE_EVENTS} events rate ${LIVE_RATE} marked run ${i}`;
+  for (let i = 0; i < RUNS; i++)
+    result.quiet.push(note('quiet', await liveTurn(wb, emu, task(i), LIVE_EVENTS)));
+  const burner = cpuBurner();
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      result.loaded.push(note('loaded', await liveTurn(wb, emu, task(RUNS + i), LIVE_EVENTS)));
+    }
+  } finally {
+    burner.kill();
+  }
+}
+
+/** A 10,000-event burst, live; then that session reopened (Den has it in its cache). */
+async function burstAndReopen(wb: Workbench, emu: Emulator, result: WorkbenchResult): Promise<void> {
+  const burstTask = `${BURST_EVENTS} events burst marked`;
+  result.burst = note('burst', await liveTurn(wb, emu, burstTask, BURST_EVENTS));
+  const burstId = emu.sockets().at(-1)!.sessionId;
+  const reopened = await openFromTree(wb, burstTask, BURST_EVENTS - 1);
+  result.reopen = note('reopen', {
+    firstPaintMs: reopened.firstPaintMs,
+    caughtUpMs: reopened.lastMs,
+    floorMs: await historyFloor(emu, burstId),
+  });
+}
+
+/** A 20,000-event session Den never saw: click → first paint → its last chunk. */
+async function openUncached(wb: Workbench, emu: Emulator): Promise<NonNullable<WorkbenchResult['open']>> {
+  const openId = '5e5510a0-0000-4000-8000-000000020000';
+  const openTask = `${OPEN_EVENTS} events marked (never opened)`;
+  emu.seedTurn(openId, openTask);
+  await runCommand(wb.page, 'Den: Refresh Sessions');
+  const opened = await openFromTree(wb, openTask, OPEN_EVENTS - 1);
+  return {
+    firstPaintMs: opened.firstPaintMs,
+    lastChunkMs: opened.lastMs,
+    floorMs: await historyFloor(emu, openId),
+  };
+}
+
+/** The extension host's heap before and after opening and closing 100 sessions. */
+async function heapAfterSessions(
+  wb: Workbench,
+  emu: Emulator,
+): Promise<NonNullable<WorkbenchResult['heap']>> {
+  const pid = extensionHostPid(wb.codeServer.pid);
+  const before = await hostHeapMb(pid);
+  for (let i = 0; i < HEAP_SESSIONS; i++) {
+    // Each is the newest when it is opened, so the pick lists it.
+    const title = `heap ${i} 200 events marked`;
+    emu.seedTurn(`5e5510a0-0000-4000-8000-${String(i).padStart(12, '0')}`, title);
+    await runCommand(wb.page, 'Den: Refresh Sessions');
+    await runCommand(wb.page, 'Den: Open Session');
+    await answerQuickPick(wb.page, title);
+    await denFrame(wb.page);
+    await closeEditors(wb.page);
+  }
+  return { beforeMb: before, afterMb: await hostHeapMb(pid) };
+}
+
+/** Opens Den's view and switches it to All Sessions with its title action, once Den shows it. */
+async function showAllSessions(page: Page): Promise<void> {
+  await clickActivityBar(page, 'Den');
+  const action = sideBarPane(page, 'Sessions').locator(
+    '.actions .action-label[aria-label^="Show All Sessions"]',
+  );
+  // Title actions show while the pointer is over the view's header.
+  await action.waitFor({ state: 'attached', timeout: WAIT_MS });
+  await sideBarPane(page, 'Sessions').locator('.pane-header').hover();
+  await action.click();
+  await action.waitFor({ state: 'detached', timeout: WAIT_MS });
+}
+
+/** Types `text` into the open quick pick and picks the first match. */
+async function answerQuickPick(page: Page, text: string): Promise<void> {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(text);
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: text })
+    .first()
+    .waitFor({ timeout: WAIT_MS });
+  await input.press('Enter');
+}
