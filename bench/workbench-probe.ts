@@ -14,10 +14,16 @@ export interface ProbeState {
 }
 
 export function installProbe(): void {
-  const w = window as unknown as { __denBench?: ProbeState };
-  if (w.__denBench) return; // installed already (the init script, then an explicit call)
-  const state: ProbeState = { marks: {}, posts: { count: 0, bytes: 0, first: 0, last: 0 } };
-  w.__denBench = state;
+  if (window === window.top) return;
+  const w = window as unknown as { __denBench?: ProbeState; __denBenchStop?: () => void };
+  // Installed again on purpose: when the frame navigates from about:blank the init script runs
+  // again in the same window, and an earlier install's timer may not have survived; the bench also
+  // installs it explicitly in a shown panel. The state is kept, the old observer and timer stopped.
+  w.__denBenchStop?.();
+  const state: ProbeState = (w.__denBench ??= {
+    marks: {},
+    posts: { count: 0, bytes: 0, first: 0, last: 0 },
+  });
   const re = /⟦(\d+)⟧/g;
   let pending: Node[] = [];
   let scheduled = false;
@@ -45,11 +51,19 @@ export function installProbe(): void {
       requestAnimationFrame(frame);
     }
   });
-  // VS Code writes a webview's page into its inner frame (`…/pre/fake.html`) after this script ran:
-  // attach to each new document there, and scan what it already shows. Other frames (the workbench, other iframes) are left alone.
+  // VS Code loads a webview's inner frame (`pending-frame`, then `active-frame`) with `…/pre/fake.html`,
+  // then writes the page into it (document.open, which also changes its URL): attach there, and
+  // scan what it already shows.
+  const isWebviewContent = (): boolean => {
+    try {
+      return /^(active|pending)-frame$/.test(window.frameElement?.id ?? '');
+    } catch {
+      return false; // a cross-origin parent: not a webview's content frame
+    }
+  };
   let attached: Document | undefined;
   const attach = (): void => {
-    if (attached === document || !document.body || !location.pathname.endsWith('/fake.html')) return;
+    if (attached === document || !document.body || !isWebviewContent()) return;
     attached = document;
     observer.observe(document, { subtree: true, childList: true, characterData: true });
     pending.push(document.body);
@@ -58,8 +72,11 @@ export function installProbe(): void {
       requestAnimationFrame(frame);
     }
   };
-  if (window === window.top) return;
-  setInterval(attach, 5);
+  const timer = setInterval(attach, 5);
+  w.__denBenchStop = () => {
+    observer.disconnect();
+    clearInterval(timer);
+  };
   attach();
 }
 

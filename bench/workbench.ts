@@ -164,6 +164,11 @@ async function closeEditors(page: Page): Promise<void> {
   await runCommand(page, 'View: Close All Editors');
 }
 
+/** The first task of a measured session, which names it: 5 plain events (the task's words out). */
+function warmUpTask(task: string): string {
+  return `5 events before ${task.replace(/\b(events|rate|burst|marked)\b/g, '·')}`;
+}
+
 /**
  * Measures one turn live: a new session's panel is opened first (a short turn), the probe made sure
  * of in its page, then `task` is sent from the panel's composer.
@@ -178,7 +183,8 @@ async function liveTurn(
   await closeEditors(page);
   let seen = emu.sockets().length;
   await runCommand(page, 'Den: New Session');
-  await answerInputBox(page, 'Den: New Session', '5 events');
+  // The session's title: a short first turn (no marks, no pacing), named after the measured one.
+  await answerInputBox(page, 'Den: New Session', warmUpTask(task));
   const warmUp = await nextSocket(emu, seen);
   await emu.turnEnded(warmUp.sessionId, warmUp.messageId);
   const frame = await denFrame(page);
@@ -473,7 +479,7 @@ async function burstAndReopen(wb: Workbench, emu: Emulator, result: WorkbenchRes
   const burstTask = `${BURST_EVENTS} events burst marked`;
   result.burst = note('burst', await liveTurn(wb, emu, burstTask, BURST_EVENTS));
   const burstId = emu.sockets().at(-1)!.sessionId;
-  const reopened = await openFromTree(wb, burstTask, BURST_EVENTS - 1);
+  const reopened = await openFromTree(wb, warmUpTask(burstTask), BURST_EVENTS - 1);
   result.reopen = note('reopen', {
     firstPaintMs: reopened.firstPaintMs,
     caughtUpMs: reopened.lastMs,
