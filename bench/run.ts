@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     ] as const) {
       for (const run of runs) {
         console.log(
-          `workbench live ${name} (200 events/s): painted ${ms(run.painted)}; floor ${ms(run.floor)}; missing ${run.missing}; ` +
+          `workbench live ${name} (200 events/s): painted ${ms(run.painted)}; reached the page ${ms(run.arrived)}; floor ${ms(run.floor)}; missing ${run.missing}; ` +
             `${run.postsPerSecond.toFixed(1)} posts/s, ${run.bytesPerPost.toFixed(0)} bytes/post (targets: painted p99 ≤ 100 ms, p50 ≤ 40 ms)`,
         );
       }

@@ -2,7 +2,9 @@
  * What the workbench benchmark injects into every frame of the page (Playwright `addInitScript`,
  * before any of the frame's own scripts). It does something only in a webview's inner frame (Den's
  * pages are the only webviews in the benchmark's workbench): there it records, for each `⟦i⟧` mark in the agent's text, the wall-clock
- * time of the first animation frame after it entered the DOM (the frame that paints it). Wall clock (`Date.now()`): the same clock as the
+ * time of the first task after the DOM change that brought it: Den changes its DOM in
+ * `requestAnimationFrame` callbacks, and a task queued from there runs after that frame's rendering
+ * (style, layout, paint), so this is when the frame showing it was painted. Wall clock (`Date.now()`): the same clock as the
  * emulator's event timestamps and the bare client's receive times, on one machine.
  *
  * Serialized with `Function.prototype.toString`: self-contained, no imports, no closures.
@@ -10,6 +12,8 @@
 export interface ProbeState {
   /** Mark index → wall-clock ms of the frame that first showed it. */
   marks: Record<number, number>;
+  /** Mark index → wall-clock ms when the host's post carrying it reached the page (`countPosts`). */
+  arrived: Record<number, number>;
   posts: { count: number; bytes: number; first: number; last: number };
 }
 
@@ -22,6 +26,7 @@ export function installProbe(): void {
   w.__denBenchStop?.();
   const state: ProbeState = (w.__denBench ??= {
     marks: {},
+    arrived: {},
     posts: { count: 0, bytes: 0, first: 0, last: 0 },
   });
   const re = /⟦(\d+)⟧/g;
@@ -48,7 +53,7 @@ export function installProbe(): void {
     }
     if (!scheduled) {
       scheduled = true;
-      requestAnimationFrame(frame);
+      setTimeout(frame, 0);
     }
   });
   // VS Code loads a webview's inner frame (`pending-frame`, then `active-frame`) with `…/pre/fake.html`,
@@ -69,7 +74,7 @@ export function installProbe(): void {
     pending.push(document.body);
     if (!scheduled) {
       scheduled = true;
-      requestAnimationFrame(frame);
+      setTimeout(frame, 0);
     }
   };
   const timer = setInterval(attach, 5);
@@ -81,7 +86,8 @@ export function installProbe(): void {
 }
 
 /**
- * Counts the host's posts to the page and their size into the probe's state, from now on (run in
+ * Counts the host's posts to the page and their size into the probe's state, and notes when each
+ * mark arrived (what splits the latency into the way to the page and the page's own work), from now on (run in
  * the panel's frame once it is shown; a listener added by the init script does not survive the
  * page being written into the frame).
  */
@@ -94,8 +100,13 @@ export function countPosts(): void {
     const state = w.__denBench;
     if (!state || !data || typeof data !== 'object' || typeof data.type !== 'string') return;
     const now = Date.now();
+    const text = JSON.stringify(data);
     state.posts.count++;
-    state.posts.bytes += JSON.stringify(data).length;
+    state.posts.bytes += text.length;
+    for (const m of text.matchAll(/⟦(\d+)⟧/g)) {
+      const i = Number(m[1]);
+      if (state.arrived[i] === undefined) state.arrived[i] = now;
+    }
     if (!state.posts.first) state.posts.first = now;
     state.posts.last = now;
   });

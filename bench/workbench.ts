@@ -55,6 +55,8 @@ export interface Spread {
 }
 export interface LiveRun {
   painted: Spread;
+  /** Emit → the post carrying it reached the page (before the page's own work). */
+  arrived: Spread;
   floor: Spread;
   /** Marks the server sent that the page never painted (0 when nothing was lost or windowed away). */
   missing: number;
@@ -194,6 +196,7 @@ async function liveTurn(
     const w = window as unknown as { __denBench?: ProbeState };
     if (!w.__denBench) throw new Error('the probe is not in the panel');
     w.__denBench.marks = {};
+    w.__denBench.arrived = {};
     w.__denBench.posts = { count: 0, bytes: 0, first: 0, last: 0 };
   });
   seen = emu.sockets().length;
@@ -229,12 +232,15 @@ async function liveTurn(
   }
   const emitted = emitTimes(emu, sessionId, messageId);
   const painted: number[] = [];
+  const arrived: number[] = [];
   const floorMs: number[] = [];
   let missing = 0;
   for (const [i, at] of emitted) {
     const p = state.marks[i];
     if (p === undefined) missing++;
     else painted.push(p - at);
+    const a = state.arrived?.[i];
+    if (a !== undefined) arrived.push(a - at);
     const f = floor.marks.get(i);
     if (f !== undefined) floorMs.push(f - at);
   }
@@ -242,6 +248,7 @@ async function liveTurn(
   const paintTimes = Object.values(state.marks);
   return {
     painted: spread(painted),
+    arrived: spread(arrived),
     floor: spread(floorMs),
     missing,
     postsPerSecond: state.posts.count / seconds,
