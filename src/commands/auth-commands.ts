@@ -27,13 +27,18 @@ export const WALKTHROUGH_ID = 'gettingStarted';
 
 /** Den: Get Started opens the walkthrough (`<publisher>.<name>#<id>`), in the active group. */
 export function registerGetStarted(extensionId: string): vscode.Disposable {
-  return vscode.commands.registerCommand('den.getStarted', () =>
-    vscode.commands.executeCommand(
+  return vscode.commands.registerCommand('den.getStarted', async () => {
+    await vscode.commands.executeCommand(
       'workbench.action.openWalkthrough',
       `${extensionId}#${WALKTHROUGH_ID}`,
       false,
-    ),
-  );
+    );
+    // The first two steps complete on `den.configured`/`den.signedIn`, but VS Code does not tick a
+    // step whose context already held when it registered the walkthrough (a window that starts
+    // signed in): this key turns true once the walkthrough is open, so `… && den.walkthroughOpen`
+    // changes then, and a step that is done already is ticked.
+    await vscode.commands.executeCommand('setContext', 'den.walkthroughOpen', true);
+  });
 }
 
 /**
