@@ -144,8 +144,8 @@ describe('Activation', () => {
       ['service', 'key', 'task', 'attach', 'apply'],
     );
     const registered = new Set(await vscode.commands.getCommands(true));
-    // the contexts Den sets (src/service/connection.ts)
-    const contexts = new Set(['den.configured', 'den.signedIn']);
+    // the contexts Den sets (src/service/connection.ts; den.walkthroughOpen: Get Started)
+    const contexts = new Set(['den.configured', 'den.signedIn', 'den.walkthroughOpen']);
     for (const step of walkthrough.steps) {
       assert.ok(fs.existsSync(path.join(ext.extensionPath, step.media.markdown)), step.media.markdown);
       for (const link of step.description.matchAll(/\(command:([\w.]+)\)/g))
@@ -154,7 +154,8 @@ describe('Activation', () => {
       for (const event of step.completionEvents) {
         const [kind, what] = event.split(':');
         if (kind === 'onCommand') assert.ok(registered.has(what), `${step.id}: ${event}`);
-        else if (kind === 'onContext') assert.ok(contexts.has(what), `${step.id}: ${event}`);
+        else if (kind === 'onContext')
+          for (const key of what.split(' && ')) assert.ok(contexts.has(key), `${step.id}: ${event}`);
         else if (kind === 'onSettingChanged')
           assert.ok(what in manifest.contributes.configuration.properties, `${step.id}: ${event}`);
         else assert.fail(`${step.id}: unexpected completion event ${event}`);
