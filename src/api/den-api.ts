@@ -41,10 +41,13 @@ export interface DenApiDeps {
   followed: Map<string, number>;
 }
 
+/** An error the API wrote itself: its message already says what went wrong and what to do. */
+class ApiError extends Error {}
+
 /** An `Error` whose message says what went wrong and what to do (never the key). */
 function apiError(err: unknown, doing: string, key: string | undefined): Error {
-  if (err instanceof Error && err.message.startsWith('Den: ')) return err;
-  return new Error(l10n.t('Den: {0}', presentError(err, doing, key).message));
+  if (err instanceof ApiError) return err;
+  return new ApiError(l10n.t('Den: {0}', presentError(err, doing, key).message));
 }
 
 async function sourcesOf(files: DenTurnOptions['files']): Promise<AttachmentSource[]> {
@@ -85,7 +88,7 @@ export function createDenApi(deps: DenApiDeps): DenExtensionApi {
 
     async startTurn(options: DenTurnOptions): Promise<DenTurnRef> {
       const task = options.task?.trim();
-      if (!task) throw new Error(l10n.t('Den: say what the agent should do (the task is empty).'));
+      if (!task) throw new ApiError(l10n.t('Den: say what the agent should do (the task is empty).'));
       try {
         const c = await client();
         const isNew = !options.sessionId;
@@ -107,11 +110,11 @@ export function createDenApi(deps: DenApiDeps): DenExtensionApi {
           await panels.open(sessionId, { turn, ...(title ? { title, isNew } : {}) });
           const started = panels.transcriptOf(sessionId)?.turns.at(-1);
           if (!started?.agentMessageId)
-            throw new Error(l10n.t('Den: the turn did not start; the panel says why.'));
+            throw new ApiError(l10n.t('Den: the turn did not start; the panel says why.'));
           return { sessionId, agentMessageId: started.agentMessageId };
         }
         const r = await panels.startHeadless(sessionId, turn, { ...(title ? { title } : {}), isNew });
-        if ('error' in r) throw new Error(l10n.t('Den: {0}', r.error));
+        if ('error' in r) throw new ApiError(l10n.t('Den: {0}', r.error));
         return { sessionId, agentMessageId: r.agentMessageId };
       } catch (err) {
         throw apiError(err, l10n.t('start the turn'), deps.apiKey());
@@ -209,7 +212,7 @@ async function runWebTask(
   );
   if (!check.request) {
     const problems = Object.entries(check.errors).map(([field, text]) => `${field}: ${text}`);
-    throw new Error(l10n.t('Den: the web task is not valid. {0}', problems.join(' ')));
+    throw new ApiError(l10n.t('Den: the web task is not valid. {0}', problems.join(' ')));
   }
   const runner = webTasks.runner;
   const runId = await runner.start(check.request);
