@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { benchCache } from './cache';
 import { benchPanel } from './panel';
-import { benchPipeline } from './pipeline';
 import { benchResume } from './resume';
 import { benchSessionsPage } from './sessions-page';
 import { benchUpload } from './upload';
@@ -16,10 +15,13 @@ import { benchWorkbench, type Spread } from './workbench';
 async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === 'pipeline') {
+    // The bundled build (esbuild.js --tests): the shipping code is one bundle, not a file per module.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { benchPipeline } = require('./pipeline.bundle.js') as typeof import('./pipeline');
     const r = await benchPipeline();
     console.log(
       `pipeline: bare ws+JSON.parse ${Math.round(r.bare)} events/s; Den stream+reducer ${Math.round(r.den)} events/s; ` +
-        `ratio ${(r.ratio * 100).toFixed(1)} % (targets: ≥ 50,000 events/s and ≥ 25 %)`,
+        `ratio ${(r.ratio * 100).toFixed(1)} % (targets: ≥ 50,000 events/s and ≥ 80 %)`,
     );
   }
   if (!only || only === 'resume') {

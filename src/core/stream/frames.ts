@@ -52,6 +52,9 @@ export function parseFrame(text: string): StreamFrame {
   if (eventId === undefined) return { type: 'malformed', reason: 'no integer event_id' };
   if (!isNonEmptyString(raw.kind)) return { type: 'malformed', reason: 'no kind' };
   if (!isRecord(raw.payload)) return { type: 'malformed', reason: 'no payload object' };
+  // The common frame is exactly an event, well typed: it is the event (no copy per frame).
+  if (eventId === raw.event_id && isFiniteNumber(raw.timestamp) && onlyEventFields(raw))
+    return { type: 'event', event: raw as unknown as AgentEvent };
   const event: AgentEvent = {
     event_id: eventId,
     kind: raw.kind,
@@ -62,6 +65,26 @@ export function parseFrame(text: string): StreamFrame {
   if (isString(raw.block_id)) event.block_id = raw.block_id;
   if (isString(raw.message_id)) event.message_id = raw.message_id;
   return { type: 'event', event };
+}
+
+const EVENT_FIELDS: ReadonlySet<string> = new Set([
+  'event_id',
+  'kind',
+  'payload',
+  'timestamp',
+  'stream_entry_id',
+  'block_id',
+  'message_id',
+]);
+
+/** Whether a frame holds no field but `AgentEvent`'s, each optional one well typed when present. */
+function onlyEventFields(raw: Record<string, unknown>): boolean {
+  for (const key in raw) if (!EVENT_FIELDS.has(key)) return false;
+  return (
+    (raw.stream_entry_id === undefined || isNonEmptyString(raw.stream_entry_id)) &&
+    (raw.block_id === undefined || isString(raw.block_id)) &&
+    (raw.message_id === undefined || isString(raw.message_id))
+  );
 }
 
 /** A non-negative integer, also when sent as a string of digits (tolerant reader). */

@@ -208,7 +208,7 @@ export class SessionStream {
           this.#outbox = [];
           for (const text of pending) conn.send(text);
         },
-        frame: (data, isBinary) => this.#onFrame(data, isBinary),
+        frame: (data, isBinary, now) => this.#onFrame(data, isBinary, now),
         lost: (error) => {
           if (this.#conn === conn) this.#lost(error);
         },
@@ -217,7 +217,7 @@ export class SessionStream {
     this.#conn = conn;
   }
 
-  #onFrame(data: RawData, isBinary: boolean): void {
+  #onFrame(data: RawData, isBinary: boolean, now: number): void {
     this.#counters.framesReceived++;
     if (this.#connFrames++ === 0) this.#failures = 0;
     if (isBinary) {
@@ -236,7 +236,7 @@ export class SessionStream {
         const end = terminalPhase(frame.phase);
         this.#snapshot = end ? { payload: frame.payload, end } : { payload: frame.payload };
         // A snapshot counts nothing as delivered: what the service replays after it is.
-        this.#seq.applySnapshot(frame.lastEventId, frame.lastStreamEntryId, performance.now(), !!end);
+        this.#seq.applySnapshot(frame.lastEventId, frame.lastStreamEntryId, now, !!end);
         // A finished turn whose events were all delivered but whose end is only in the snapshot.
         const covered = frame.lastEventId !== undefined && this.#seq.lastEventId >= frame.lastEventId;
         if (end && covered) {
@@ -250,18 +250,18 @@ export class SessionStream {
         this.#malformed(frame.reason, text);
         return;
       case 'event':
-        this.#onEventFrame(frame.event);
+        this.#onEventFrame(frame.event, now);
         return;
     }
   }
 
-  #onEventFrame(ev: AgentEvent): void {
+  #onEventFrame(ev: AgentEvent, now: number): void {
     if (ev.message_id !== undefined && ev.message_id !== this.#opts.messageId) {
       this.#counters.foreign++;
       this.#seq.passForeign(ev.stream_entry_id);
       return;
     }
-    const r = this.#seq.push(ev, performance.now());
+    const r = this.#seq.push(ev, now);
     switch (r.outcome) {
       case 'duplicate':
         this.#counters.duplicates++;
@@ -285,7 +285,12 @@ export class SessionStream {
   #deliver(events: AgentEvent[]): void {
     for (const ev of events) {
       if (this.#phase !== 'running') return;
-      this.#safely('onEvent', () => this.#listener.onEvent(ev));
+      // Inline rather than through #safely: this runs once per event, and a closure per event shows.
+      try {
+        this.#listener.onEvent(ev);
+      } catch (err) {
+        this.#listenerThrew('onEvent', err);
+      }
       const end = terminalKind(ev.kind);
       if (end && this.#phase === 'running') {
         this.#finish({ kind: end, event: ev }, 'ended', { attempt: this.#failures });
@@ -447,8 +452,12 @@ export class SessionStream {
     try {
       fn();
     } catch (err) {
-      const msg = err instanceof Error ? err.message : String(err);
-      this.#log.error(`stream: the ${what} listener threw: ${msg}`);
+      this.#listenerThrew(what, err);
     }
+  }
+
+  #listenerThrew(what: string, err: unknown): void {
+    const msg = err instanceof Error ? err.message : String(err);
+    this.#log.error(`stream: the ${what} listener threw: ${msg}`);
   }
 }

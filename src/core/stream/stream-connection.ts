@@ -8,7 +8,8 @@ import { upgradeError } from './upgrade-error';
 /** What one connection reports. Nothing is reported after `close()` or after `lost`. */
 export interface ConnectionHandlers {
   open(): void;
-  frame(data: WebSocket.RawData, isBinary: boolean): void;
+  /** `now`: `performance.now()` when the frame arrived. */
+  frame(data: WebSocket.RawData, isBinary: boolean, now: number): void;
   /**
    * The connection is over without being asked to: refused with an HTTP status (see `status` and
    * `retryable` on the error), closed, errored, or silent for longer than the idle timeout.
@@ -71,8 +72,9 @@ export class StreamConnection {
     });
     ws.on('message', (data, isBinary) => {
       if (this.#ws !== ws) return;
-      this.#lastFrameAt = performance.now();
-      this.#handlers.frame(data, isBinary);
+      const now = performance.now();
+      this.#lastFrameAt = now;
+      this.#handlers.frame(data, isBinary, now);
     });
     ws.on('ping', () => {
       this.#lastFrameAt = performance.now();

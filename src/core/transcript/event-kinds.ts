@@ -70,12 +70,15 @@ function add(c: EventContext, block: Block): void {
  * `thought`) or, with `replace`, set (`text`; a missing text then changes nothing). An event aimed at
  * a block of another type is kept as a generic block.
  */
+/** writeText's default options, shared: it runs once per streamed chunk. */
+const NO_OPTIONS: { replace?: boolean; final?: boolean } = {};
+
 function writeText(
   c: EventContext,
   defaultId: string,
   make: (id: string) => Block,
   text: string | undefined,
-  opts: { replace?: boolean; final?: boolean } = {},
+  opts: { replace?: boolean; final?: boolean } = NO_OPTIONS,
 ): void {
   const id = c.blockId ?? defaultId;
   const b = findBlock(c.turn.blocks, id);

@@ -200,14 +200,14 @@ export interface ChangeSet {
   /** The turn did not exist and was created (send it whole). */
   turnCreated: boolean;
   /** Ids of blocks created, in creation order. */
-  blocksCreated: string[];
+  blocksCreated: readonly string[];
   /** Ids of existing blocks that changed (never also in `blocksCreated`). */
-  blocksUpdated: string[];
+  blocksUpdated: readonly string[];
   /**
    * Pure appends: a block of `blocksUpdated` whose only change was appending this text. A block in
    * `blocksUpdated` without an entry here changed otherwise and must be re-sent whole.
    */
-  appends: BlockAppend[];
+  appends: readonly BlockAppend[];
   /** `status` changed. */
   statusChanged: boolean;
   /** Other turn fields changed: phase, eta, queue position, error, abort reason, result, user message. */

@@ -107,6 +107,46 @@ describe('parseFrame', () => {
     assert.equal(f.event.timestamp, 1_700_000_000_123);
     assert.deepEqual(Object.keys(f.event).sort(), ['event_id', 'kind', 'payload', 'timestamp']);
   });
+
+  // The fast path hands over the parsed object itself; every other frame is copied field by field.
+  const full = {
+    event_id: 7,
+    kind: 'k',
+    payload: { a: 1 },
+    timestamp: 5,
+    stream_entry_id: '9-0',
+    block_id: 'b',
+    message_id: 'm',
+  };
+  const variants: { name: string; frame: Record<string, unknown>; expected: Record<string, unknown> }[] = [
+    { name: 'a clean event whole', frame: full, expected: full },
+    {
+      name: 'a clean event without its optional fields',
+      frame: { event_id: 1, kind: 'k', payload: {}, timestamp: 2 },
+      expected: { event_id: 1, kind: 'k', payload: {}, timestamp: 2 },
+    },
+    { name: 'an event id sent as digits, as a number', frame: { ...full, event_id: '7' }, expected: full },
+    { name: 'an event without an extra field', frame: { ...full, extra: [1] }, expected: full },
+    {
+      name: 'an event without an ill-typed block id',
+      frame: { ...full, block_id: 3 },
+      expected: { ...full, block_id: undefined },
+    },
+    {
+      name: 'an event without an ill-typed message id',
+      frame: { ...full, message_id: null },
+      expected: { ...full, message_id: undefined },
+    },
+  ];
+  for (const v of variants) {
+    it(`reads ${v.name}`, () => {
+      const f = parseFrame(JSON.stringify(v.frame));
+      assert.equal(f.type, 'event');
+      if (f.type !== 'event') return;
+      const expected = Object.fromEntries(Object.entries(v.expected).filter(([, x]) => x !== undefined));
+      assert.deepEqual(f.event, expected);
+    });
+  }
 });
 
 describe('terminalKind and terminalPhase', () => {

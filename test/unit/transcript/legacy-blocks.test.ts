@@ -147,7 +147,7 @@ describe('legacy blocks are read tolerantly', () => {
       turn.blocks.map((b) => b.id),
       ['tool:a:1', 'tool:a:1#fields', 'answer:main'],
     );
-    assert.deepEqual(cs.blocksUpdated.sort(), ['answer:main', 'tool:a:1#fields']);
+    assert.deepEqual([...cs.blocksUpdated].sort(), ['answer:main', 'tool:a:1#fields']);
     assert.deepEqual(generic(turn, 'tool:a:1#fields').payload, { ticks: 2 });
   });
 });
