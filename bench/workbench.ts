@@ -33,6 +33,7 @@ import {
   type Workbench,
 } from '../test/harness/workbench';
 import { countPosts, installProbe, type ProbeState } from './workbench-probe';
+import { Inspector, TurnTrace } from './workbench-trace';
 
 const LIVE_EVENTS = 2000;
 const LIVE_RATE = 200;
@@ -43,6 +44,8 @@ const HEAP_SESSIONS = 100;
 const RUNS = Number(process.env.DEN_BENCH_RUNS ?? 3);
 /** Which parts run (default all): `DEN_BENCH_PARTS=live,burst`. */
 const PARTS = new Set((process.env.DEN_BENCH_PARTS ?? 'tree,live,burst,open,heap').split(','));
+/** `DEN_BENCH_TRACE=1`: each live turn also traces the extension host and Chromium (`workbench-trace.ts`). */
+const TRACE = process.env.DEN_BENCH_TRACE === '1';
 /** Every wait here is bounded. */
 const WAIT_MS = 120_000;
 
@@ -180,6 +183,7 @@ async function liveTurn(
   emu: Emulator,
   task: string,
   events: number,
+  label: string,
 ): Promise<LiveRun & { allPaintedMs: number }> {
   const { page } = wb;
   await closeEditors(page);
@@ -202,6 +206,8 @@ async function liveTurn(
   seen = emu.sockets().length;
   const input = frame.locator('#composer-input');
   await input.fill(task);
+  const inspector = TRACE ? await Inspector.open(extensionHostPid(wb.codeServer.pid), until) : undefined;
+  const trace = inspector ? await TurnTrace.start(label, inspector, wb.browser, page) : undefined;
   await input.press('Enter');
   const { sessionId, messageId } = await nextSocket(emu, seen);
   const floor = floorClient(emu, sessionId, messageId);
@@ -243,6 +249,13 @@ async function liveTurn(
     if (a !== undefined) arrived.push(a - at);
     const f = floor.marks.get(i);
     if (f !== undefined) floorMs.push(f - at);
+  }
+  if (trace) {
+    const slow = [...emitted]
+      .map(([i, emit]) => ({ emit, painted: state.marks[i] }))
+      .filter((m) => m.painted !== undefined && m.painted - m.emit >= 100);
+    note(`trace ${label}`, await trace.stop(slow));
+    inspector?.close();
   }
   const seconds = Math.max(0.001, (state.posts.last - state.posts.first) / 1000);
   const paintTimes = Object.values(state.marks);
@@ -314,43 +327,26 @@ function extensionHostPid(root: number): number {
         grew = true;
       }
   }
-  const host = rows.find((r) => inTree.has(r.pid) && r.args.includes('extensionHost'));
+  // The newest: the window was reloaded, and the first window's host can linger for a while (a
+  // first version took that one, idle, and its profile and heap said nothing of Den).
+  const host = rows
+    .filter((r) => inTree.has(r.pid) && r.args.includes('extensionHost'))
+    .sort((a, b) => b.pid - a.pid)[0];
   if (!host) throw new Error('workbench bench: no extension host process under code-server');
   return host.pid;
 }
 
 /** The extension host's JS heap after a full GC, through the inspector SIGUSR1 opens on :9229. */
 async function hostHeapMb(pid: number): Promise<number> {
-  process.kill(pid, 'SIGUSR1');
-  const list = await until('the inspector', async () => {
-    try {
-      const r = await fetch('http://127.0.0.1:9229/json/list');
-      return (await r.json()) as { webSocketDebuggerUrl: string }[];
-    } catch {
-      return undefined;
-    }
-  });
-  const ws = new WebSocket(list[0].webSocketDebuggerUrl, { perMessageDeflate: false });
-  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-  let id = 0;
-  const call = (method: string): Promise<Record<string, unknown>> =>
-    new Promise((resolve) => {
-      const my = ++id;
-      const on = (data: WebSocket.RawData) => {
-        const msg = JSON.parse(data.toString()) as { id?: number; result?: Record<string, unknown> };
-        if (msg.id === my) {
-          ws.off('message', on);
-          resolve(msg.result ?? {});
-        }
-      };
-      ws.on('message', on);
-      ws.send(JSON.stringify({ id: my, method }));
-    });
-  await call('HeapProfiler.collectGarbage');
-  await call('HeapProfiler.collectGarbage');
-  const usage = await call('Runtime.getHeapUsage');
-  ws.close();
-  return Number(usage.usedSize) / 1e6;
+  const inspector = await Inspector.open(pid, until);
+  try {
+    await inspector.call('HeapProfiler.collectGarbage');
+    await inspector.call('HeapProfiler.collectGarbage');
+    const usage = await inspector.call('Runtime.getHeapUsage');
+    return Number(usage.usedSize) / 1e6;
+  } finally {
+    inspector.close();
+  }
 }
 
 function cpuBurner(): ChildProcess {
@@ -470,11 +466,11 @@ async function answerTimes(
 async function liveRuns(wb: Workbench, emu: Emulator, result: WorkbenchResult): Promise<void> {
   const task = (i: number) => `${LIVE_EVENTS} events rate ${LIVE_RATE} marked run ${i}`;
   for (let i = 0; i < RUNS; i++)
-    result.quiet.push(note('quiet', await liveTurn(wb, emu, task(i), LIVE_EVENTS)));
+    result.quiet.push(note('quiet', await liveTurn(wb, emu, task(i), LIVE_EVENTS, `quiet-${i}`)));
   const burner = cpuBurner();
   try {
     for (let i = 0; i < RUNS; i++) {
-      result.loaded.push(note('loaded', await liveTurn(wb, emu, task(RUNS + i), LIVE_EVENTS)));
+      result.loaded.push(note('loaded', await liveTurn(wb, emu, task(RUNS + i), LIVE_EVENTS, `loaded-${i}`)));
     }
   } finally {
     burner.kill();
@@ -484,7 +480,7 @@ async function liveRuns(wb: Workbench, emu: Emulator, result: WorkbenchResult): 
 /** A 10,000-event burst, live; then that session reopened (Den has it in its cache). */
 async function burstAndReopen(wb: Workbench, emu: Emulator, result: WorkbenchResult): Promise<void> {
   const burstTask = `${BURST_EVENTS} events burst marked`;
-  result.burst = note('burst', await liveTurn(wb, emu, burstTask, BURST_EVENTS));
+  result.burst = note('burst', await liveTurn(wb, emu, burstTask, BURST_EVENTS, 'burst'));
   const burstId = emu.sockets().at(-1)!.sessionId;
   const reopened = await openFromTree(wb, warmUpTask(burstTask), BURST_EVENTS - 1);
   result.reopen = note('reopen', {
