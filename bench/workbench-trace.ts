@@ -172,7 +172,11 @@ export class TurnTrace {
       if (!host && !wb && !wv) slow.none++;
     }
     const byRenderer = new Map<string, LongTask[]>();
-    for (const t of tasks) byRenderer.set(t.renderer, [...(byRenderer.get(t.renderer) ?? []), t]);
+    for (const t of tasks) {
+      const list = byRenderer.get(t.renderer) ?? [];
+      list.push(t);
+      byRenderer.set(t.renderer, list);
+    }
     const stallMs = stalls.map(([, ms]) => ms).sort((a, b) => a - b);
     return {
       label: this.label,

@@ -65,14 +65,14 @@ function add(c: EventContext, block: Block): void {
   noteCreated(c.cs, block.id);
 }
 
+/** writeText's default options, shared: it runs once per streamed chunk. */
+const NO_OPTIONS: { replace?: boolean; final?: boolean } = {};
+
 /**
  * Writes text into a text-bearing block, creating it when missing: appended (`markdown.chunk`,
  * `thought`) or, with `replace`, set (`text`; a missing text then changes nothing). An event aimed at
  * a block of another type is kept as a generic block.
  */
-/** writeText's default options, shared: it runs once per streamed chunk. */
-const NO_OPTIONS: { replace?: boolean; final?: boolean } = {};
-
 function writeText(
   c: EventContext,
   defaultId: string,
