@@ -6,7 +6,12 @@ import { benchResume } from './resume';
 import { benchSessionsPage } from './sessions-page';
 import { benchUpload } from './upload';
 import { benchWebTask } from './webtask';
-import { benchWorkbench, type Spread } from './workbench';
+import { benchWorkbench, type OpenSteps, type Spread } from './workbench';
+
+/** Where an open's time went before its first paint. */
+function steps(o: OpenSteps): string {
+  return `(iframe added ${o.frameMs.toFixed(0)} ms, page written ${o.pageMs.toFixed(0)} ms, init reached it ${o.initMs.toFixed(0)} ms, ${(o.initBytes / 1e3).toFixed(0)} KB)`;
+}
 
 /**
  * `npm run bench`: prints each benchmark's numbers, with ratios against a baseline measured in the
@@ -105,19 +110,20 @@ async function main(): Promise<void> {
         `workbench burst (10,000 events): painted ${ms(r.burst.painted)}; floor ${ms(r.burst.floor)}; all painted ${r.burst.allPaintedMs.toFixed(0)} ms after the first emit; ` +
           `missing ${r.burst.missing}; ${r.burst.postsPerSecond.toFixed(1)} posts/s, ${r.burst.bytesPerPost.toFixed(0)} bytes/post`,
       );
-    if (r.reopen)
+    for (const o of r.reopen ?? [])
       console.log(
-        `workbench reopen (10,000 events, cached): click → first paint ${r.reopen.firstPaintMs.toFixed(0)} ms, → caught up ${r.reopen.caughtUpMs.toFixed(0)} ms; ` +
-          `floor (bare fetch + parse of the history) ${r.reopen.floorMs.toFixed(0)} ms (target: first paint ≤ 150 ms)`,
+        `workbench reopen (10,000 events, cached): click → first paint ${o.firstPaintMs.toFixed(0)} ms, → caught up ${o.caughtUpMs.toFixed(0)} ms; ` +
+          `${steps(o)}; floor (bare fetch + parse of the history) ${o.floorMs.toFixed(0)} ms (target: first paint ≤ 150 ms)`,
       );
-    if (r.open)
+    for (const o of r.open ?? [])
       console.log(
-        `workbench open (20,000 events, no cache): click → first paint ${r.open.firstPaintMs.toFixed(0)} ms, → last chunk ${r.open.lastChunkMs.toFixed(0)} ms; ` +
-          `floor ${r.open.floorMs.toFixed(0)} ms (target: all shown ≤ 1,000 ms)`,
+        `workbench open (20,000 events, no cache): click → first paint ${o.firstPaintMs.toFixed(0)} ms, → last chunk ${o.lastChunkMs.toFixed(0)} ms; ` +
+          `${steps(o)}; floor ${o.floorMs.toFixed(0)} ms (target: all shown ≤ 1,000 ms)`,
       );
-    if (r.tree)
+    for (const o of r.tree ?? [])
       console.log(
-        `workbench tree (10,000 sessions): the service answered the first page → the first row shown ${r.tree.firstRowMs.toFixed(0)} ms (target: ≤ 200 ms); floor (a bare fetch of the page) ${r.tree.floorMs.toFixed(0)} ms`,
+        `workbench tree (10,000 sessions): the service answered the first page → the first row shown ${o.firstRowMs.toFixed(0)} ms after a window reload, ` +
+          `a new session's row ${o.refreshRowMs.toFixed(0)} ms after a refresh (target: ≤ 200 ms); floor (a bare fetch of the page) ${o.floorMs.toFixed(0)} ms`,
       );
     if (r.heap)
       console.log(

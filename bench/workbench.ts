@@ -66,14 +66,27 @@ export interface LiveRun {
   postsPerSecond: number;
   bytesPerPost: number;
 }
+/** Where a click on a session's row spends its time before the first paint (ms after the click). */
+export interface OpenSteps {
+  /** The workbench added the webview's iframe (VS Code ran the command, opened the editor). */
+  frameMs: number;
+  /** VS Code created the panel and wrote Den's page into its frame. */
+  pageMs: number;
+  /** The first post from the host (Den's `init`, after the page said `ready`) reached the page. */
+  initMs: number;
+  initBytes: number;
+}
 export interface WorkbenchResult {
   /** Empty when the part did not run (`DEN_BENCH_PARTS`). */
   quiet: LiveRun[];
   loaded: LiveRun[];
   burst?: LiveRun & { allPaintedMs: number };
-  reopen?: { firstPaintMs: number; caughtUpMs: number; floorMs: number };
-  open?: { firstPaintMs: number; lastChunkMs: number; floorMs: number };
-  tree?: { firstRowMs: number; floorMs: number };
+  /** One per run (`DEN_BENCH_RUNS`), each a click on the same cached session. */
+  reopen?: ({ firstPaintMs: number; caughtUpMs: number; floorMs: number } & OpenSteps)[];
+  /** One per run, each a session Den never saw. */
+  open?: ({ firstPaintMs: number; lastChunkMs: number; floorMs: number } & OpenSteps)[];
+  /** One per run: the first row after a window reload, a new session's row after a refresh. */
+  tree?: { firstRowMs: number; refreshRowMs: number; floorMs: number }[];
   heap?: { beforeMb: number; afterMb: number };
 }
 
@@ -285,7 +298,7 @@ async function openFromTree(
   wb: Workbench,
   title: string,
   lastMark: number,
-): Promise<{ firstPaintMs: number; lastMs: number }> {
+): Promise<{ firstPaintMs: number; lastMs: number } & OpenSteps> {
   const { page } = wb;
   await closeEditors(page);
   await clickActivityBar(page, 'Den');
@@ -298,15 +311,61 @@ async function openFromTree(
     else await row.waitFor({ timeout: WAIT_MS });
   }
   await row.waitFor({ timeout: WAIT_MS });
+  await page.evaluate(noteNextFrame);
   const clicked = Date.now();
   await row.click();
   const frame = await denFrame(page);
+  const frameAt = await page.evaluate(() => (window as unknown as { __denFrameAt?: number }).__denFrameAt);
   const state = await until(`mark ${lastMark} painted`, async () => {
     const s = await probeState(frame);
     return s.marks[lastMark] !== undefined ? s : undefined;
   });
   const times = Object.values(state.marks);
-  return { firstPaintMs: Math.min(...times) - clicked, lastMs: state.marks[lastMark] - clicked };
+  return {
+    firstPaintMs: Math.min(...times) - clicked,
+    lastMs: state.marks[lastMark] - clicked,
+    frameMs: (frameAt ?? NaN) - clicked,
+    pageMs: (state.pageAt ?? NaN) - clicked,
+    initMs: (state.firstPostAt ?? NaN) - clicked,
+    initBytes: state.firstPostBytes ?? NaN,
+  };
+}
+
+/** Waits until the workbench is idle: 20 animation frames in a row, each within 25 ms of the last. */
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(
+    (limit) =>
+      new Promise<void>((resolve, reject) => {
+        const started = performance.now();
+        let last = started;
+        let calm = 0;
+        const tick = (now: number): void => {
+          calm = now - last <= 25 ? calm + 1 : 0;
+          last = now;
+          if (calm >= 20) resolve();
+          else if (now - started > limit) reject(new Error('workbench bench: the window never settled'));
+          else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+    WAIT_MS,
+  );
+}
+
+/** In the workbench's page: notes (`__denFrameAt`) when the next iframe is added (a webview's). */
+function noteNextFrame(): void {
+  const w = window as unknown as { __denFrameAt?: number };
+  w.__denFrameAt = undefined;
+  const mo = new MutationObserver((records) => {
+    for (const r of records)
+      for (const n of r.addedNodes)
+        if (n instanceof HTMLIFrameElement || (n instanceof Element && n.querySelector('iframe'))) {
+          w.__denFrameAt = Date.now();
+          mo.disconnect();
+          return;
+        }
+  });
+  mo.observe(document.body, { childList: true, subtree: true });
 }
 
 /** The extension host's process (code-server's child running `--type=extensionHost`). */
@@ -377,7 +436,7 @@ export async function benchWorkbench(): Promise<WorkbenchResult> {
   const vsix = path.join(repoRoot(), 'dist', 'den.vsix');
   if (!fs.existsSync(vsix)) throw new Error('dist/den.vsix is missing: run `npm run package` first');
   const result: WorkbenchResult = { quiet: [], loaded: [] };
-  if (PARTS.has('tree')) result.tree = note('tree', await treeFirstPage());
+  if (PARTS.has('tree')) result.tree = await treeFirstPage();
   const emu = await startEmulator({ seed: false });
   try {
     await withWorkbench(emu, async (wb) => {
@@ -385,7 +444,10 @@ export async function benchWorkbench(): Promise<WorkbenchResult> {
       await showAllSessions(wb.page);
       if (PARTS.has('live')) await liveRuns(wb, emu, result);
       if (PARTS.has('burst')) await burstAndReopen(wb, emu, result);
-      if (PARTS.has('open')) result.open = note('open', await openUncached(wb, emu));
+      if (PARTS.has('open')) {
+        result.open = [];
+        for (let i = 0; i < RUNS; i++) result.open.push(note('open', await openUncached(wb, emu, i)));
+      }
       if (PARTS.has('heap')) result.heap = note('heap', await heapAfterSessions(wb, emu));
     });
   } finally {
@@ -395,35 +457,65 @@ export async function benchWorkbench(): Promise<WorkbenchResult> {
 }
 
 /**
- * The Sessions tree's first page of 10,000 sessions: from the moment the service has answered the
- * first page (seen by a pass-through proxy in front of the emulator) to the frame that shows the
- * view's first row, in a window reloaded with Den's view open (Den activates and loads the page).
+ * The Sessions tree's first page of 10,000 sessions, `RUNS` times: from the moment the service has
+ * answered the first page (seen by a pass-through proxy in front of the emulator) to the frame that
+ * shows the view's first row, in a window reloaded with Den's view open (Den activates and loads the
+ * page while the workbench starts); then, in the settled window, from the answer to a refresh to the
+ * frame showing the row of a session that was new in it.
  */
 async function treeFirstPage(): Promise<NonNullable<WorkbenchResult['tree']>> {
   const emu = await startEmulator({ seed: false, extraSessions: TREE_SESSIONS });
   const proxy = await answerTimes(emu.url);
+  const rowShown = async (page: Page, text: string | undefined): Promise<number> => {
+    const handle = await page.waitForFunction(
+      (t) =>
+        [...document.querySelectorAll('.part.sidebar .pane [role="treeitem"]')].some(
+          (e) => t === undefined || (e.textContent ?? '').includes(t),
+        )
+          ? Date.now()
+          : 0,
+      text,
+      { polling: 'raf', timeout: WAIT_MS },
+    );
+    return Number(await handle.jsonValue());
+  };
+  const answeredBy = (shownAt: number): number => {
+    const at = proxy.answered.filter((t) => t <= shownAt).at(-1);
+    if (at === undefined) throw new Error('workbench bench: the first page was not requested');
+    return at;
+  };
   try {
     return await withWorkbench(
       emu,
       async (wb) => {
         await showAllSessions(wb.page);
         await wb.page.locator('.part.sidebar [role="treeitem"]').first().waitFor({ timeout: WAIT_MS });
-        proxy.answered.length = 0;
-        await wb.page.reload();
-        const handle = await wb.page.waitForFunction(
-          () => (document.querySelector('.part.sidebar .pane [role="treeitem"]') ? Date.now() : 0),
-          undefined,
-          { polling: 'raf', timeout: WAIT_MS },
-        );
-        const shownAt = Number(await handle.jsonValue());
-        const answeredAt = proxy.answered.filter((t) => t <= shownAt).at(-1);
-        if (answeredAt === undefined) throw new Error('workbench bench: the first page was not requested');
-        const t = performance.now();
-        const res = await fetch(`${emu.url}/sessions?page=1&limit=100&sort=updatedAt&order=desc`, {
-          headers: { authorization: `Bearer ${emu.keys.primary}` },
-        });
-        await res.json();
-        return { firstRowMs: shownAt - answeredAt, floorMs: performance.now() - t };
+        const runs: NonNullable<WorkbenchResult['tree']> = [];
+        for (let i = 0; i < RUNS; i++) {
+          proxy.answered.length = 0;
+          await wb.page.reload();
+          const shownAt = await rowShown(wb.page, undefined);
+          const firstRowMs = shownAt - answeredBy(shownAt);
+          await settle(wb.page);
+          const title = `tree refresh ${i} ${Date.now()}`;
+          emu.seedTurn(`5e5510a0-0000-4000-8000-0000000300${String(i).padStart(2, '0')}`, title);
+          proxy.answered.length = 0;
+          await runCommand(wb.page, 'Den: Refresh Sessions');
+          const refreshedAt = await rowShown(wb.page, title);
+          const t = performance.now();
+          const res = await fetch(`${emu.url}/sessions?page=1&limit=100&sort=updatedAt&order=desc`, {
+            headers: { authorization: `Bearer ${emu.keys.primary}` },
+          });
+          await res.json();
+          runs.push(
+            note('tree', {
+              firstRowMs,
+              refreshRowMs: refreshedAt - answeredBy(refreshedAt),
+              floorMs: performance.now() - t,
+            }),
+          );
+        }
+        return runs;
       },
       proxy.url,
     );
@@ -482,24 +574,41 @@ async function burstAndReopen(wb: Workbench, emu: Emulator, result: WorkbenchRes
   const burstTask = `${BURST_EVENTS} events burst marked`;
   result.burst = note('burst', await liveTurn(wb, emu, burstTask, BURST_EVENTS, 'burst'));
   const burstId = emu.sockets().at(-1)!.sessionId;
-  const reopened = await openFromTree(wb, warmUpTask(burstTask), BURST_EVENTS - 1);
-  result.reopen = note('reopen', {
-    firstPaintMs: reopened.firstPaintMs,
-    caughtUpMs: reopened.lastMs,
-    floorMs: await historyFloor(emu, burstId),
-  });
+  result.reopen = [];
+  for (let i = 0; i < RUNS; i++) {
+    const reopened = await openFromTree(wb, warmUpTask(burstTask), BURST_EVENTS - 1);
+    result.reopen.push(
+      note('reopen', {
+        firstPaintMs: reopened.firstPaintMs,
+        caughtUpMs: reopened.lastMs,
+        frameMs: reopened.frameMs,
+        pageMs: reopened.pageMs,
+        initMs: reopened.initMs,
+        initBytes: reopened.initBytes,
+        floorMs: await historyFloor(emu, burstId),
+      }),
+    );
+  }
 }
 
-/** A 20,000-event session Den never saw: click → first paint → its last chunk. */
-async function openUncached(wb: Workbench, emu: Emulator): Promise<NonNullable<WorkbenchResult['open']>> {
-  const openId = '5e5510a0-0000-4000-8000-000000020000';
-  const openTask = `${OPEN_EVENTS} events marked (never opened)`;
+/** A 20,000-event session Den never saw: click → first paint → its last chunk (`run`: a new one each). */
+async function openUncached(
+  wb: Workbench,
+  emu: Emulator,
+  run: number,
+): Promise<NonNullable<WorkbenchResult['open']>[number]> {
+  const openId = `5e5510a0-0000-4000-8000-0000000200${String(run).padStart(2, '0')}`;
+  const openTask = `${OPEN_EVENTS} events marked (never opened, ${run})`;
   emu.seedTurn(openId, openTask);
   await runCommand(wb.page, 'Den: Refresh Sessions');
   const opened = await openFromTree(wb, openTask, OPEN_EVENTS - 1);
   return {
     firstPaintMs: opened.firstPaintMs,
     lastChunkMs: opened.lastMs,
+    frameMs: opened.frameMs,
+    pageMs: opened.pageMs,
+    initMs: opened.initMs,
+    initBytes: opened.initBytes,
     floorMs: await historyFloor(emu, openId),
   };
 }

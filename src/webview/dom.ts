@@ -8,18 +8,96 @@ import type { WebviewMessage } from '../protocol/messages';
 import { safeHref } from './safe-url';
 import { ALLOWED, isAllowedAttribute, isText, type VNode } from './vnode';
 
-/** Builds a virtual tree into a fragment. Elements that break the allow-list keep only their text. */
-export function toDom(nodes: readonly VNode[], doc: Document = document): DocumentFragment {
-  const frag = doc.createDocumentFragment();
-  for (const n of nodes) frag.appendChild(create(n, doc));
-  return frag;
+/**
+ * Makes an element show the virtual tree `next` and returns the tree it now shows, to pass as
+ * `shown` next time. `shown` is what the element's children were built from by an earlier call
+ * (undefined: anything else, rebuilt). Nodes that did not change are kept, a text node that did gets
+ * its new text, an element with the same tag and attributes is patched in place, and the rest is
+ * created anew: a growing answer changes one text node a frame, not every paragraph of its section
+ * (less style and layout work, less garbage, and a selection in it survives).
+ */
+export function patchDom(
+  parent: Element,
+  shown: readonly VNode[] | undefined,
+  next: readonly VNode[],
+): readonly VNode[] {
+  const tree = allowedTree(next);
+  const doc = parent.ownerDocument;
+  if (shown === undefined || parent.childNodes.length !== shown.length) {
+    clear(parent);
+    for (const n of tree) parent.appendChild(create(n, doc));
+  } else patchChildren(parent, shown, tree, doc);
+  return tree;
 }
 
+function patchChildren(parent: Node, shown: readonly VNode[], next: readonly VNode[], doc: Document): void {
+  let child = parent.firstChild;
+  for (let i = 0; i < next.length; i++) {
+    const n = next[i];
+    if (child === null) {
+      parent.appendChild(create(n, doc));
+      continue;
+    }
+    const after: ChildNode | null = child.nextSibling;
+    const was = shown[i];
+    if (was !== n) {
+      if (isText(n)) {
+        if (isText(was)) {
+          if (was.text !== n.text) (child as Text).data = n.text;
+        } else parent.replaceChild(create(n, doc), child);
+      } else if (!isText(was) && was.tag === n.tag && sameAttrs(was.attrs, n.attrs)) {
+        patchChildren(child, was.children, n.children, doc);
+      } else parent.replaceChild(create(n, doc), child);
+    }
+    child = after;
+  }
+  while (child !== null) {
+    const after: ChildNode | null = child.nextSibling;
+    parent.removeChild(child);
+    child = after;
+  }
+}
+
+function sameAttrs(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+/**
+ * The tree with what breaks the allow-list taken out: an element whose tag is not allowed is replaced
+ * by its children, an attribute not allowed (or with a value not allowed) is dropped. The same objects
+ * where nothing was taken out (the renderer's trees, normally), so each node maps to one DOM node.
+ */
+function allowedTree(nodes: readonly VNode[]): readonly VNode[] {
+  let out: VNode[] | undefined;
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
+    const kept = allowedNode(n);
+    if (kept === n && out === undefined) continue;
+    out ??= nodes.slice(0, i);
+    if (Array.isArray(kept)) out.push(...kept);
+    else out.push(kept as VNode);
+  }
+  return out ?? nodes;
+}
+
+function allowedNode(n: VNode): VNode | readonly VNode[] {
+  if (isText(n)) return n;
+  if (!Object.prototype.hasOwnProperty.call(ALLOWED, n.tag)) return allowedTree(n.children);
+  const entries = Object.entries(n.attrs);
+  const allowed = ([k, v]: [string, string]): boolean => isAllowedAttribute(n.tag, k, v);
+  const attrs = entries.every(allowed) ? n.attrs : Object.fromEntries(entries.filter(allowed));
+  const children = allowedTree(n.children);
+  return attrs === n.attrs && children === n.children ? n : { tag: n.tag, attrs, children: [...children] };
+}
+
+/** Creates the DOM of a node of an {@link allowedTree}: one DOM node per node. */
 function create(n: VNode, doc: Document): Node {
   if (isText(n)) return doc.createTextNode(n.text);
-  if (!Object.prototype.hasOwnProperty.call(ALLOWED, n.tag)) return toDom(n.children, doc);
   const e = doc.createElement(n.tag);
-  for (const [k, v] of Object.entries(n.attrs)) if (isAllowedAttribute(n.tag, k, v)) e.setAttribute(k, v);
+  for (const k of Object.keys(n.attrs)) e.setAttribute(k, n.attrs[k]);
   for (const c of n.children) e.appendChild(create(c, doc));
   return e;
 }

@@ -3,10 +3,11 @@
  * a message the agent received, and a generic block for kinds Den does not know.
  */
 import { l10n } from '../../core/l10n';
-import { clear, h, toDom } from '../dom';
+import { clear, h, patchDom } from '../dom';
 import { formatBytes, valueText } from '../format';
 import { renderMarkdown } from '../markdown';
 import { blockKey } from '../state';
+import type { VNode } from '../vnode';
 import type { RowView, ViewContext } from './context';
 
 /** Largest generic payload shown (pretty JSON), in characters. */
@@ -29,6 +30,7 @@ function blockEl(
 export class MarkdownSectionView implements RowView {
   readonly el: HTMLElement;
   private rendered: string | undefined;
+  private shown: readonly VNode[] | undefined;
 
   constructor(
     private readonly ctx: ViewContext,
@@ -45,8 +47,7 @@ export class MarkdownSectionView implements RowView {
     const src = this.ctx.sectionText(this.turnId, this.blockId, this.part);
     if (src === this.rendered) return;
     this.rendered = src;
-    clear(this.el);
-    this.el.appendChild(toDom(renderMarkdown(src)));
+    this.shown = patchDom(this.el, this.shown, renderMarkdown(src));
   }
 }
 
@@ -56,6 +57,7 @@ export class ThoughtView implements RowView {
   private readonly summary: HTMLElement;
   private readonly body: HTMLElement;
   private rendered: string | undefined;
+  private shown: readonly VNode[] | undefined;
 
   constructor(
     private readonly ctx: ViewContext,
@@ -75,8 +77,7 @@ export class ThoughtView implements RowView {
     this.summary.textContent = b.final ? l10n.t('Thought') : l10n.t('Thinking…');
     if (!this.el.open || b.text === this.rendered) return;
     this.rendered = b.text;
-    clear(this.body);
-    this.body.appendChild(toDom(renderMarkdown(b.text)));
+    this.shown = patchDom(this.body, this.shown, renderMarkdown(b.text));
   }
 }
 
