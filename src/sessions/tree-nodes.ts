@@ -53,7 +53,7 @@ function nodeKey(n: SessionNode): string {
 
 /** The icon and theme colour of each known state of a session's last turn (its name is the word). */
 const TURN_STATE: Record<TurnState, [icon: string, color: string]> = {
-  running: ['sync~spin', 'charts.blue'],
+  running: ['sync', 'charts.blue'],
   done: ['pass', 'testing.iconPassed'],
   failed: ['error', 'testing.iconFailed'],
   stopped: ['debug-stop', 'charts.orange'],
@@ -172,7 +172,7 @@ export function turnItem(
   item.iconPath = aborted
     ? new vscode.ThemeIcon('debug-stop', new vscode.ThemeColor('errorForeground'))
     : running
-      ? new vscode.ThemeIcon('sync~spin')
+      ? new vscode.ThemeIcon('sync')
       : new vscode.ThemeIcon('comment');
   item.tooltip = new vscode.MarkdownString().appendText(m.content || l10n.t('(empty prompt)'));
   item.contextValue = aborted ? 'turn.aborted' : 'turn';

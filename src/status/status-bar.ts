@@ -64,9 +64,7 @@ export class StatusBar implements vscode.Disposable {
       case 'ready':
       case 'connected':
         it.text =
-          this.#running > 0
-            ? l10n.t('$(sync~spin) Den: {0} running', formatCount(this.#running))
-            : '$(check) Den';
+          this.#running > 0 ? l10n.t('$(sync) Den: {0} running', formatCount(this.#running)) : '$(check) Den';
         it.tooltip =
           this.#running === 1
             ? l10n.t('Den: 1 turn running. Click to list them.')

@@ -13,7 +13,7 @@ export interface WebTaskNode {
 }
 
 const ICONS: Record<WebTaskPhase, [string, string]> = {
-  running: ['loading~spin', 'charts.blue'],
+  running: ['sync', 'charts.blue'],
   'needs-you': ['bell', 'charts.yellow'],
   done: ['pass', 'testing.iconPassed'],
   failed: ['error', 'testing.iconFailed'],

@@ -229,7 +229,7 @@ describe('Sessions history: This Workspace, day groups, state, archive', () => {
     const ok = await newSession('slow answer about caching');
     await waitFor('the running row', async () => /running/.test(description(await rowOf(den.api, ok))));
     let row = await rowOf(den.api, ok);
-    assert.equal(icon(row), 'sync~spin');
+    assert.equal(icon(row), 'sync');
     assert.match(row?.item.accessibilityInformation?.label ?? '', /, running,/);
 
     await waitFor('the done row', async () => /done/.test(description(await rowOf(den.api, ok))));
