@@ -12,6 +12,7 @@
 import type { ApiClient } from '../core/api/client';
 import type { SessionDetail } from '../core/api/types';
 import type { Logger } from '../core/log';
+import { RecentMap } from '../core/recent-map';
 import type { BaseLookup } from '../session/apply-plan';
 import { FileStatusModel } from '../session/file-status';
 import type { FileEvent } from '../session/session-files';
@@ -37,6 +38,9 @@ export function statusFolder(): vscode.WorkspaceFolder | undefined {
   return vscode.workspace.workspaceFolders?.[0];
 }
 
+/** Stored histories kept for file states: the sessions a person has open at once, and some more. */
+const DETAILS_KEPT = 16;
+
 export class WorkspaceFileStatus implements vscode.Disposable {
   readonly model: FileStatusModel;
   readonly #subscriptions: vscode.Disposable[] = [];
@@ -44,8 +48,11 @@ export class WorkspaceFileStatus implements vscode.Disposable {
   #pending = new Set<string>();
   #pendingAll = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  /** Each session as last fetched; fetched again when its files changed or the list has it newer. */
-  readonly #details = new Map<string, SessionDetail>();
+  /**
+   * The most recently asked sessions as last fetched; fetched again when dropped, when their files
+   * changed or when the list has them newer. Bounded: a stored history can hold thousands of events.
+   */
+  readonly #details = new RecentMap<string, SessionDetail>(DETAILS_KEPT);
   readonly #refetch = new Set<string>();
   #watching = false;
 

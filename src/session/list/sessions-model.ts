@@ -3,6 +3,7 @@ import type { ListSessionsQuery, Message, Session, SessionDetail, SessionPage } 
 import { backoffDelay, type BackoffOptions } from '../../core/backoff';
 import { Emitter } from '../../core/emitter';
 import type { Logger } from '../../core/log';
+import { RecentMap } from '../../core/recent-map';
 import { systemClock, type Clock } from '../clock';
 import { SessionList } from './session-list';
 
@@ -54,6 +55,9 @@ export const LIST_RETRY: Readonly<BackoffOptions> = Object.freeze({
   jitter: 0,
 });
 
+/** Stored histories kept for the tree: the sessions whose Turns or Files a person has open, and some more. */
+const DETAILS_KEPT = 16;
+
 const TERMINAL_KINDS = new Set(['task.completed', 'task.aborted', 'task.error']);
 
 /** Whether an agent message's stored events show it still running. */
@@ -94,7 +98,8 @@ export class SessionsModel {
   #retryHandle?: { timer: unknown };
   /** Failed loads in a row since the last success or refresh (the backoff's attempt). */
   #failures = 0;
-  readonly #details = new Map<string, { updatedAt: number; detail: SessionDetail }>();
+  /** Histories fetched for the tree (Turns, Files), the most recently used only: fetched again when dropped. */
+  readonly #details = new RecentMap<string, { updatedAt: number; detail: SessionDetail }>(DETAILS_KEPT);
   readonly #running = new Set<string>();
   /** How each session's last turn ended, when Den saw it end or read it in the session's history. */
   readonly #ended = new Map<string, Exclude<TurnState, 'running'>>();

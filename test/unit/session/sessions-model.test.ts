@@ -385,3 +385,36 @@ describe('SessionsModel (vscode-free Sessions list)', () => {
     for (const [end, state] of table) assert.equal(endedState(end), state, end);
   });
 });
+
+describe('SessionsModel: the histories it keeps', () => {
+  let emu: Emulator;
+  let env: ReturnType<typeof clientFor>;
+  let m: SessionsModel | undefined;
+
+  before(async () => {
+    emu = await startEmulator({ eventDelayMs: 0, extraSessions: 20 });
+  });
+  after(() => emu.close());
+  beforeEach(() => {
+    env = clientFor(emu);
+  });
+  afterEach(async () => {
+    m?.dispose();
+    await env.close();
+  });
+
+  it('keeps only the most recently used histories: an old one is fetched again, a recent one is not', async () => {
+    m = new SessionsModel(new FakeService(env.client, { pageSize: 100 }), silentLogger, new FakeClock());
+    await m.ensureLoaded();
+    const ids = m.sessions.map((s) => s.sessionId);
+    assert.ok(ids.length >= 20, `${ids.length} sessions`);
+    for (const id of ids.slice(0, 20)) await m.detail(id);
+    assert.equal(env.counter.count('GET', ONE), 20);
+    assert.equal(m.cachedDetail(ids[0]), undefined, 'the least recently used was dropped');
+    assert.ok(m.cachedDetail(ids[19]), 'the most recent is kept');
+    await m.detail(ids[19]);
+    assert.equal(env.counter.count('GET', ONE), 20, 'a kept history is not fetched again');
+    await m.detail(ids[0]);
+    assert.equal(env.counter.count('GET', ONE), 21, 'a dropped one is');
+  });
+});
