@@ -62,6 +62,24 @@ export class Inspector {
     return (r.result as { value: T }).value;
   }
 
+  /** Writes a heap snapshot of the process to `file` (for DevTools' Memory tab, or a comparison). */
+  async snapshot(file: string): Promise<void> {
+    const out = fs.createWriteStream(file);
+    const on = (data: WebSocket.RawData): void => {
+      const msg = JSON.parse(data.toString()) as { method?: string; params?: { chunk: string } };
+      if (msg.method === 'HeapProfiler.addHeapSnapshotChunk' && msg.params) out.write(msg.params.chunk);
+    };
+    this.ws.on('message', on);
+    try {
+      await this.call('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+    } finally {
+      this.ws.off('message', on);
+      await new Promise<void>((resolve, reject) =>
+        out.end((err?: Error | null) => (err ? reject(err) : resolve())),
+      );
+    }
+  }
+
   close(): void {
     this.ws.close();
   }

@@ -41,6 +41,8 @@ const BURST_EVENTS = 10_000;
 const OPEN_EVENTS = 20_000;
 const TREE_SESSIONS = 10_000;
 const HEAP_SESSIONS = 100;
+/** `DEN_BENCH_HEAP_SNAPSHOTS=1`: also writes the extension host's heap snapshots to dist/bench/heap-*. */
+const HEAP_SNAPSHOTS = process.env.DEN_BENCH_HEAP_SNAPSHOTS === '1';
 const RUNS = Number(process.env.DEN_BENCH_RUNS ?? 3);
 /** Which parts run (default all): `DEN_BENCH_PARTS=live,burst`. */
 const PARTS = new Set((process.env.DEN_BENCH_PARTS ?? 'tree,live,burst,open,heap').split(','));
@@ -87,7 +89,8 @@ export interface WorkbenchResult {
   open?: ({ firstPaintMs: number; lastChunkMs: number; floorMs: number } & OpenSteps)[];
   /** One per run: the first row after a window reload, a new session's row after a refresh. */
   tree?: { firstRowMs: number; refreshRowMs: number; floorMs: number }[];
-  heap?: { beforeMb: number; afterMb: number };
+  /** After 0, half and all of the sessions: growth that slows shows bounded caches, not a leak. */
+  heap?: { beforeMb: number; halfMb: number; afterMb: number };
 }
 
 /** Prints a figure as soon as it is measured (stderr), and passes it on. */
@@ -396,11 +399,16 @@ function extensionHostPid(root: number): number {
 }
 
 /** The extension host's JS heap after a full GC, through the inspector SIGUSR1 opens on :9229. */
-async function hostHeapMb(pid: number): Promise<number> {
+async function hostHeapMb(pid: number, label: string): Promise<number> {
   const inspector = await Inspector.open(pid, until);
   try {
     await inspector.call('HeapProfiler.collectGarbage');
     await inspector.call('HeapProfiler.collectGarbage');
+    if (HEAP_SNAPSHOTS) {
+      const file = path.join('dist', 'bench', `heap-${label}.heapsnapshot`);
+      await inspector.snapshot(file);
+      console.error(`workbench heap snapshot: ${file}`);
+    }
     const usage = await inspector.call('Runtime.getHeapUsage');
     return Number(usage.usedSize) / 1e6;
   } finally {
@@ -619,8 +627,10 @@ async function heapAfterSessions(
   emu: Emulator,
 ): Promise<NonNullable<WorkbenchResult['heap']>> {
   const pid = extensionHostPid(wb.codeServer.pid);
-  const before = await hostHeapMb(pid);
+  const before = await hostHeapMb(pid, 'before');
+  let half = NaN;
   for (let i = 0; i < HEAP_SESSIONS; i++) {
+    if (i === HEAP_SESSIONS / 2) half = await hostHeapMb(pid, 'half');
     // Each is the newest when it is opened, so the pick lists it.
     const title = `heap ${i} 200 events marked`;
     emu.seedTurn(`5e5510a0-0000-4000-8000-${String(i).padStart(12, '0')}`, title);
@@ -630,7 +640,7 @@ async function heapAfterSessions(
     await denFrame(wb.page);
     await closeEditors(wb.page);
   }
-  return { beforeMb: before, afterMb: await hostHeapMb(pid) };
+  return { beforeMb: before, halfMb: half, afterMb: await hostHeapMb(pid, 'after') };
 }
 
 /** Opens Den's view and switches it to All Sessions with its title action, once Den shows it. */
