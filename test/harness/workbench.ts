@@ -144,8 +144,18 @@ function escapeRegExp(text: string): string {
 export async function runCommand(page: Page, title: string): Promise<void> {
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('input');
-  await openPalette(page, widget);
-  await input.fill(`>${title}`);
+  // Something that takes the focus as it renders (a Getting Started page, a notification) closes
+  // the palette between its opening and the typing: open it again then (bounded).
+  for (let attempt = 1; ; attempt++) {
+    await openPalette(page, widget);
+    try {
+      await input.fill(`>${title}`, { timeout: 5_000 });
+      break;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      await dismissQuickInput(page);
+    }
+  }
   const rows = page.locator('.quick-input-list .monaco-list-row');
   try {
     await rows.filter({ hasText: title }).first().waitFor({ timeout: 10_000 });
