@@ -53,8 +53,6 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   readonly #drawnTurnCounts = new Map<string, number | undefined>();
   /** Context-key updates, one after another, so an older outcome's keys never land last. */
   #keysApplied: Promise<void> = Promise.resolve();
-  /** The context keys as this view last set them (Den's own keys: nothing else sets them). */
-  readonly #keyValues = new Map<string, boolean>();
   readonly #subscription: { dispose(): void };
   private view?: vscode.TreeView<SessionNode>;
   /** The files' states against the workspace, when wired (`setFileStatus`). */
@@ -173,13 +171,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
    * its welcome goes at once; a plain refresh keeps it until the new outcome is known (no flicker).
    */
   refresh(opts: { forgetProblem?: boolean } = {}): Promise<void> {
-    if (opts.forgetProblem) {
-      // Another key or service: every key is set again once (what is kept is only a shortcut).
-      void this.#applyKeys(() => {
-        this.#keyValues.clear();
-        return this.#setWelcomeKeys(undefined);
-      });
-    }
+    if (opts.forgetProblem) void this.#applyKeys(() => this.#setWelcomeKeys(undefined));
     this.model.reset();
     // A hidden view loads when it is next shown (VS Code then asks for its children).
     return this.view && !this.view.visible ? Promise.resolve() : this.#ensureLoaded();
@@ -419,29 +411,15 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   }
 
   async #setWelcomeKeys(listError: DenError | undefined): Promise<void> {
-    await this.#setKeys({ ...welcomeKeys(listError) });
+    for (const [key, value] of Object.entries(welcomeKeys(listError))) await setContext(key, value);
   }
 
   async #setEmptyContext(): Promise<void> {
     const m = this.model;
     const empty = m.loaded && !m.problem && m.sessions.length === 0;
-    await this.#setKeys({
-      'den.sessionsEmpty': empty,
-      'den.sessionsShowAll': this.#showAllValue,
-      'den.sessionsScopeEmpty': !empty && !m.hasMore && this.#scopeEmpty(),
-    });
-  }
-
-  /**
-   * Sets the keys whose value changed, all at once. Each `setContext` is a round trip to the
-   * workbench, and the view's first rows wait for them (`#keysApplied`): one after the other, and
-   * unchanged ones included, they took most of the time from the first page's answer to its rows
-   * while the window was starting (`docs/benchmarks.md`, issue 13).
-   */
-  async #setKeys(values: Record<string, boolean>): Promise<void> {
-    const changed = Object.entries(values).filter(([key, value]) => this.#keyValues.get(key) !== value);
-    for (const [key, value] of changed) this.#keyValues.set(key, value);
-    await Promise.all(changed.map(([key, value]) => setContext(key, value)));
+    await setContext('den.sessionsEmpty', empty);
+    await setContext('den.sessionsShowAll', this.#showAllValue);
+    await setContext('den.sessionsScopeEmpty', !empty && !m.hasMore && this.#scopeEmpty());
   }
 
   /** This Workspace is shown and none of the sessions loaded belongs to it. */
