@@ -39,6 +39,11 @@ export class RecentMap<K, V> {
     }
   }
 
+  /** The entries, least recently used first (reading them marks none as used). */
+  entries(): IterableIterator<[K, V]> {
+    return this.#entries.entries();
+  }
+
   delete(key: K): boolean {
     return this.#entries.delete(key);
   }

@@ -8,44 +8,36 @@
  * makes any other content recorded for that key stale, and it is forgotten.
  */
 import type { TurnFile } from '../core/api/types';
+import { RecentMap } from '../core/recent-map';
 
 /** How many contents a session remembers (the oldest used is forgotten first). */
 const DEFAULT_MAX = 500;
 
 export class UploadIndex {
-  /** In use order: the first entry is the least recently used. */
-  readonly #byHash = new Map<string, TurnFile>();
+  readonly #byHash: RecentMap<string, TurnFile>;
 
-  readonly #max;
   constructor(max = DEFAULT_MAX) {
-    this.#max = max;
+    this.#byHash = new RecentMap(max);
   }
 
   /** The file that holds this content, if it was uploaded and nothing overwrote its key since. */
   get(hash: string): TurnFile | undefined {
     const file = this.#byHash.get(hash);
-    if (!file) return undefined;
-    this.#byHash.delete(hash);
-    this.#byHash.set(hash, file);
-    return { ...file };
+    return file && { ...file };
   }
 
   /** `file` now holds the content `hash`; whatever else was recorded under its key is stale. */
   record(hash: string, file: TurnFile): void {
     this.forgetKeys([file.key]);
-    this.#byHash.delete(hash);
     this.#byHash.set(hash, { ...file });
-    while (this.#byHash.size > this.#max) {
-      const oldest = this.#byHash.keys().next().value as string;
-      this.#byHash.delete(oldest);
-    }
   }
 
   /** Forgets the contents recorded under these storage keys (they were written to since). */
   forgetKeys(keys: Iterable<string>): void {
     const stale = new Set(keys);
     if (!stale.size) return;
-    for (const [hash, file] of this.#byHash) if (stale.has(file.key)) this.#byHash.delete(hash);
+    for (const [hash, file] of [...this.#byHash.entries()])
+      if (stale.has(file.key)) this.#byHash.delete(hash);
   }
 
   get size(): number {

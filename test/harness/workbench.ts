@@ -142,20 +142,7 @@ function escapeRegExp(text: string): string {
  * another one first); clicking rows is flaky because the list re-renders while it filters.
  */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  const widget = page.locator('.quick-input-widget');
-  const input = widget.locator('input');
-  // Something that takes the focus as it renders (a Getting Started page, a notification) closes
-  // the palette between its opening and the typing: open it again then (bounded).
-  for (let attempt = 1; ; attempt++) {
-    await openPalette(page, widget);
-    try {
-      await input.fill(`>${title}`, { timeout: 5_000 });
-      break;
-    } catch (err) {
-      if (attempt >= 3) throw err;
-      await dismissQuickInput(page);
-    }
-  }
+  await typeInPalette(page, `>${title}`);
   const rows = page.locator('.quick-input-list .monaco-list-row');
   try {
     await rows.filter({ hasText: title }).first().waitFor({ timeout: 10_000 });
@@ -186,10 +173,13 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 }
 
 /**
- * F1 until the palette's input has the focus. F1 while an earlier palette, menu or box is still closing
- * lands in that one (it turns inert, then hides): close it and try again, at most 3 times.
+ * F1 until the palette's input has the focus, then types `text` into it. F1 while an earlier palette,
+ * menu or box is still closing lands in that one (it turns inert, then hides), and something that
+ * takes the focus as it renders (a Getting Started page, a notification) closes the palette before
+ * the typing: close it and try again, at most 3 times.
  */
-async function openPalette(page: Page, widget: Locator): Promise<void> {
+async function typeInPalette(page: Page, text: string): Promise<void> {
+  const widget = page.locator('.quick-input-widget');
   for (let attempt = 1; ; attempt++) {
     await widget.waitFor({ state: 'hidden' });
     await page.keyboard.press('F1');
@@ -205,6 +195,7 @@ async function openPalette(page: Page, widget: Locator): Promise<void> {
         undefined,
         { timeout: 5_000, polling: 100 },
       );
+      await widget.locator('input').fill(text, { timeout: 5_000 });
       return;
     } catch (err) {
       if (attempt >= 3) throw err;

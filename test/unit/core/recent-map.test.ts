@@ -23,6 +23,29 @@ describe('RecentMap', () => {
     assert.deepEqual([m.get('a'), m.has('b'), m.get('c')], [10, false, 3]);
   });
 
+  it('lists its entries least recently used first, without marking them used', () => {
+    const m = new RecentMap<string, number>(2);
+    m.set('a', 1);
+    m.set('b', 2);
+    m.get('a');
+    assert.deepEqual(
+      [...m.entries()],
+      [
+        ['b', 2],
+        ['a', 1],
+      ],
+    );
+    m.set('c', 3);
+    assert.deepEqual(
+      [...m.entries()],
+      [
+        ['a', 1],
+        ['c', 3],
+      ],
+      'b was still the least recently used',
+    );
+  });
+
   it('deletes and clears', () => {
     const m = new RecentMap<string, number>(3);
     m.set('a', 1);
