@@ -36,10 +36,11 @@ import { registerIntegrations, type IntegrationsHandle } from './integrations/re
 export type * from './api/types';
 
 /**
- * What `activate` returns: the public API (`api/types.ts`, docs/api.md) for other extensions, and
- * the live pieces for Den's integration tests (not part of the public API).
+ * Den's live pieces, for Den's own integration tests only: never returned by `activate` (another
+ * extension would read the key through them). Published on `TEST_INTERNALS` when, and only when,
+ * VS Code runs Den as the extension under test (docs/decisions/2026-11-26-exports-are-the-public-api.md).
  */
-export interface DenApi extends DenExtensionApi {
+export interface DenTestInternals extends DenExtensionApi {
   readonly connection: Connection;
   readonly keys: KeyStore;
   readonly sessions: SessionsTreeProvider;
@@ -63,6 +64,29 @@ export interface DenApi extends DenExtensionApi {
   readonly activationMs: number;
 }
 
+/**
+ * Where Den puts its `DenTestInternals` in Test mode (`globalThis[Symbol.for(...)]`; test/ext/helpers.ts
+ * reads it). In any other mode nothing is put there.
+ */
+const TEST_INTERNALS_KEY = 'den-dev.den.testInternals';
+
+/**
+ * Publishes the internals for Den's integration tests, only in `ExtensionMode.Test`: VS Code gives
+ * that mode to the extension under development that `extensionTestsPath` tests, never to an
+ * installed one. Removed when Den deactivates.
+ */
+function publishForTests(context: vscode.ExtensionContext, internals: DenTestInternals): void {
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return;
+  const slot = Symbol.for(TEST_INTERNALS_KEY);
+  const global = globalThis as Record<symbol, unknown>;
+  Object.defineProperty(global, slot, { value: internals, configurable: true, enumerable: false });
+  context.subscriptions.push({
+    dispose: () => {
+      if (global[slot] === internals) delete global[slot];
+    },
+  });
+}
+
 function readSettings() {
   return parseSettings((name) => {
     const dot = name.indexOf('.');
@@ -70,8 +94,12 @@ function readSettings() {
   });
 }
 
-/** Builds the pieces and registers them. Makes no network call. */
-export function activate(context: vscode.ExtensionContext): DenApi {
+/**
+ * Builds the pieces and registers them. Makes no network call. Returns exactly the public API
+ * (docs/api.md): every other extension reads it, so nothing reachable from it leads to the key,
+ * the passcode or an authenticated client.
+ */
+export function activate(context: vscode.ExtensionContext): DenExtensionApi {
   const started = performance.now();
   // Every text Den writes goes through core/l10n's `l10n.t`, which reads VS Code's bundle from here.
   setL10nBundle(vscode.l10n.bundle, vscode.env.language);
@@ -283,7 +311,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
   );
   const activationMs = performance.now() - started;
   logger.info(`Den activated in ${activationMs.toFixed(1)} ms.`);
-  return {
+  publishForTests(context, {
     ...api,
     connection,
     keys,
@@ -298,7 +326,8 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     webTasks,
     integrations,
     activationMs,
-  };
+  });
+  return api;
 }
 
 export function deactivate(): void {}

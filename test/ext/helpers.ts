@@ -9,22 +9,38 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
-import type { DenApi } from '../../src/extension';
+import type { DenTestInternals } from '../../src/extension';
 import type { PanelTurnRequest } from '../../src/panel/panel-manager';
 import type { SessionNode } from '../../src/sessions/tree-nodes';
 import type { Emulator } from '../emulator';
 import { waitFor } from '../support/wait';
 
-export type { DenApi } from '../../src/extension';
+/**
+ * Den's public API and its live pieces, as the tests reach them (not through `exports`: that is the
+ * public API only, docs/api.md).
+ */
+export type DenApi = DenTestInternals;
 export type { SessionNode } from '../../src/sessions/tree-nodes';
 
 export const EXTENSION_ID = 'den-dev.den';
 
-/** Activates Den (once) and returns the API object of the running extension. */
+/**
+ * Where Den puts its internals when VS Code runs it as the extension under test (`ExtensionMode.Test`;
+ * `TEST_INTERNALS_KEY` in src/extension.ts, docs/decisions/2026-11-26-exports-are-the-public-api.md).
+ */
+const TEST_INTERNALS = Symbol.for('den-dev.den.testInternals');
+
+/**
+ * Activates Den (once) and returns its public API with its live pieces. Not `exports` (the public
+ * API only, what any extension reads): the object Den publishes for its own tests in Test mode.
+ */
 export async function denApi(): Promise<DenApi> {
   const ext = vscode.extensions.getExtension(EXTENSION_ID);
   if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
-  return (await ext.activate()) as DenApi;
+  await ext.activate();
+  const internals = (globalThis as Record<symbol, unknown>)[TEST_INTERNALS] as DenApi | undefined;
+  if (!internals) throw new Error(`${EXTENSION_ID} published no test internals: is it running in Test mode?`);
+  return internals;
 }
 
 /**

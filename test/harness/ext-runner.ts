@@ -63,7 +63,8 @@ async function main(): Promise<number> {
       settings: { 'chat.disableAIFeatures': false },
       // The test-only language model: VS Code calls chat participants only when a model is there.
       // (A second extensionDevelopmentPath is ignored by code-server: only one is loaded.)
-      extraExtensions: [path.join(root, 'test', 'stub-model')],
+      // The API probe: another installed extension, reading Den's exports (test/ext/api-probe.test.ts).
+      extraExtensions: [path.join(root, 'test', 'stub-model'), path.join(root, 'test', 'api-probe')],
       env: { DEN_RESULT_FILE: reporterFile, DEN_SUITE: SUITE },
     });
     browser = await launchChromium();
