@@ -18,7 +18,14 @@ exports.activate = function activate(context) {
     vscode.commands.registerCommand('denApiProbe.run', async (options = {}) => {
       const report = await probe(context, options);
       const file = options.reportFile ?? process.env.DEN_API_PROBE_REPORT;
-      if (file) fs.writeFileSync(file, JSON.stringify(report));
+      if (file) {
+        fs.writeFileSync(file, JSON.stringify(report));
+        // For the end-to-end test's screenshot: what the probe saw, in words.
+        void vscode.window.showInformationMessage(
+          `Den API probe: ${report.exportKeys?.length ?? 0} exports, turn ${report.turn?.status ?? 'failed'}, ` +
+            `test slot ${report.testChannel ? 'present' : 'absent'}, ${report.walk?.objects.length ?? 0} objects.`,
+        );
+      }
       return report;
     }),
   );

@@ -27,6 +27,9 @@ export function useSignedInWorkbench(
     emulator?: EmulatorOptions;
     /** The Chat view with the test-only stub model (test/stub-model), so `@den` can be called. */
     chat?: boolean;
+    /** More test-only extensions installed beside Den (e.g. test/api-probe), and their environment. */
+    extensions?: string[];
+    env?: Record<string, string>;
   },
 ): SignedIn {
   const t = {} as SignedIn;
@@ -40,8 +43,11 @@ export function useSignedInWorkbench(
     t.wb = await openWorkbench({
       workspaceDir: t.workspace,
       settings: { 'den.baseUrl': t.emu.url, ...(setup.chat ? { 'chat.disableAIFeatures': false } : {}) },
-      env: { DEN_API_KEY: t.emu.keys.primary },
-      ...(setup.chat ? { extraExtensions: [path.join(repoRoot(), 'test', 'stub-model')] } : {}),
+      env: { DEN_API_KEY: t.emu.keys.primary, ...setup.env },
+      extraExtensions: [
+        ...(setup.chat ? [path.join(repoRoot(), 'test', 'stub-model')] : []),
+        ...(setup.extensions ?? []),
+      ],
     });
     t.page = t.wb.page;
     t.frame = webviewFrame(t.page);

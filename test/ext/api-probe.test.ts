@@ -110,6 +110,9 @@ describe("Another extension and Den's exports", () => {
 
     // An installed extension, not the one under test.
     assert.equal(report.probeMode, vscode.ExtensionMode.Production);
+    // Den runs here as the extension under test, so its test slot is filled and the probe sees it:
+    // the end-to-end test's "absent in Production" is a real check (test/e2e/api-probe.test.ts).
+    assert.equal(report.testChannel, true);
     // It can use the API: a turn followed to its end, a web task run with the person's passcode.
     assert.equal(report.turn.status, 'completed', JSON.stringify(report.turn));
     assert.ok((report.turn.answerLength ?? 0) > 0, 'the probe saw the answer');
