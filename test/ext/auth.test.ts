@@ -61,6 +61,33 @@ describe('Sign-in and configuration', () => {
     assert.match(den.messages.texts('error').join('\n'), /must start with http:\/\/ or https:\/\//);
   });
 
+  it('a workspace cannot point Den, and so the key, at another service: den.baseUrl comes from user settings only', async () => {
+    await setDenSetting(den.api, 'baseUrl', den.emu.url);
+    const config = () => vscode.workspace.getConfiguration('den');
+    // Through the API: VS Code refuses to write a machine-scoped setting to the workspace.
+    await assert.rejects(
+      Promise.resolve(
+        config().update('baseUrl', 'https://elsewhere.invalid', vscode.ConfigurationTarget.Workspace),
+      ),
+    );
+    // A shared workspace file that sets it: its window-scoped setting applies, its address does not.
+    const file = vscode.workspace.workspaceFile;
+    assert.ok(file, 'the test window opens a .code-workspace file');
+    const original = await vscode.workspace.fs.readFile(file);
+    const workspace = JSON.parse(Buffer.from(original).toString('utf8')) as Record<string, unknown>;
+    workspace.settings = { 'den.baseUrl': 'https://elsewhere.invalid', 'den.defaultMode': 'plan' };
+    await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify(workspace)));
+    try {
+      await waitFor('the workspace settings read', () => config().get('defaultMode') === 'plan');
+      assert.equal(config().inspect('baseUrl')?.globalValue, den.emu.url);
+      assert.equal(config().get('baseUrl'), den.emu.url);
+      assert.equal(den.api.connection.settings.baseUrl, den.emu.url);
+    } finally {
+      await vscode.workspace.fs.writeFile(file, original);
+      await waitFor('the workspace settings gone', () => config().get('defaultMode') !== 'plan');
+    }
+  });
+
   it('Set API Key with a good key stores it in secret storage and the tree loads with it', async () => {
     await setDenSetting(den.api, 'baseUrl', den.emu.url);
     const outcome = await settleKeyChange(den.api, () =>
