@@ -346,6 +346,8 @@ export class SessionHost {
     this.#cacheLater();
     this.#deps.events?.onTranscriptChanged?.(this);
     if (cs.turnCreated || cs.statusChanged || cs.turnInfoChanged) this.view.updateComposer();
+    // A queued turn that starts running changes what the status bar counts.
+    if (cs.statusChanged) this.#deps.events?.onRunningChanged?.(this);
     if (cs.turnCreated) this.view.updateTitle();
     const turn = cs.turnInfoChanged ? findTurn(this.#live.value, cs.turnId) : undefined;
     if (turn) this.#deps.events?.onTurnInfo?.(this, turn);
