@@ -258,7 +258,8 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     panels,
     panels.onDidChangeRunningTurns(({ turns, sessions: changed }) => {
       for (const c of changed) sessions.setRunning(c.sessionId, c.running);
-      status.setRunningTurns(turns.length);
+      const queued = turns.filter((t) => t.queued).length;
+      status.setRunningTurns(turns.length - queued, queued);
     }),
     panels.onDidStartTurn((id) => {
       void sessions.remember(id);

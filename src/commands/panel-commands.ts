@@ -11,7 +11,8 @@ interface TurnItem extends vscode.QuickPickItem {
 
 async function pickTurn(turns: RunningTurn[], title: string): Promise<RunningTurn | undefined> {
   const items: TurnItem[] = turns.map((t) => ({
-    label: `$(sync~spin) ${firstLine(t.title, 60) || l10n.t('Untitled session')}`,
+    label: `${t.queued ? '$(clock)' : '$(sync~spin)'} ${firstLine(t.title, 60) || l10n.t('Untitled session')}`,
+    ...(t.queued ? { description: l10n.t('queued') } : {}),
     detail: firstLine(t.task, 120),
     turn: t,
   }));

@@ -188,6 +188,7 @@ export class PanelManager implements vscode.Disposable {
           agentMessageId: t.agentMessageId,
           title: h.title,
           task: t.userMessage.text,
+          queued: t.status === 'queued',
         });
       }
     }
@@ -366,7 +367,8 @@ export class PanelManager implements vscode.Disposable {
         sessions.push({ sessionId: id, running: now.has(id) });
     }
     this.#runningSessions = now;
-    const key = list.map((r) => r.agentMessageId).join(',');
+    // A queued turn that starts running changes the counts too.
+    const key = list.map((r) => `${r.agentMessageId}${r.queued ? ':queued' : ''}`).join(',');
     if (key !== this.#runningKey || sessions.length) {
       this.#runningKey = key;
       void vscode.commands.executeCommand('setContext', 'den.turnRunning', list.length > 0);

@@ -33,6 +33,10 @@ import type {
 
 const isArray = arrayOf(isUnknown);
 
+/** How a composer's send ended (see the `sendResult` delta). */
+export const SEND_OUTCOMES = ['started', 'held', 'refused'] as const;
+export type SendOutcome = (typeof SEND_OUTCOMES)[number];
+
 const isBlock = custom<Block>(
   refine(
     object({ id: isString, type: isString }),
@@ -94,6 +98,13 @@ export const isDelta = variant('type', {
    * not listed has no state). See `session/file-status.ts`.
    */
   fileStatus: { files: arrayOf(isFileStatus) },
+  /**
+   * How the composer's send `sendId` ended: a turn `started`, the service `held` it back (429, the
+   * composer state's `held` says what follows), or it was `refused` (failed; the composer gets its
+   * text back). One per send, never folded with another: the `sending` state can change twice
+   * between two posts.
+   */
+  sendResult: { sendId: isString, outcome: oneOf(SEND_OUTCOMES) },
 });
 
 /** One change to the view. */

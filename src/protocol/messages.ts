@@ -10,7 +10,14 @@
  * that sees a gap answers `ready` with its `lastSeq` and gets a fresh `init`.
  */
 export { EFFORTS, MODES, type Effort, type Mode } from '../core/api/types';
-export { isDelta, isHostMessage, type Delta, type HostMessage } from './host-messages';
+export {
+  isDelta,
+  isHostMessage,
+  SEND_OUTCOMES,
+  type Delta,
+  type HostMessage,
+  type SendOutcome,
+} from './host-messages';
 export {
   checkWebviewMessage,
   isWebviewMessage,

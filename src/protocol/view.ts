@@ -107,6 +107,8 @@ export interface WebviewPersistedState {
   mode?: Mode;
   effort?: Effort;
   scrollTop?: number;
+  /** A send the host has not answered yet (its `sendResult` may reach a reloaded page). */
+  pendingSend?: { id: string; text: string };
 }
 
 /** What applying one of the agent's files would do to the workspace (see `session/file-status.ts`). */

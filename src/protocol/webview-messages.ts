@@ -41,7 +41,11 @@ const digest = custom<WebviewDigest>((v) => typeof v === 'object' && v !== null)
 export const isWebviewMessage = variant('type', {
   /** The webview loaded (or reloaded); `lastSeq` is what it has already applied (null: nothing). */
   ready: { lastSeq: nullable(isNonNegativeInteger) },
-  send: { text, mode, effort, continueTurnId: optional(id) },
+  /**
+   * The composer's message. `sendId` (the webview's own) comes back in a `sendResult` delta saying
+   * whether a turn started, so a refused send always returns its text to the composer.
+   */
+  send: { text, mode, effort, continueTurnId: optional(id), sendId: optional(id) },
   stop: {},
   pickAttachments: {},
   removeAttachment: { id },

@@ -16,6 +16,8 @@ export type InitBody = Omit<InitMessage, 'type' | 'seq'>;
 type Unsequenced<M> = M extends unknown ? Omit<M, 'seq'> : never;
 /** A post other than `init` and `batch` (probe, fullLog, focusComposer), before it gets its seq. */
 export type DirectMessage = Unsequenced<Exclude<HostMessage, { type: 'init' } | { type: 'batch' }>>;
+/** Deltas that say something happened once: each is sent, in order, never folded with another. */
+export type OnceDelta = Extract<Delta, { type: 'sendResult' }>;
 /** Deltas about the panel rather than the transcript; of each type only the latest is sent. */
 export type ViewDelta = Extract<
   Delta,
@@ -69,6 +71,8 @@ interface TurnChanges {
 }
 
 const WHOLE: BlockChange = { whole: true };
+/** Most once-deltas kept for a view that does not listen (a send each: far more than can wait). */
+const MAX_ONCE = 50;
 
 export class DeltaBatcher {
   readonly #opts: DeltaBatcherOptions;
@@ -77,6 +81,7 @@ export class DeltaBatcher {
   readonly #initThreshold: number;
   #pending = new Map<string, TurnChanges>();
   #views = new Map<ViewDelta['type'], ViewDelta>();
+  #once: OnceDelta[] = [];
   #seqValue = 0;
   #visibleValue = false;
   #needsInit = false;
@@ -107,7 +112,7 @@ export class DeltaBatcher {
 
   /** Whether changes wait to be sent. */
   get hasPending(): boolean {
-    return this.#pending.size > 0 || this.#views.size > 0;
+    return this.#pending.size > 0 || this.#views.size > 0 || this.#once.length > 0;
   }
 
   /** Records what one `applyEvent`/`beginTurn` changed. */
@@ -145,6 +150,18 @@ export class DeltaBatcher {
   }
 
   /**
+   * Records a delta that says something happened once (a send's result): unlike `pushView`, every
+   * one is sent, after the panel deltas of its batch (the state it ends in comes first). Kept while
+   * hidden and through an `init`, which does not cover it; at most {@link MAX_ONCE}, the oldest
+   * dropped first.
+   */
+  pushOnce(delta: OnceDelta): void {
+    this.#once.push(delta);
+    if (this.#once.length > MAX_ONCE) this.#once.splice(0, this.#once.length - MAX_ONCE);
+    this.#schedule();
+  }
+
+  /**
    * Shows or hides the view. Hidden: nothing is posted and only which turns and blocks changed is
    * kept (texts are read again when shown). Shown again: one catch-up post, a batch with the
    * current content of what changed, or an `init` when `how` asks for one, after `invalidate`, or
@@ -170,7 +187,10 @@ export class DeltaBatcher {
     if (this.#visibleValue) this.sendInit();
   }
 
-  /** Posts the whole view now (when visible) and forgets pending changes, which it covers. */
+  /**
+   * Posts the whole view now (when visible) and forgets pending changes, which it covers; what
+   * happened once (`pushOnce`) follows in a batch right after it.
+   */
   sendInit(): boolean {
     if (!this.#visibleValue) return false;
     this.#cancelTimer();
@@ -179,6 +199,7 @@ export class DeltaBatcher {
     this.#needsInit = false;
     this.#counters.inits++;
     this.#emit({ type: 'init', seq: 0, ...this.#opts.init() });
+    if (this.#once.length > 0) this.flush();
     return true;
   }
 
@@ -244,9 +265,10 @@ export class DeltaBatcher {
       const turn = findTurn(t, id);
       if (turn) this.#turnDeltas(turn, ch, out);
     }
-    out.push(...this.#views.values());
+    out.push(...this.#views.values(), ...this.#once);
     this.#pending = new Map();
     this.#views = new Map();
+    this.#once = [];
     return out;
   }
 

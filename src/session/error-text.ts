@@ -1,4 +1,5 @@
 import { DenError, redact } from '../core/api/errors';
+import { beyondStatus } from '../core/api/http-errors';
 import { formatCount, l10n } from '../core/l10n';
 
 /** A button on an error message: its label and the command it runs. */
@@ -39,7 +40,14 @@ function said(words: string | undefined): string {
 
 /** The client's "Service error 500: …" message without its lead (the status is said anyway). */
 function withoutStatusLead(message: string): string {
-  return message.replace(/^Service error \d{3}(?::\s*| while trying to .*$)/s, '');
+  return message
+    .replace(/^Service error \d{3}(?::\s*| while trying to .*$)/s, '')
+    .replace(/\s*\(HTTP \d{3}\)(?=[.:]|$)/, '');
+}
+
+/** Whether a text names the status already (then the message does not add it again). */
+function names(text: string, status: number | undefined): boolean {
+  return status !== undefined && new RegExp(`\\b${status}\\b`).test(text);
 }
 
 /**
@@ -64,7 +72,11 @@ function describe(
 ): Omit<ErrorPresentation, 'message'> {
   const e = err instanceof DenError ? err : new DenError({ code: 'network', message: String(err) });
   const server = redact(e.message, ...secrets);
-  const own = e.serverMessage === undefined ? undefined : redact(e.serverMessage, ...secrets);
+  // The service's words beyond its status, which the message says anyway.
+  const own = beyondStatus(
+    e.serverMessage === undefined ? undefined : redact(e.serverMessage, ...secrets),
+    e.status,
+  );
   const lead = doing ? l10n.t('Den could not {0}', doing) : l10n.t("Den's last request failed");
   switch (e.code) {
     case 'unauthorized':
@@ -127,14 +139,15 @@ function describe(
     case 'server':
       return {
         // The service answered: it is reachable, it failed. Its own words, when it sent any.
-        summary: e.status
-          ? l10n.t(
-              '{0}: the service had an error ({1}){2}',
-              lead,
-              e.status,
-              said(own ?? withoutStatusLead(server)),
-            )
-          : l10n.t('{0}: the service had an error{1}', lead, said(own ?? withoutStatusLead(server))),
+        summary:
+          e.status && !names(own ?? withoutStatusLead(server), e.status)
+            ? l10n.t(
+                '{0}: the service had an error ({1}){2}',
+                lead,
+                e.status,
+                said(own ?? withoutStatusLead(server)),
+              )
+            : l10n.t('{0}: the service had an error{1}', lead, said(own ?? withoutStatusLead(server))),
         actions: [SHOW_LOG()],
         transient: true,
       };
@@ -148,9 +161,10 @@ function describe(
       };
     default:
       return {
-        summary: e.status
-          ? l10n.t('{0} ({1}): {2}', lead, e.status, server)
-          : l10n.t('{0}: {1}', lead, server),
+        summary:
+          e.status && !names(server, e.status)
+            ? l10n.t('{0} ({1}): {2}', lead, e.status, server)
+            : l10n.t('{0}: {1}', lead, server),
         actions: [SHOW_LOG()],
         transient: false,
       };

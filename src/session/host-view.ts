@@ -12,6 +12,7 @@ import type {
   ConnectionView,
   FileStatusView,
   Notice,
+  SendOutcome,
 } from '../protocol/messages';
 import { openTurns, transcriptViews } from './turn-view';
 
@@ -152,6 +153,15 @@ export class HostView {
     this.#lastTitle = title;
     this.#batcher.pushView({ type: 'title', title });
     this.#src.titleChanged();
+  }
+
+  /**
+   * Tells the webview how its send `sendId` ended. Sent as its own delta, never folded: `sending`
+   * going on and off between two posts must not hide a refusal (the webview gives the text back).
+   */
+  settleSend(sendId: string, outcome: SendOutcome): void {
+    this.updateComposer();
+    this.#batcher.pushOnce({ type: 'sendResult', sendId, outcome });
   }
 
   /** Shows a banner above the composer (null removes it). */

@@ -4,6 +4,8 @@ export interface RunningTurn {
   agentMessageId: string;
   title: string;
   task: string;
+  /** Waiting behind the session's running turn (not running yet). */
+  queued?: boolean;
 }
 
 /** The running turns changed: the whole list, and the sessions that started or stopped running. */

@@ -346,6 +346,10 @@ export class SessionHost {
     this.#cacheLater();
     this.#deps.events?.onTranscriptChanged?.(this);
     if (cs.turnCreated || cs.statusChanged || cs.turnInfoChanged) this.view.updateComposer();
+    // A queued turn that starts running changes what the status bar counts. (A turn that ends is
+    // told when its stream is done, after its end was: not here, where the host could be let go.)
+    const changed = cs.statusChanged ? findTurn(this.#live.value, cs.turnId) : undefined;
+    if (changed && !isTerminalStatus(changed.status)) this.#deps.events?.onRunningChanged?.(this);
     if (cs.turnCreated) this.view.updateTitle();
     const turn = cs.turnInfoChanged ? findTurn(this.#live.value, cs.turnId) : undefined;
     if (turn) this.#deps.events?.onTurnInfo?.(this, turn);

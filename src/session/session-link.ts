@@ -4,8 +4,11 @@
  */
 import { l10n } from '../core/l10n';
 
-/** A session id as the service makes them (letters, digits, `-`, `_`, `.`), at most 200 characters. */
-const SESSION_ID = /^[A-Za-z0-9._-]{1,200}$/;
+/**
+ * A session id as the service makes them: a UUID (`shared/spec/interface.md`, `sessionId`: string
+ * (uuid)). A link naming anything else is refused before any request.
+ */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The link to a session. */
 export function sessionLink(scheme: string, extensionId: string, sessionId: string): string {
@@ -24,6 +27,11 @@ export function parseSessionLink(path: string): { sessionId: string } | { proble
   }
   if (!id) return { problem: l10n.t('the link names no session (…/session/<session id>).') };
   if (!SESSION_ID.test(id))
-    return { problem: l10n.t('“{0}” in the link is not a session ID.', id.slice(0, 80)) };
+    return {
+      problem: l10n.t(
+        'it is not a session link (“{0}” is not a session ID, which is a UUID).',
+        id.slice(0, 80),
+      ),
+    };
   return { sessionId: id };
 }

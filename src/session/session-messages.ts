@@ -8,7 +8,7 @@ import type { Transcript } from '../core/transcript/model';
 import { findTurn } from '../core/transcript/reducer';
 import type { Effort, Mode } from '../core/api/types';
 import type { Handlers } from '../protocol/handlers';
-import type { WebviewMessage } from '../protocol/messages';
+import type { SendOutcome, WebviewMessage } from '../protocol/messages';
 import type { AttachmentList } from './attachment-list';
 import type { ComposerChoice } from './composer-choice';
 import type { HostView } from './host-view';
@@ -52,7 +52,14 @@ export function sessionHandlers(t: SessionMessageTarget): Handlers<SessionMessag
       t.link.ready(m.lastSeq);
     },
     send: async (m) => {
-      await t.send(m.text, m.mode, m.effort, m.continueTurnId);
+      let outcome: SendOutcome = 'refused';
+      try {
+        if (await t.send(m.text, m.mode, m.effort, m.continueTurnId)) outcome = 'started';
+        else if (t.view.heldText !== undefined && t.view.heldText === m.text.trim()) outcome = 'held';
+      } finally {
+        // Whatever happened, the webview learns it: a refused send's text goes back to the composer.
+        if (m.sendId !== undefined) t.view.settleSend(m.sendId, outcome);
+      }
     },
     stop: () => t.stop(),
     removeAttachment: (m) => {

@@ -1,16 +1,18 @@
 import * as vscode from 'vscode';
 import type { ConnectionState } from '../service/connection';
-import { formatCount, l10n } from '../core/l10n';
+import { l10n } from '../core/l10n';
 import { presentError } from '../session/error-text';
+import { runningWords } from './running-words';
 
 /**
  * The status bar item: connection state (signed out / connected / error with its reason) and the
- * number of running turns. Clicking it runs what helps in that state.
+ * numbers of running and of queued turns, apart. Clicking it runs what helps in that state.
  */
 export class StatusBar implements vscode.Disposable {
   readonly #item = vscode.window.createStatusBarItem('den.status', vscode.StatusBarAlignment.Left, 50);
   #state: ConnectionState = { kind: 'unconfigured' };
   #running = 0;
+  #queued = 0;
 
   constructor() {
     this.#item.name = 'Den';
@@ -23,8 +25,10 @@ export class StatusBar implements vscode.Disposable {
     this.#render();
   }
 
-  setRunningTurns(count: number): void {
-    this.#running = count;
+  /** Turns running, and turns queued behind them (not running yet). */
+  setRunningTurns(running: number, queued = 0): void {
+    this.#running = running;
+    this.#queued = queued;
     this.#render();
   }
 
@@ -62,19 +66,14 @@ export class StatusBar implements vscode.Disposable {
         it.command = 'den.setApiKey';
         break;
       case 'ready':
-      case 'connected':
-        it.text =
-          this.#running > 0 ? l10n.t('$(sync) Den: {0} running', formatCount(this.#running)) : '$(check) Den';
+      case 'connected': {
+        const turns = runningWords(this.#running, this.#queued);
+        it.text = turns?.text ?? '$(check) Den';
         it.tooltip =
-          this.#running === 1
-            ? l10n.t('Den: 1 turn running. Click to list them.')
-            : this.#running > 1
-              ? l10n.t('Den: {0} turns running. Click to list them.', formatCount(this.#running))
-              : s.kind === 'connected'
-                ? l10n.t('Den: connected.')
-                : l10n.t('Den: signed in.');
-        it.command = this.#running > 0 ? 'den.showRunningTurns' : 'den.refreshSessions';
+          turns?.tooltip ?? (s.kind === 'connected' ? l10n.t('Den: connected.') : l10n.t('Den: signed in.'));
+        it.command = turns ? 'den.showRunningTurns' : 'den.refreshSessions';
         break;
+      }
       case 'error': {
         // The failed request is not known here; "could not reach" would be wrong for a 5xx.
         const p = presentError(s.error);

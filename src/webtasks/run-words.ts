@@ -4,6 +4,7 @@
  * a run is compared with.
  */
 import { DenError, redact } from '../core/api/errors';
+import { beyondStatus } from '../core/api/http-errors';
 import { l10n } from '../core/l10n';
 import type { WebTaskPhase } from '../protocol/webtask-messages';
 import type { WebTaskRun } from '../session/web-task-history';
@@ -65,7 +66,9 @@ export function errorOutcome(err: unknown, ...secrets: (string | undefined)[]): 
       hint: l10n.t('Run it again; if it keeps failing, Den: Show Log says more.'),
     };
   }
-  const own = err.serverMessage?.trim() ? ` (${redact(err.serverMessage.trim(), ...secrets)})` : '';
+  // The service's words beyond its status, which the message says anyway.
+  const words = beyondStatus(err.serverMessage, err.status);
+  const own = words ? ` (${redact(words, ...secrets)})` : '';
   switch (err.code) {
     case 'aborted':
       return { taskStatus: CANCELLED, message: l10n.t('Cancelled.') };

@@ -12,6 +12,7 @@ import {
   type ComposerState,
   type Effort,
   type Mode,
+  type SendOutcome,
   type WebviewMessage,
   type WebviewPersistedState,
 } from '../protocol/messages';
@@ -47,7 +48,8 @@ export class ComposerView {
   private lastHost: { mode?: Mode; effort?: Effort } = {};
   private continueTurnId: string | undefined;
   private lastSendAt = -Infinity;
-  private pending: { text: string; sawSending: boolean } | undefined;
+  /** The send the host has not answered yet: its id and the text typed (kept across a reload). */
+  private pending: { id: string; text: string } | undefined;
   /** The message the host held back after a 429, as last told. */
   private held: string | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -71,6 +73,7 @@ export class ComposerView {
       on: { input: () => this.onInput(), keydown: (e) => this.onKey(e) },
     });
     this.textarea.value = initial.draft ?? '';
+    this.pending = initial.pendingSend;
     this.mode = h(
       'select',
       {
@@ -193,15 +196,6 @@ export class ComposerView {
       if (c.effort !== this.lastHost.effort) this.effort = c.effort;
     }
     this.lastHost = { mode: c.mode, effort: c.effort };
-    if (this.pending) {
-      if (c.sending) this.pending.sawSending = true;
-      else if (this.pending.sawSending) {
-        const p = this.pending;
-        this.pending = undefined;
-        // A send that started no turn comes back as the draft, unless the host holds it (429).
-        if (c.held !== p.text) this.giveBack(p.text);
-      }
-    }
     // The host let go of a held message without sending it (Edit, or it failed): back to the draft.
     if (this.held !== undefined && c.held === undefined) this.giveBack(this.held);
     this.held = c.held;
@@ -241,9 +235,29 @@ export class ComposerView {
       effort: this.effort,
     };
     if (continuing && this.continueTurnId) msg.continueTurnId = this.continueTurnId;
+    const id = `${now.toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+    msg.sendId = id;
     this.deps.post(msg);
-    this.pending = { text: msg.text, sawSending: false };
+    // The text leaves the composer, but is kept until the host says a turn started with it.
+    this.pending = { id, text: typed };
+    this.deps.persist({ pendingSend: this.pending });
     this.setDraft('');
+  }
+
+  /**
+   * The host's answer to the send `sendId`: a turn started, the service held it back (429: the
+   * `held` state gives it back when let go), or it was refused, and the typed text comes back,
+   * before anything typed since. An answer to another send (an older page's) changes nothing.
+   */
+  settle(sendId: string, outcome: SendOutcome): void {
+    const p = this.pending;
+    if (!p || p.id !== sendId) return;
+    this.pending = undefined;
+    this.deps.persist({ pendingSend: undefined });
+    if (outcome !== 'refused' || !p.text) return;
+    const now = this.textarea.value;
+    if (now.trim() === '') this.setDraft(p.text);
+    else if (!now.includes(p.text)) this.setDraft(`${p.text}\n\n${now}`);
   }
 
   /** Puts a message that started no turn back into an empty composer. */

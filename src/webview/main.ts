@@ -25,6 +25,9 @@ function readPersisted(v: unknown): Partial<WebviewPersistedState> {
   if (typeof s.mode === 'string') out.mode = s.mode as WebviewPersistedState['mode'];
   if (typeof s.effort === 'string') out.effort = s.effort as WebviewPersistedState['effort'];
   if (typeof s.scrollTop === 'number' && Number.isFinite(s.scrollTop)) out.scrollTop = s.scrollTop;
+  const p = s.pendingSend as Record<string, unknown> | undefined;
+  if (typeof p === 'object' && p !== null && typeof p.id === 'string' && typeof p.text === 'string')
+    out.pendingSend = { id: p.id, text: p.text };
   return out;
 }
 
@@ -35,6 +38,7 @@ function start(): void {
   const persist = (patch: Partial<WebviewPersistedState>): void => {
     persisted = { ...persisted, ...patch };
     if ('scrollTop' in patch && patch.scrollTop === undefined) delete persisted.scrollTop;
+    if ('pendingSend' in patch && patch.pendingSend === undefined) delete persisted.pendingSend;
     vscode.setState({ sessionId: '', draft: '', ...persisted });
   };
 
@@ -98,6 +102,7 @@ function start(): void {
       if (store.composer && (c.reset || c.composer || c.turns.size > 0 || c.structure)) {
         composer.setState(store.composer, store.continuable()?.header.id);
       }
+      for (const r of c.sendResults) composer.settle(r.sendId, r.outcome);
       if (!c.reset) {
         for (const text of c.spoken) announcer.answer(text);
         for (const id of c.statuses) {

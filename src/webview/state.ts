@@ -13,6 +13,7 @@ import type {
   FileStatusView,
   HostMessage,
   Notice,
+  SendOutcome,
   SessionHeader,
   TurnHeader,
   WebviewDigest,
@@ -50,6 +51,8 @@ export interface StoreChanges {
   plans: Set<string>;
   files: Set<string>;
   composer: boolean;
+  /** How the composer's sends ended, in order (each told once). */
+  sendResults: { sendId: string; outcome: SendOutcome }[];
   connection: boolean;
   notice: boolean;
   title: boolean;
@@ -82,6 +85,7 @@ function emptyChanges(): StoreChanges {
     plans: new Set(),
     files: new Set(),
     composer: false,
+    sendResults: [],
     connection: false,
     notice: false,
     title: false,
@@ -204,7 +208,10 @@ export class Store {
       this.turns.push(t);
       this.byId.set(header.id, t);
     }
+    // A send's result not yet shown is not covered by the new view: it is kept.
+    const { sendResults } = this.changes;
     this.changes = emptyChanges();
+    this.changes.sendResults = sendResults;
     this.changes.reset = true;
   }
 
@@ -273,6 +280,9 @@ export class Store {
     fileStatus: (d) => {
       this.fileStatus = statusMap(d.files);
       for (const t of this.turns) if (t.files.length) this.changes.files.add(t.header.id);
+    },
+    sendResult: (d) => {
+      this.changes.sendResults.push({ sendId: d.sendId, outcome: d.outcome });
     },
   };
 

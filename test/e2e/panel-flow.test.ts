@@ -355,6 +355,28 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     noDialogs();
   });
 
+  it('gives a send the service refuses (403, a read-only key) back to the composer, with the reason', async () => {
+    // Issue 22 (4): "sending" and "not sending" could fold into one post, and the text was lost.
+    await openSession();
+    emu.failNext({
+      method: 'POST',
+      path: '/sessions/new',
+      status: 403,
+      body: { error: 'forbidden', message: 'This API key is read-only' },
+    });
+    const input = frame.locator('#composer-input');
+    await input.fill('keep my words');
+    await frame.locator('#send:enabled').waitFor();
+    await input.press('Enter');
+    await frame.locator('#notice .notice-message', { hasText: 'This API key is read-only' }).waitFor();
+    await waitFor('the text back in the composer', () => input.inputValue(), {
+      ...UI_WAIT,
+      until: (v) => v === 'keep my words',
+    });
+    await panelShot(wb, frame, 'panel-send-refused');
+    noDialogs();
+  });
+
   it('restores the panel with its transcript after the window reloads', async () => {
     await openSession();
     assert.match(await stopSlowTurn('A slow refactor of the parser'), /^Stopped/);

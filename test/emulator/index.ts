@@ -74,7 +74,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const sockets = new SessionSockets(ctx);
   const server = createServer(requestHandler(ctx));
   let inFlight = 0;
-  server.on('request', (_req, res) => {
+  // The last requests received (bounded: benches make many).
+  const received: { method: string; url: string }[] = [];
+  const receive = (method: string, url: string): void => {
+    received.push({ method, url });
+    if (received.length > 10_000) received.shift();
+  };
+  server.on('request', (req, res) => {
+    receive(req.method ?? '', req.url ?? '');
     inFlight++;
     res.once('close', () => inFlight--);
   });
@@ -83,7 +90,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     connections.add(c);
     c.on('close', () => connections.delete(c));
   });
-  server.on('upgrade', (req, socket, head) => sockets.handleUpgrade(req, socket, head));
+  server.on('upgrade', (req, socket, head) => {
+    receive('UPGRADE', req.url ?? '');
+    sockets.handleUpgrade(req, socket, head);
+  });
   server.on('clientError', (_err, socket) => socket.destroy());
 
   await new Promise<void>((resolve, reject) => {
@@ -113,6 +123,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     get requestsInFlight(): number {
       return inFlight;
+    },
+    requests() {
+      return received.map((r) => ({ ...r }));
     },
     storedEvents(sessionId: string, agentMessageId: string): AgentEvent[] {
       const m = store.sessions

@@ -127,6 +127,8 @@ export interface Emulator {
    * test act once a request has surely reached the server.
    */
   readonly requestsInFlight: number;
+  /** The HTTP requests received so far (method, path and query; the last 10 000), upgrades too. */
+  requests(): { method: string; url: string }[];
   /** The server's stored events of one agent message, in order. */
   storedEvents(sessionId: string, agentMessageId: string): AgentEvent[];
   /**

@@ -280,4 +280,28 @@ describe('Turn lifecycle events, attention and session links', () => {
     assert.match(den.messages.shown[1].text, /open the linked session/i);
     assert.equal(den.api.panels.panel(missing), undefined);
   });
+
+  it('a link whose session ID is malformed says it is not a session link, and asks the service nothing', async () => {
+    // Issue 22 (7): it was sent to the service and reported "no longer exists (404)".
+    const base = `${vscode.env.uriScheme}://${EXTENSION_ID}`;
+    const before = den.emu.requests().length;
+    for (const id of ['not-a-session', 'abc', '3f2a9c1e5b7d4e0f9a8b0c1d2e3f4a5b']) {
+      await den.api.uriHandler.handleUri(vscode.Uri.parse(`${base}/session/${id}`));
+    }
+    await waitFor('the errors', () => den.messages.texts('error').length === 3);
+    assert.deepEqual(den.messages.texts('error'), [
+      'Den cannot open the link: it is not a session link (“not-a-session” is not a session ID, which is a UUID).',
+      'Den cannot open the link: it is not a session link (“abc” is not a session ID, which is a UUID).',
+      'Den cannot open the link: it is not a session link (“3f2a9c1e5b7d4e0f9a8b0c1d2e3f4a5b” is not a session ID, which is a UUID).',
+    ]);
+    assert.deepEqual(
+      den.emu
+        .requests()
+        .slice(before)
+        .filter((r) => /not-a-session|\/abc|3f2a9c1e5b7d/.test(r.url)),
+      [],
+      'a request about the link reached the service',
+    );
+    assert.equal(den.api.panels.panel('abc'), undefined);
+  });
 });

@@ -103,6 +103,30 @@ describe('Session panel lifecycle', () => {
     await waitFor('the status bar', () => !den.api.status.text.includes('running'));
   });
 
+  it('counts a queued turn apart from the running one in the status bar', async () => {
+    // Issue 22 (7): one running and one queued turn read "Den: 2 running".
+    const panel = await openPanel(den.api, randomUUID(), {
+      turn: { task: 'slow long: keep running', mode: 'auto' },
+    });
+    const first = lastTurn(panel);
+    await waitFor('the first turn to run', () => first.status === 'running');
+    assert.ok(await panel.host.send('then this', 'auto', 'fast'), 'the second turn was not queued');
+    const seen = (): string =>
+      `${den.api.status.text} ${JSON.stringify(panel.transcript.turns.map((t) => t.status))}`;
+    await waitFor('one running, one queued', seen, {
+      until: (v) => v.startsWith('$(sync) Den: 1 running, 1 queued '),
+    });
+    assert.equal(den.api.status.tooltip, 'Den: 1 turn running, 1 turn queued. Click to list them.');
+    assert.deepEqual(
+      den.api.panels.runningTurns().map((t) => t.queued),
+      [false, true],
+    );
+    await panel.host.stop();
+    await waitFor('the queued turn to run', () => den.api.status.text === '$(sync) Den: 1 running');
+    await panel.host.stop();
+    await waitFor('no turn left', () => den.api.status.text === '$(check) Den');
+  });
+
   it('reopens a closed session from the cache at once, then brings it up to date from the service', async () => {
     const server = await signInThroughProxy();
     const id = await seededSession(den.api, 'Plan the Postgres 16 migration');

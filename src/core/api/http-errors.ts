@@ -54,6 +54,61 @@ export function quoteBody(text: string, max = MAX_QUOTE): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
+/** The standard reason phrases of the statuses a service commonly answers with. */
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** Words that say nothing a status does not (`Error`, `Server Error`, `HTTP Error`…). */
+const ONLY_GENERIC =
+  /^(?:(?:an?|the|internal|server|service|http|status|code|error|errors|occurred|has|unknown)\b[\s.,:;!()\-–—|]*)*$/i;
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * A service's words without the status line Den says anyway (`500`, `500 Internal Server Error`,
+ * `Error 500:`, `HTTP/1.1 502 Bad Gateway -`, `Service Unavailable (503)`): undefined when nothing is
+ * left but the status and generic words, so a message never says the status twice.
+ */
+export function beyondStatus(words: string | undefined, status: number | undefined): string | undefined {
+  let t = words?.trim();
+  if (!t) return undefined;
+  if (status !== undefined) {
+    const s = String(status);
+    const reason = REASONS[status] ? `(?:\\s*${escapeRe(REASONS[status])})?` : '';
+    const lead = `(?:HTTP(?:\\/\\d(?:\\.\\d)?)?\\s*)?(?:(?:error|status(?:\\s*code)?)\\s*)?${s}\\b${reason}`;
+    const sep = '[\\s:;,.|\\-–—]*';
+    t = t.replace(new RegExp(`^${lead}${sep}`, 'i'), '');
+    if (REASONS[status]) {
+      // Only a reason that ends there or is followed by punctuation: "Bad gateway upstream …" stays.
+      const named = `^${escapeRe(REASONS[status])}\\s*(?:\\(\\s*${s}\\s*\\)|[:\\-–—|]?\\s*${s}\\b)?(?=$|\\s*[:;,.|\\-–—(])${sep}`;
+      t = t.replace(new RegExp(named, 'i'), '');
+    }
+    // "… (500)" or "… - 500" at the end.
+    t = t.replace(new RegExp(`[\\s:\\-–—|]*\\(?\\s*\\b${s}\\b\\s*\\)?\\.?$`), '').trim();
+  }
+  return t && !ONLY_GENERIC.test(t) ? t : undefined;
+}
+
 interface ServerBody {
   error?: string;
   message?: string;
@@ -168,11 +223,13 @@ function leadFor(res: ResponseFacts, ctx: ErrorContext, retryAfter: number | und
 /** A DenError for a non-2xx response: Error object or plain-text body, status mapped to a code. */
 export function errorFromResponse(res: ResponseFacts, ctx: ErrorContext): DenError {
   const secrets = ctx.secrets ?? [];
-  const body = readServerBody(res.body);
+  const read = readServerBody(res.body);
+  // What the service said beyond its status, which the message says anyway.
+  const body = { ...read, message: beyondStatus(read.message, res.status) };
   const code = codeForStatus(res.status);
   const retryAfter = code === 'rate_limited' ? parseRetryAfter(res.headers) : undefined;
   const lead = leadFor(res, ctx, retryAfter);
-  const said = body.message ?? (code === 'server' ? undefined : body.error);
+  const said = body.message ?? (code === 'server' ? undefined : beyondStatus(body.error, res.status));
   let message: string;
   if (code === 'server')
     message = said

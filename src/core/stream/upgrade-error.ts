@@ -1,7 +1,7 @@
 import { l10n } from '../l10n';
 import type { IncomingHttpHeaders } from 'node:http';
 import { DenError, redact, type DenErrorCode } from '../api/errors';
-import { codeForStatus, parseRetryAfter } from '../api/http-errors';
+import { beyondStatus, codeForStatus, parseRetryAfter, quoteBody } from '../api/http-errors';
 import { isRecord, isString } from '../schema';
 
 /**
@@ -25,8 +25,11 @@ export function upgradeError(
       if (isString(parsed.message)) serverMessage = parsed.message;
     }
   } catch {
-    if (clean) serverMessage = clean.slice(0, 200);
+    // An HTML page (a proxy's) is quoted by its title, not its markup.
+    if (clean) serverMessage = quoteBody(clean, 200);
   }
+  // What the server said beyond its status, which the message says anyway.
+  serverMessage = beyondStatus(serverMessage, status);
   const code = codeForStatus(status);
   return new DenError({
     code,

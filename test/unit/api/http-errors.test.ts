@@ -62,8 +62,10 @@ describe('http-errors', () => {
       '<!DOCTYPE html><html><head><title>503 Service Unavailable</title></head><body><h1>x</h1></body></html>';
     assert.equal(
       errorFromResponse(res(503, html), ctx).message,
-      'Service error 503: 503 Service Unavailable',
+      'Service error 503 while trying to list sessions',
     );
+    const titled = '<html><head><title>503 Down for maintenance</title></head></html>';
+    assert.equal(errorFromResponse(res(503, titled), ctx).message, 'Service error 503: Down for maintenance');
     assert.equal(quoteBody('<html><body><p>Hello <b>there</b></p></body></html>'), 'Hello there');
   });
 

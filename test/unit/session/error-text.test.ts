@@ -86,8 +86,11 @@ describe('error presentation', () => {
   });
 
   it('without an action, says the last request failed rather than "could not reach"', () => {
-    const p = presentError(fromResponse(502, { message: 'Bad gateway' }));
-    assert.equal(p.message, "Den's last request failed: the service had an error (502): Bad gateway.");
+    const p = presentError(fromResponse(502, { message: 'upstream timed out' }));
+    assert.equal(p.message, "Den's last request failed: the service had an error (502): upstream timed out.");
+    // Words that only name the status are not quoted after it (issue 22: "(500) (500)").
+    const bare = presentError(fromResponse(502, { message: 'Bad gateway' }));
+    assert.equal(bare.message, "Den's last request failed: the service had an error (502).");
   });
 
   it("shows the service's own message for a 403, e.g. that the key is read-only", () => {

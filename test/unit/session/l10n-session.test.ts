@@ -78,7 +78,7 @@ describe('l10n: the session layer says its texts through the bundle', () => {
       PSEUDO([
         'Den: “{0}” failed: {1}',
         'Untitled session',
-        '“{0}” in the link is not a session ID.',
+        'it is not a session link (“{0}” is not a session ID, which is a UUID).',
         '"{0}" must start with http:// or https://.',
       ]),
       'de',
@@ -88,7 +88,7 @@ describe('l10n: the session layer says its texts through the bundle', () => {
       '⟦Den: “⟦Untitled session⟧” failed: boom⟧',
     );
     assert.deepEqual(parseSessionLink('/session/a b'), {
-      problem: '⟦“a b” in the link is not a session ID.⟧',
+      problem: '⟦it is not a session link (“a b” is not a session ID, which is a UUID).⟧',
     });
     assert.deepEqual(validateBaseUrl('ftp://x'), {
       problem: '⟦"ftp://x" must start with http:// or https://.⟧',

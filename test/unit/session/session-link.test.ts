@@ -7,17 +7,19 @@ describe('session links', () => {
     assert.equal(sessionLink('code-oss', 'p.den', 'a b'), 'code-oss://p.den/session/a%20b');
   });
 
+  const ID = '3f2a9c1e-5b7d-4e0f-9a8b-0c1d2e3f4a5b';
   const good: [string, string][] = [
-    ['/session/3f2a-11', '3f2a-11'],
-    ['/session/3f2a-11/', '3f2a-11'],
-    ['/session/sess_01.x', 'sess_01.x'],
-    ['/session/%20abc%20', 'abc'],
+    [`/session/${ID}`, ID],
+    [`/session/${ID}/`, ID],
+    [`/session/${ID.toUpperCase()}`, ID.toUpperCase()],
+    [`/session/%20${ID}%20`, ID],
   ];
   for (const [path, id] of good) {
     it(`reads ${path} as the session ${id}`, () =>
       assert.deepEqual(parseSessionLink(path), { sessionId: id }));
   }
 
+  // Issue 22 (7): a malformed id was sent to the service and reported "no longer exists (404)".
   const bad: [string, RegExp][] = [
     ['/session', /names no session/],
     ['/session/', /names no session/],
@@ -25,9 +27,15 @@ describe('session links', () => {
     ['/', /not a session link/],
     ['/session/a/b', /not a session link/],
     ['/session/%E0%A4%A', /malformed session ID/],
-    ['/session/a%2Fb', /not a session ID/],
-    ['/session/<script>', /not a session ID/],
-    [`/session/${'x'.repeat(201)}`, /not a session ID/],
+    ['/session/a%2Fb', /not a session link \(“a\/b” is not a session ID/],
+    ['/session/<script>', /not a session link/],
+    ['/session/abc', /^it is not a session link \(“abc” is not a session ID, which is a UUID\)\.$/],
+    ['/session/3f2a-11', /not a session link/],
+    ['/session/sess_01.x', /not a session link/],
+    [`/session/${ID.replace(/-/g, '')}`, /not a session link/],
+    [`/session/${ID}0`, /not a session link/],
+    [`/session/${ID.slice(0, -1)}g`, /not a session link/],
+    [`/session/${'x'.repeat(201)}`, /not a session link/],
   ];
   for (const [path, problem] of bad) {
     it(`refuses ${path.slice(0, 40)} with a reason`, () => {
@@ -38,7 +46,7 @@ describe('session links', () => {
   }
 
   it('round-trips what it builds', () => {
-    const link = new URL(sessionLink('vscode', 'p.den', 'id-1'));
-    assert.deepEqual(parseSessionLink(link.pathname), { sessionId: 'id-1' });
+    const link = new URL(sessionLink('vscode', 'p.den', ID));
+    assert.deepEqual(parseSessionLink(link.pathname), { sessionId: ID });
   });
 });

@@ -23,6 +23,8 @@ export class ViewMirror {
   notice: Notice | null = null;
   title = '';
   fileStatus: FileStatusView[] = [];
+  /** How the composer's sends ended, in the order told. */
+  sendResults: { sendId: string; outcome: string }[] = [];
   readonly messages: HostMessage[] = [];
 
   /** Applies one post, as `postMessage` delivers it (a JSON copy). Throws on a seq gap. */
@@ -119,6 +121,9 @@ export class ViewMirror {
         return;
       case 'fileStatus':
         this.fileStatus = d.files;
+        return;
+      case 'sendResult':
+        this.sendResults.push({ sendId: d.sendId, outcome: d.outcome });
         return;
     }
   }

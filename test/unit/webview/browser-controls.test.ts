@@ -44,10 +44,12 @@ describe('webview controls in Chromium', function () {
       mode: 'plan',
       effort: 'think',
     });
-    assert.deepEqual(
-      posted.filter((m) => m.type === 'send'),
-      [{ type: 'send', text: 'first line\nsecond line', mode: 'plan', effort: 'think' }],
-    );
+    const sends = posted.filter((m) => m.type === 'send');
+    const sendId = sends[0]?.sendId;
+    assert.equal(typeof sendId, 'string');
+    assert.deepEqual(sends, [
+      { type: 'send', text: 'first line\nsecond line', mode: 'plan', effort: 'think', sendId },
+    ]);
     assert.equal(await input.inputValue(), 'again', 'the second press came too soon and was ignored');
     await input.press('Escape');
     assert.equal(await h.page.evaluate(() => document.activeElement?.id), '');
@@ -59,6 +61,8 @@ describe('webview controls in Chromium', function () {
       draft: 'again',
       mode: 'plan',
       effort: 'think',
+      // Kept until the host answers the send (the text comes back if it is refused).
+      pendingSend: { id: sendId, text: 'first line\nsecond line' },
     });
   });
 
@@ -119,7 +123,7 @@ describe('webview controls in Chromium', function () {
       types.join(),
     );
     assert.deepEqual(
-      (await h.posted()).filter((m) => m.type === 'send'),
+      (await h.posted()).filter((m) => m.type === 'send').map(({ sendId: _, ...m }) => m),
       [{ type: 'send', text: 'hello', mode: 'code', effort: 'fast', continueTurnId: AGENT }],
     );
   });
