@@ -212,7 +212,8 @@ export function activate(context: vscode.ExtensionContext): DenApi {
       if (
         e.affectsConfiguration('den') ||
         e.affectsConfiguration('http.proxy') ||
-        e.affectsConfiguration('http.proxyStrictSSL')
+        e.affectsConfiguration('http.proxyStrictSSL') ||
+        e.affectsConfiguration('http.noProxy')
       ) {
         connection.updateSettings(readSettings());
         attention.settingsChanged();
