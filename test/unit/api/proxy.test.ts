@@ -7,7 +7,7 @@ import { ApiClient, type ApiClientOptions } from '../../../src/core/api/client';
 import { proxyFor, wsAgentFor } from '../../../src/core/api/proxy';
 import { TunnelAgent } from '../../../src/core/api/tunnel-agent';
 import { startEmulator, type Emulator } from '../../emulator';
-import { startConnectProxy, type ConnectProxy } from './connect-proxy';
+import { startConnectProxy, type ConnectProxy } from '../../support/connect-proxy';
 import { newSessionId, rejectsWith } from './helpers';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from './tls-fixture';
 
