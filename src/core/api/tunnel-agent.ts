@@ -124,6 +124,8 @@ export function openTunnel(
         return;
       }
       const secured = tls.connect({ socket, servername, rejectUnauthorized: opts.rejectUnauthorized });
+      // An error of the tunnel's own socket ends the TLS socket on it (its user listens there).
+      socket.on('error', (err) => secured.destroy(err));
       const onTlsError = (err: Error): void => {
         secured.destroy();
         reject(err);
