@@ -240,7 +240,8 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
       if (
         e.affectsConfiguration('den') ||
         e.affectsConfiguration('http.proxy') ||
-        e.affectsConfiguration('http.proxyStrictSSL')
+        e.affectsConfiguration('http.proxyStrictSSL') ||
+        e.affectsConfiguration('http.noProxy')
       ) {
         connection.updateSettings(readSettings());
         attention.settingsChanged();

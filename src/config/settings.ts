@@ -19,6 +19,8 @@ export interface DenSettings {
   proxyUrl?: string;
   /** VS Code's `http.proxyStrictSSL`. */
   strictSSL: boolean;
+  /** VS Code's `http.noProxy`: hosts reached directly (besides the environment's `NO_PROXY`). */
+  noProxy: string[];
   /** `den.notifications.*` and `den.badge.unseenTurns`. */
   attention: AttentionSettings;
 }
@@ -51,6 +53,12 @@ export function validateBaseUrl(raw: string): { url?: string; problem?: string }
   return { url: u.toString().replace(/\/+$/, '') };
 }
 
+/** The non-empty strings of a list setting (anything else is ignored). */
+function stringList(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
+}
+
 /** Builds validated settings from raw values; invalid values fall back to defaults. */
 export function parseSettings(get: SettingReader): DenSettings {
   const rawUrl = typeof get('den.baseUrl') === 'string' ? (get('den.baseUrl') as string) : '';
@@ -72,6 +80,7 @@ export function parseSettings(get: SettingReader): DenSettings {
     maxAttachmentBytes: Math.round(num(get('den.attachments.maxFileSizeMB'), 100, 1, 10_240) * 1024 * 1024),
     proxyUrl: typeof proxy === 'string' && proxy.trim() ? proxy.trim() : undefined,
     strictSSL: get('http.proxyStrictSSL') !== false,
+    noProxy: stringList(get('http.noProxy')),
     attention: {
       turnFinished: TURN_FINISHED_NOTIFY.includes(finished as TurnFinishedNotify)
         ? (finished as TurnFinishedNotify)

@@ -332,9 +332,10 @@ export class PanelManager implements vscode.Disposable {
     connection.requireClient();
     const s = connection.settings;
     const baseUrl = s.baseUrl as string;
-    const key = `${baseUrl}|${s.proxyUrl ?? ''}|${s.strictSSL}`;
+    const key = JSON.stringify([baseUrl, s.proxyUrl ?? '', s.strictSSL, s.noProxy]);
     if (this.#agent?.key !== key) {
-      this.#agent = { key, agent: wsAgentFor(baseUrl, { proxyUrl: s.proxyUrl, strictSSL: s.strictSSL }) };
+      const agent = wsAgentFor(baseUrl, { proxyUrl: s.proxyUrl, strictSSL: s.strictSSL, noProxy: s.noProxy });
+      this.#agent = { key, agent };
     }
     const target: FollowTarget = { baseUrl, apiKey: this.deps.apiKey };
     if (this.#agent.agent) target.agent = this.#agent.agent;

@@ -122,7 +122,7 @@ export class Connection implements vscode.Disposable {
       logger: this.#logger,
       userAgent: USER_AGENT,
       mediaUrlTemplate: s.mediaUrlTemplate,
-      proxy: { proxyUrl: s.proxyUrl, strictSSL: s.strictSSL },
+      proxy: { proxyUrl: s.proxyUrl, strictSSL: s.strictSSL, noProxy: s.noProxy },
     });
   }
 

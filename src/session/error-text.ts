@@ -1,5 +1,5 @@
 import { DenError, redact } from '../core/api/errors';
-import { beyondStatus } from '../core/api/http-errors';
+import { beyondStatus, isProxyOrCertificateError } from '../core/api/http-errors';
 import { formatCount, l10n } from '../core/l10n';
 
 /** A button on an error message: its label and the command it runs. */
@@ -117,6 +117,13 @@ function describe(
         transient: false,
       };
     case 'network':
+      // A proxy or a certificate that stands in the way: its own words say what to do.
+      if (isProxyOrCertificateError(e))
+        return {
+          summary: l10n.t('{0}: {1}', lead, sentence(server)),
+          actions: [SHOW_LOG()],
+          transient: false,
+        };
       return {
         summary: l10n.t(
           '{0}: the service cannot be reached ({1}). Check the URL and your network.',

@@ -4,6 +4,7 @@
  * documented in `./types`; behaviour follows shared/spec/service-behaviour.md.
  */
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import type { AgentEvent, Mode } from '../../src/core/api/types';
 import type { EmulatorContext, ResolvedOptions } from './context';
@@ -72,7 +73,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     snapshotKey,
   };
   const sockets = new SessionSockets(ctx);
-  const server = createServer(requestHandler(ctx));
+  const server = options.tls
+    ? createTlsServer({ key: options.tls.key, cert: options.tls.cert }, requestHandler(ctx))
+    : createServer(requestHandler(ctx));
   let inFlight = 0;
   // The last requests received (bounded: benches make many).
   const received: { method: string; url: string }[] = [];
@@ -96,19 +99,33 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   server.on('clientError', (_err, socket) => socket.destroy());
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  const listen = (at: number): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(at, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  await listen(options.port ?? 0);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  baseUrl = `http://127.0.0.1:${port}`;
+  baseUrl = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+  /** Stops listening and cuts every connection; turns go on running (the work outlives a restart). */
+  const goDown = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      sockets.dropAll();
+      for (const c of connections) c.destroy();
+      server.closeAllConnections();
+    });
   seedSessions(ctx, options.seed ?? true, Math.max(0, options.extraSessions ?? 0));
 
   let closing: Promise<void> | undefined;
+  let outageUnderWay = false;
+  let refused = false;
+  let onClose: (() => void) | undefined;
+  const closed = new Promise<void>((resolve) => (onClose = resolve));
   const emulator: Emulator = {
     url: baseUrl,
     keys,
@@ -160,8 +177,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     turnEnded(_sessionId: string, agentMessageId: string): Promise<void> {
       return runner.ended(agentMessageId);
     },
+    async outage(refuseForMs: number): Promise<void> {
+      if (outageUnderWay) throw new Error('an outage is under way already');
+      outageUnderWay = true;
+      refused = true;
+      try {
+        await goDown();
+        const over = Promise.all([timers.sleep(refuseForMs), runner.allEnded()]);
+        // `close()` during the outage ends it too (the sleep never resolves once timers are cleared).
+        await Promise.race([over, closed]);
+        if (!closing) await listen(port);
+      } finally {
+        outageUnderWay = false;
+        refused = false;
+      }
+    },
+    get refusing(): boolean {
+      return refused;
+    },
     close(): Promise<void> {
       closing ??= new Promise<void>((resolve) => {
+        onClose?.();
         runner.stopAll();
         timers.clearAll();
         sockets.close();

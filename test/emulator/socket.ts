@@ -71,8 +71,13 @@ export class SessionSockets {
 
   /** Ends every connection at once (emulator shutdown). */
   close(): void {
-    for (const ws of this.wss.clients) ws.terminate();
+    this.dropAll();
     this.wss.close();
+  }
+
+  /** Cuts every connection without a close frame (a restart of the service); new ones are still taken. */
+  dropAll(): void {
+    for (const ws of this.wss.clients) ws.terminate();
   }
 
   private onConnection(

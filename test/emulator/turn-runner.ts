@@ -181,6 +181,12 @@ export class TurnRunner {
     });
   }
 
+  /** Resolves when every turn started so far has ended (a turn waiting for approval never does). */
+  allEnded(): Promise<void> {
+    const open = [...this.turns.values()].filter((t) => !t.ended);
+    return Promise.all(open.map((t) => this.ended(t.agent.id))).then(() => undefined);
+  }
+
   /** Stops every timer-driven turn (the emulator is closing). */
   stopAll(): void {
     for (const t of this.turns.values()) t.cancel?.();

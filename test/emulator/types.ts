@@ -58,6 +58,8 @@ export interface EmulatorOptions {
    * false), so a client can open the session a web task links to.
    */
   lamSessions?: boolean;
+  /** Serve HTTPS (and WSS) with this PEM key and certificate instead of plain HTTP. */
+  tls?: { key: string; cert: string };
 }
 
 /** The three API keys the emulator accepts. */
@@ -117,7 +119,7 @@ export interface SocketRecord {
 
 /** A running emulator. */
 export interface Emulator {
-  /** `http://127.0.0.1:PORT`; the WebSocket URL is the same host with the `ws` scheme. */
+  /** `http://127.0.0.1:PORT` (`https://` with `tls`); the WebSocket URL is the same host with the `ws`/`wss` scheme. */
   readonly url: string;
   readonly keys: EmulatorKeys;
   faults: FaultPlan;
@@ -147,6 +149,15 @@ export interface Emulator {
   lamRequests(): Record<string, unknown>[];
   /** Resolves when the turn has emitted its terminal event. */
   turnEnded(sessionId: string, agentMessageId: string): Promise<void>;
+  /**
+   * A restart of the service: stops listening (connections are refused) and cuts every connection
+   * at once, while the turns under way go on running; listens again on the same port once
+   * `refuseForMs` has passed (the emulator's own timer) and every turn has ended, so it comes back
+   * with the turns finished. Resolves when it is back (or closed meanwhile).
+   */
+  outage(refuseForMs: number): Promise<void>;
+  /** Whether an `outage` is refusing connections now. */
+  readonly refusing: boolean;
   /** Stops the server, destroys every socket, cancels running turns' timers. */
   close(): Promise<void>;
 }

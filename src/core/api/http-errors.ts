@@ -1,6 +1,7 @@
 import { l10n } from '../l10n';
 import { isRecord } from '../schema';
 import { DenError, isDenError, redact, type DenErrorCode } from './errors';
+import { PROXY_CLOSED } from './tunnel-agent';
 
 /** What a failed call was doing, for messages a person can act on. */
 export interface ErrorContext {
@@ -278,6 +279,15 @@ export function errorCodeOf(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether a network error is a proxy that refused or dropped the tunnel, or a certificate that is
+ * not trusted: the service may be up, and the error's own words say which setting to change.
+ */
+export function isProxyOrCertificateError(e: DenError): boolean {
+  const d = e.details;
+  return e.code === 'network' && (d?.proxyStatus !== undefined || d?.proxy !== undefined || d?.tls === true);
+}
+
 /** Whether the connection was refused, so the request cannot have reached the service. */
 export function isConnectRefused(err: unknown): boolean {
   return errorCodeOf(err) === 'ECONNREFUSED';
@@ -336,23 +346,38 @@ export function errorFromException(err: unknown, facts: FailureFacts): DenError 
     const status = proxyStatus[1] ?? proxyStatus[2];
     const message =
       status === '407'
-        ? l10n.t('The proxy refused to connect to the service ({0}): check the proxy credentials', status)
-        : l10n.t('The proxy refused to connect to the service ({0}): check the proxy settings', status);
+        ? l10n.t(
+            'The proxy wants credentials ({0} Proxy Authentication Required): put them in the http.proxy setting, as http://user:password@host:port',
+            status,
+          )
+        : l10n.t('The proxy refused to connect to the service ({0}): check the http.proxy setting', status);
     return make('network', message, {
       proxyStatus: Number(status),
     });
   }
+  if (errCode === PROXY_CLOSED) {
+    return make(
+      'network',
+      l10n.t(
+        'The proxy closed the connection instead of connecting to the service: check the http.proxy setting, and that the proxy lets HTTPS tunnels (CONNECT) through to the service',
+      ),
+      { proxy: 'closed' },
+    );
+  }
+  if (errCode && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(errCode)) {
+    return make(
+      'network',
+      l10n.t(
+        "The service's certificate is not trusted ({0}): add the certificate of the service (or of your network's TLS inspection) to the system's trusted certificates, or set http.proxyStrictSSL to false to skip the check",
+        errCode,
+      ),
+      { errno: errCode, tls: true },
+    );
+  }
   if (name === 'AbortError' || errCode === 'UND_ERR_ABORTED' || errCode === 'ABORT_ERR') {
     return make('aborted', l10n.t('Cancelled: {0}', facts.operation));
   }
-  const words =
-    (errCode && NETWORK_WORDS[errCode]?.()) ??
-    (errCode && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(errCode)
-      ? l10n.t(
-          'TLS certificate problem ({0}); if this network inspects TLS, configure its CA or turn off strict SSL',
-          raw,
-        )
-      : raw);
+  const words = (errCode && NETWORK_WORDS[errCode]?.()) ?? raw;
   const message = facts.origin
     ? l10n.t('Cannot reach the service at {0} to {1}: {2}', facts.origin, facts.operation, words)
     : l10n.t('Cannot reach the service to {0}: {1}', facts.operation, words);

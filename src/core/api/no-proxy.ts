@@ -13,8 +13,11 @@ export interface ProxyConfig {
   strictSSL?: boolean;
   /** The environment to read `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY` from. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
-  /** Hosts that bypass the proxy, in `NO_PROXY` syntax; default: the environment's `NO_PROXY`. */
-  noProxy?: string;
+  /**
+   * Hosts that bypass the proxy (VS Code's `http.noProxy`), in `NO_PROXY` syntax, a list or one
+   * comma-separated string; they are added to the environment's `NO_PROXY`, which applies as well.
+   */
+  noProxy?: string | readonly string[];
 }
 
 function defaultPort(protocol: string): string {
@@ -100,14 +103,15 @@ export function normalizeProxyUrl(proxy: string): string {
  * The proxy URL `target` should go through, or undefined for a direct connection.
  * An explicit `proxyUrl` is used first; otherwise `https_proxy`/`HTTPS_PROXY` for https and wss
  * targets (falling back to the http ones, as curl and undici do) and `http_proxy`/`HTTP_PROXY` for
- * http and ws. `noProxy` (or `NO_PROXY`/`no_proxy`) exempts hosts. Proxies from the environment
+ * http and ws. `noProxy` and `NO_PROXY`/`no_proxy` exempt hosts (either list is enough). Proxies from the environment
  * never apply to loopback targets (as in Go's `ProxyFromEnvironment`): a local emulator or tunnel
  * is not reachable through a remote proxy; an explicit proxy is taken at its word.
  */
 export function proxyUrlFor(targetUrl: string | URL, cfg: ProxyConfig = {}): string | undefined {
   const target = typeof targetUrl === 'string' ? new URL(targetUrl) : targetUrl;
   const env = cfg.env ?? process.env;
-  const bypass = cfg.noProxy ?? envValue(env, 'no_proxy', 'NO_PROXY');
+  const own = typeof cfg.noProxy === 'string' ? cfg.noProxy : cfg.noProxy?.join(',');
+  const bypass = [own, envValue(env, 'no_proxy', 'NO_PROXY')].filter(Boolean).join(',');
   if (matchesNoProxy(target, bypass)) return undefined;
   if (cfg.proxyUrl?.trim()) return normalizeProxyUrl(cfg.proxyUrl.trim());
   if (isLoopback(hostOf(target))) return undefined;

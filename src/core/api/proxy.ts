@@ -1,11 +1,12 @@
 import { l10n } from '../l10n';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
-import { Agent, ProxyAgent } from './undici';
+import { Agent } from './undici';
 import { DenError } from './errors';
 import { proxyUrlFor, type ProxyConfig } from './no-proxy';
-import { TunnelAgent } from './tunnel-agent';
+import { openTunnel, TunnelAgent } from './tunnel-agent';
 
 export type { ProxyConfig } from './no-proxy';
 export { matchesNoProxy, proxyUrlFor } from './no-proxy';
@@ -30,19 +31,29 @@ function parseProxy(proxyUrl: string): URL {
 }
 
 /**
- * The undici dispatcher for requests to `targetUrl`: a `ProxyAgent` (CONNECT tunnel) when a proxy
- * applies (see `proxyUrlFor`), else an `Agent`; both verify certificates unless `strictSSL` is
- * false. The caller owns the dispatcher and closes it.
+ * The undici dispatcher for requests to `targetUrl`: an `Agent` whose connections are CONNECT
+ * tunnels (`openTunnel`, the same as the WebSocket's) when a proxy applies (see `proxyUrlFor`),
+ * else a plain `Agent`; both verify certificates unless `strictSSL` is false. Not undici's
+ * `ProxyAgent`: when a proxy closes the socket instead of answering the CONNECT, it opens the
+ * tunnel again at once, forever (thousands of connections a second, the request never settles);
+ * a tunnel that fails here fails the request. The caller owns the dispatcher and closes it.
  */
 export function proxyFor(targetUrl: string | URL, cfg: ProxyConfig = {}): Dispatcher {
   const rejectUnauthorized = cfg.strictSSL ?? true;
   const proxy = proxyUrlFor(targetUrl, cfg);
   if (proxy === undefined) return new Agent({ connect: { rejectUnauthorized } });
-  parseProxy(proxy);
-  return new ProxyAgent({
-    uri: proxy,
-    requestTls: { rejectUnauthorized },
-    proxyTls: { rejectUnauthorized },
+  const proxyUrl = parseProxy(proxy);
+  return new Agent({
+    connect: (opts, callback) => {
+      const secure = opts.protocol === 'https:';
+      const host = opts.hostname.replace(/^\[|\]$/g, '');
+      const port = Number(opts.port) || (secure ? 443 : 80);
+      const servername = opts.servername || (isIP(host) ? undefined : host);
+      openTunnel({ proxy: proxyUrl, secure, rejectUnauthorized }, host, port, servername).then(
+        (socket) => callback(null, socket),
+        (err: Error) => callback(err, null),
+      );
+    },
   });
 }
 

@@ -18,6 +18,11 @@ export interface TunnelAgentOptions {
 /** Largest proxy response head accepted before the tunnel is considered broken. */
 const MAX_HEAD = 16 * 1024;
 
+/** `code` of the error when the proxy closes the connection instead of answering the CONNECT. */
+export const PROXY_CLOSED = 'DEN_PROXY_CLOSED';
+/** `code` of the error when the proxy answers the CONNECT with a status other than 2xx. */
+export const PROXY_REFUSED = 'DEN_PROXY_REFUSED';
+
 /**
  * A node `http.Agent` whose connections are HTTP CONNECT tunnels through a proxy, for clients that
  * take an agent (the `ws` WebSocket). Each connection gets its own tunnel; nothing is kept alive.
@@ -101,7 +106,12 @@ export function openTunnel(
       const statusLine = head.subarray(0, head.indexOf('\r\n')).toString('latin1');
       const status = Number(/^HTTP\/\d(?:\.\d)?\s+(\d{3})/.exec(statusLine)?.[1]);
       if (!(status >= 200 && status < 300)) {
-        fail(Object.assign(new Error(`Proxy refused the tunnel to ${authority}: ${statusLine}`), { status }));
+        fail(
+          Object.assign(new Error(`Proxy refused the tunnel to ${authority}: ${statusLine}`), {
+            status,
+            code: PROXY_REFUSED,
+          }),
+        );
         return;
       }
       const rest = head.subarray(end + 4);
@@ -114,6 +124,8 @@ export function openTunnel(
         return;
       }
       const secured = tls.connect({ socket, servername, rejectUnauthorized: opts.rejectUnauthorized });
+      // An error of the tunnel's own socket ends the TLS socket on it (its user listens there).
+      socket.on('error', (err) => secured.destroy(err));
       const onTlsError = (err: Error): void => {
         secured.destroy();
         reject(err);
@@ -125,6 +137,14 @@ export function openTunnel(
       });
     };
     socket.on('error', fail);
+    // Closed before its answer (a proxy that drops CONNECTs): fails now, not at the timeout.
+    socket.once('close', () =>
+      fail(
+        Object.assign(new Error(`Proxy closed the connection instead of opening a tunnel to ${authority}`), {
+          code: PROXY_CLOSED,
+        }),
+      ),
+    );
     socket.once(opts.proxy.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
       const auth = proxyAuthorization(opts.proxy);
       socket.write(

@@ -1,4 +1,5 @@
 import type { DenError } from '../../core/api/errors';
+import { isProxyOrCertificateError } from '../../core/api/http-errors';
 import { formatCount, l10n } from '../../core/l10n';
 import { presentError } from '../error-text';
 import type { ListProblem } from './sessions-model';
@@ -18,8 +19,9 @@ export interface WelcomeKeys {
 export function welcomeKeys(listError: DenError | undefined): WelcomeKeys {
   return {
     'den.authError': listError?.code === 'unauthorized',
-    // a 5xx is not "offline": the service answered, so the view quotes what it said instead
-    'den.offline': listError?.fault === 'network',
+    // a 5xx is not "offline": the service answered, so the view quotes what it said instead; nor is
+    // a proxy or a certificate in the way: the view quotes what to set
+    'den.offline': listError?.fault === 'network' && !isProxyOrCertificateError(listError),
   };
 }
 

@@ -130,7 +130,20 @@ describe('http-errors', () => {
       ['a refused connection', code('ECONNREFUSED'), {}, 'network', /connection refused/],
       ['an unknown host', code('ENOTFOUND'), {}, 'network', /host not found/],
       ['a closed socket', code('UND_ERR_SOCKET'), {}, 'network', /connection closed/],
-      ['a TLS failure', code('SELF_SIGNED_CERT_IN_CHAIN'), {}, 'network', /TLS certificate problem/],
+      [
+        'a TLS failure',
+        code('SELF_SIGNED_CERT_IN_CHAIN'),
+        {},
+        'network',
+        /^The service's certificate is not trusted \(SELF_SIGNED_CERT_IN_CHAIN\): .*http\.proxyStrictSSL/,
+      ],
+      [
+        'a proxy that closed the CONNECT',
+        code('DEN_PROXY_CLOSED'),
+        {},
+        'network',
+        /^The proxy closed the connection instead of connecting to the service/,
+      ],
       ['an undici headers timeout', code('UND_ERR_HEADERS_TIMEOUT'), {}, 'timeout', /No answer/],
       ["Den's own timer", new Error('x'), { timedOut: true, timeoutMs: 1500 }, 'timeout', /within 1\.5 s/],
       [

@@ -95,9 +95,21 @@ describe('proxy selection', () => {
       undefined,
     ],
     [
-      'lets a configured bypass list win over NO_PROXY',
+      'exempts a host of the configured bypass list (http.noProxy)',
       'https://api.example.com',
-      { proxyUrl: 'http://e:1', noProxy: 'other.org', env: { NO_PROXY: '*' } },
+      { proxyUrl: 'http://e:1', noProxy: ['other.org', 'example.com'], env: {} },
+      undefined,
+    ],
+    [
+      'adds the configured bypass list to NO_PROXY: a host in NO_PROXY alone is exempt',
+      'https://api.example.com',
+      { proxyUrl: 'http://e:1', noProxy: ['other.org'], env: { NO_PROXY: 'api.example.com' } },
+      undefined,
+    ],
+    [
+      'sends a host in neither bypass list through the proxy',
+      'https://api.example.com',
+      { proxyUrl: 'http://e:1', noProxy: ['other.org'], env: { NO_PROXY: 'third.net' } },
       'http://e:1',
     ],
     [

@@ -7,7 +7,7 @@ import { ApiClient, type ApiClientOptions } from '../../../src/core/api/client';
 import { proxyFor, wsAgentFor } from '../../../src/core/api/proxy';
 import { TunnelAgent } from '../../../src/core/api/tunnel-agent';
 import { startEmulator, type Emulator } from '../../emulator';
-import { startConnectProxy, type ConnectProxy } from './connect-proxy';
+import { startConnectProxy, type ConnectProxy } from '../../support/connect-proxy';
 import { newSessionId, rejectsWith } from './helpers';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from './tls-fixture';
 
@@ -108,10 +108,40 @@ describe('proxies', () => {
       const err = await rejectsWith(without.listSessions(), 'network');
       assert.equal(
         err.message,
-        'The proxy refused to connect to the service (407): check the proxy credentials',
+        'The proxy wants credentials (407 Proxy Authentication Required): put them in the http.proxy setting, as http://user:password@host:port',
       );
+      assert.ok(!err.message.includes('s3cret'));
     } finally {
       await guarded.close();
+    }
+  });
+
+  it('fails a request at once when the proxy drops the CONNECT, with one tunnel try, and works once it stops', async () => {
+    const dropper = await startConnectProxy({ drop: true });
+    try {
+      const c = client({ proxy: { proxyUrl: dropper.url, env: {} } });
+      const err = await rejectsWith(c.listSessions({ limit: 1 }), 'network');
+      assert.match(
+        err.message,
+        /^The proxy closed the connection instead of connecting to the service: check the http\.proxy setting/,
+      );
+      // undici's ProxyAgent opened the tunnel again and again (thousands a second) and never settled.
+      assert.equal(dropper.connects, 1);
+      dropper.dropping = false;
+      await c.listSessions({ limit: 1 });
+      assert.equal(dropper.tunnels.length, 1);
+    } finally {
+      await dropper.close();
+    }
+  });
+
+  it('rejects a WebSocket tunnel the proxy drops at once, not at the tunnel timeout', async () => {
+    const dropper = await startConnectProxy({ drop: true });
+    try {
+      const agent = wsAgentFor('ws://127.0.0.1:9/ws', { proxyUrl: dropper.url, env: {} });
+      await assert.rejects(firstMessage('ws://127.0.0.1:9/ws', agent), /Proxy closed the connection/);
+    } finally {
+      await dropper.close();
     }
   });
 
@@ -182,7 +212,10 @@ describe('proxies', () => {
       });
       clients.push(strict);
       const err = await rejectsWith(strict.listSessions(), 'network');
-      assert.match(err.message, /TLS certificate problem/);
+      assert.match(
+        err.message,
+        /^The service's certificate is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\): .*http\.proxyStrictSSL to false/,
+      );
       assert.ok(proxy.tunnels.length >= 2);
     });
 

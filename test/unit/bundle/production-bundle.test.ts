@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { WebSocketServer, type WebSocket as WsWebSocket } from 'ws';
 import { startEmulator, type Emulator } from '../../emulator';
-import { startConnectProxy, type ConnectProxy } from '../api/connect-proxy';
+import { startConnectProxy, type ConnectProxy } from '../../support/connect-proxy';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../api/tls-fixture';
 
 /**

@@ -94,6 +94,7 @@ describe('settings', () => {
         'den.sessionsPageSize': 1000,
         'http.proxy': ' http://proxy.local:3128 ',
         'http.proxyStrictSSL': false,
+        'http.noProxy': [' internal.example ', '', 7, '10.0.0.0/8'],
       }),
     );
     assert.equal(s.baseUrl, 'https://a.example');
@@ -103,6 +104,7 @@ describe('settings', () => {
     assert.equal(s.pageSize, 100);
     assert.equal(s.proxyUrl, 'http://proxy.local:3128');
     assert.equal(s.strictSSL, false);
+    assert.deepEqual(s.noProxy, ['internal.example', '10.0.0.0/8']);
   });
 
   it('reads the attachment size limit in MB, within 1 MB and 10 GB', () => {

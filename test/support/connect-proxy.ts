@@ -1,15 +1,24 @@
 import * as net from 'node:net';
 
-/** A loopback HTTP CONNECT proxy for tests: counts tunnels, optionally demands Basic auth. */
+/**
+ * A loopback HTTP CONNECT proxy for tests: counts tunnels, optionally demands Basic auth, or drops
+ * every CONNECT (closes the socket without an answer) while `dropping` is set.
+ */
 export interface ConnectProxy {
   readonly url: string;
   /** Authorities (`host:port`) of the tunnels opened so far. */
   readonly tunnels: string[];
+  /** CONNECT requests received, answered or not. */
+  readonly connects: number;
+  /** While true, every CONNECT is answered by closing the socket. */
+  dropping: boolean;
   close(): Promise<void>;
 }
 
-export async function startConnectProxy(opts: { auth?: string } = {}): Promise<ConnectProxy> {
+export async function startConnectProxy(opts: { auth?: string; drop?: boolean } = {}): Promise<ConnectProxy> {
   const tunnels: string[] = [];
+  let connects = 0;
+  let dropping = opts.drop ?? false;
   const sockets = new Set<net.Socket>();
   const track = (s: net.Socket): void => {
     sockets.add(s);
@@ -31,6 +40,11 @@ export async function startConnectProxy(opts: { auth?: string } = {}): Promise<C
       const [method, authority] = lines[0].split(' ');
       if (method !== 'CONNECT') {
         client.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
+      connects++;
+      if (dropping) {
+        client.destroy();
         return;
       }
       if (opts.auth) {
@@ -64,6 +78,15 @@ export async function startConnectProxy(opts: { auth?: string } = {}): Promise<C
   return {
     url: `http://127.0.0.1:${port}`,
     tunnels,
+    get connects() {
+      return connects;
+    },
+    get dropping() {
+      return dropping;
+    },
+    set dropping(value: boolean) {
+      dropping = value;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
