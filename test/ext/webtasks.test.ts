@@ -450,7 +450,7 @@ describe('Web tasks', () => {
     assert.equal((await den.api.webTasks.history().get(id))?.status, 'FAILURE');
   });
 
-  it('401: an error with a hint, recorded as ERROR; a stream cut short: Interrupted everywhere', async () => {
+  it('401: an error with a hint, recorded as ERROR; a stream or a JSON answer cut short: Interrupted, advice by mode', async () => {
     den.emu.failNext({
       path: '^/lam/run$',
       status: 401,
@@ -478,6 +478,20 @@ describe('Web tasks', () => {
     assert.ok(String(item.description).startsWith('Interrupted'), String(item.description));
     assert.equal(item.contextValue, 'webTaskRun');
     assert.equal(den.api.webTasks.runner.statusOf(run).phase, 'interrupted');
+
+    // Streaming off, the JSON answer cut off half way: Interrupted, and no "turn streaming off".
+    const cutJson = await runFromPanel(den.api, form('list products no final', { stream: false }));
+    assert.equal(den.emu.lamRequests().at(-1)?.stream, false);
+    status = lastPost(watched.posts, 'status');
+    assert.ok(status?.type === 'status');
+    assert.equal(status.status.runId, cutJson);
+    assert.equal(status.status.phase, 'interrupted');
+    assert.match(status.status.message, /^Interrupted: the service's answer was cut off/);
+    assert.match(status.status.hint ?? '', /connection or proxy/);
+    assert.doesNotMatch(`${status.status.message} ${status.status.hint}`, /stream/i);
+    const stored = (await den.api.webTasks.history().get(cutJson)) ?? assert.fail('no run');
+    assert.equal(stored.status, 'INTERRUPTED');
+    assert.doesNotMatch(den.api.webTasks.runner.statusOf(stored).hint ?? '', /stream/i);
   });
 });
 
