@@ -74,11 +74,23 @@ export const EMPTY_WEB_TASK_FORM: WebTaskForm = {
 };
 
 /**
- * Where a run is: `running` until the request ends; then `done` (DONE), `needs-you` is live
- * (HUMAN_INTERACTION), `failed` (FAILURE), `error` (the request failed: network, 4xx/5xx, a stream
- * cut short), `cancelled` (the person cancelled).
+ * Where a run is: `running` until the request ends (`needs-you`: a `HUMAN_INTERACTION` state while
+ * the request still goes); then `done` (DONE), `needs-person` (a final `HUMAN_INTERACTION`: the task
+ * is over, the app needs a person), `failed` (FAILURE), `interrupted` (the answer was cut off before
+ * the final status, or the window closed while it ran), `error` (the request failed: network,
+ * 4xx/5xx, an answer Den cannot read), `cancelled` (the person cancelled). Names, icons, whether it
+ * is live and its actions: `webtask-states.ts`.
  */
-export const WEB_TASK_PHASES = ['running', 'needs-you', 'done', 'failed', 'error', 'cancelled'] as const;
+export const WEB_TASK_PHASES = [
+  'running',
+  'needs-you',
+  'needs-person',
+  'done',
+  'failed',
+  'interrupted',
+  'error',
+  'cancelled',
+] as const;
 export type WebTaskPhase = (typeof WEB_TASK_PHASES)[number];
 
 export const isWebTaskStatus = object({

@@ -6,30 +6,48 @@
 import { DenError, redact } from '../core/api/errors';
 import { beyondStatus } from '../core/api/http-errors';
 import { l10n } from '../core/l10n';
-import type { WebTaskPhase } from '../protocol/webtask-messages';
+import { CANCELLED, ERROR, INTERRUPTED } from '../protocol/webtask-states';
 import type { WebTaskRun } from '../session/web-task-history';
 
-/** Statuses Den records besides the service's task statuses (and the history's `RUNNING`). */
-export const ERROR = 'ERROR';
-export const CANCELLED = 'CANCELLED';
+export { CANCELLED, ERROR, INTERRUPTED, phaseOf } from '../protocol/webtask-states';
 
-/** The phase of a task status (`active`: the request is still going). */
-export function phaseOf(taskStatus: string, active = true): WebTaskPhase {
-  switch (taskStatus) {
-    case 'DONE':
-      return 'done';
-    case 'HUMAN_INTERACTION':
-      return 'needs-you';
-    case 'FAILURE':
-      return 'failed';
-    case CANCELLED:
-      return 'cancelled';
-    case ERROR:
-      return 'error';
-    default:
-      // STARTING, PROCESSING, RUNNING, unknown ones: running while the request goes, else cut short.
-      return active ? 'running' : 'error';
+/** How an interrupted run was cut off: its event stream, its single JSON answer, or the window closed. */
+export type InterruptedCause = 'stream' | 'answer' | 'window';
+
+/** What an interrupted run says, and what to try: the advice fits the mode it ran in. */
+export function interruptedOutcome(cause: InterruptedCause): { message: string; hint: string } {
+  switch (cause) {
+    case 'stream':
+      return {
+        message: l10n.t('Interrupted: the status stream ended before the task finished.'),
+        hint: l10n.t(
+          'Run it again; if streams keep getting cut (a proxy that closes long connections), turn Streaming off to get one answer at the end.',
+        ),
+      };
+    case 'answer':
+      return {
+        message: l10n.t("Interrupted: the service's answer was cut off before it ended."),
+        hint: l10n.t(
+          'Run it again; if it keeps happening, check your connection or proxy (Den: Show Log says more).',
+        ),
+      };
+    case 'window':
+      return {
+        message: l10n.t('Interrupted: the window closed before the task finished.'),
+        hint: l10n.t('Run it again.'),
+      };
   }
+}
+
+/** What to do about a task that ended waiting for a person (a final `HUMAN_INTERACTION`). */
+export function needsPersonHint(hasLiveLink: boolean): string {
+  return hasLiveLink
+    ? l10n.t(
+        'The task is over and the app needs a person (a login, a CAPTCHA): Watch Live or Open in Browser, do what it asks, then run the task again.',
+      )
+    : l10n.t(
+        'The task is over and the app needs a person (a login, a CAPTCHA): open the app, do what it asks, then run the task again.',
+      );
 }
 
 /** What to try after the service reported FAILURE, from its message. */
@@ -50,14 +68,22 @@ export function failureHint(message: string): string {
 
 /** A run's outcome when the request itself failed. */
 export interface ErrorOutcome {
-  /** `ERROR`, or `CANCELLED` when the person cancelled. */
+  /** `ERROR`, `INTERRUPTED` (the answer was cut off), or `CANCELLED` when the person cancelled. */
   taskStatus: string;
   message: string;
   hint?: string;
 }
 
-/** What a request error says and what to try (`secrets` are removed from any text quoted). */
-export function errorOutcome(err: unknown, ...secrets: (string | undefined)[]): ErrorOutcome {
+/** How the run asked: streamed (server-sent states) or one JSON answer at the end. */
+export interface RunMode {
+  stream: boolean;
+}
+
+/**
+ * What a request error says and what to try, for the mode the run used (`secrets` are removed
+ * from any text quoted). A cut answer is `INTERRUPTED`, every other failure `ERROR`.
+ */
+export function errorOutcome(err: unknown, mode: RunMode, ...secrets: (string | undefined)[]): ErrorOutcome {
   if (!(err instanceof DenError)) {
     const text = redact(err instanceof Error ? err.message : String(err), ...secrets);
     return {
@@ -116,11 +142,7 @@ export function errorOutcome(err: unknown, ...secrets: (string | undefined)[]): 
       };
     case 'protocol':
       if (err.details?.truncated === true)
-        return {
-          taskStatus: ERROR,
-          message: l10n.t('The stream ended before the task finished: the run is recorded as interrupted.'),
-          hint: l10n.t('Run it again; turn streaming off if it keeps happening.'),
-        };
+        return { taskStatus: INTERRUPTED, ...interruptedOutcome(mode.stream ? 'stream' : 'answer') };
       return {
         taskStatus: ERROR,
         message: l10n.t("The service's answer could not be read: {0}", redact(err.message, ...secrets)),
@@ -163,4 +185,23 @@ export function previousRun(runs: readonly WebTaskRun[], run: WebTaskRun): WebTa
   return older.find(
     (r) => r.dataBytes > 0 && r.inputs.appUrl === run.inputs.appUrl && r.inputs.query === run.inputs.query,
   );
+}
+
+/** What the person is looking at when a run comes to need them. */
+export interface NeedsPersonLooking {
+  /** The window has focus. */
+  windowFocused: boolean;
+  /** The Web Task panel is visible and shows that run. */
+  panelShowsRun: boolean;
+  /** A later run was started in this window since. */
+  newerRunStarted: boolean;
+}
+
+/**
+ * Whether a run that needs a person is notified (as the session panel's attention rules do): not
+ * while the person looks at it (window focused, its panel visible), and not once a later run started.
+ */
+export function notifyNeedsPerson(looking: NeedsPersonLooking): boolean {
+  if (looking.newerRunStarted) return false;
+  return !(looking.windowFocused && looking.panelShowsRun);
 }

@@ -7,8 +7,17 @@ import { checkResult } from '../core/webtask/result-check';
 import type { ServiceSchema } from '../core/webtask/service-schema';
 import type { WebTaskRequest } from '../protocol/webtask-form';
 import type { WebTaskResultsView, WebTaskStatusView } from '../protocol/webtask-messages';
+import { webTaskState } from '../protocol/webtask-states';
 import type { WebTaskHistory, WebTaskProblemCounts, WebTaskRun } from '../session/web-task-history';
-import { CANCELLED, ERROR, errorOutcome, failureHint, phaseOf } from './run-words';
+import {
+  CANCELLED,
+  errorOutcome,
+  failureHint,
+  INTERRUPTED,
+  interruptedOutcome,
+  needsPersonHint,
+  phaseOf,
+} from './run-words';
 
 /** What the runner needs from the rest of the extension. */
 export interface RunnerDeps {
@@ -20,7 +29,7 @@ export interface RunnerDeps {
   history: () => WebTaskHistory;
   /** Whether Den can open the session of that id (false on any failure). */
   sessionOpenable: (sessionId: string) => Promise<boolean>;
-  /** A run started waiting for a person (HUMAN_INTERACTION): tell them. */
+  /** A run waits for, or ended needing, a person (HUMAN_INTERACTION): tell them (once per run). */
   needsYou: (status: WebTaskStatusView) => void;
   /** Secrets no message may quote (the API key). */
   secrets: () => (string | undefined)[];
@@ -58,6 +67,8 @@ export class WebTaskRunner implements vscode.Disposable {
   /** A run was added, changed or removed in the history. */
   readonly onDidChangeHistory = this.#historyChanged.event;
 
+  #newest: string | undefined;
+
   readonly #deps: RunnerDeps;
   constructor(deps: RunnerDeps) {
     this.#deps = deps;
@@ -80,6 +91,7 @@ export class WebTaskRunner implements vscode.Disposable {
     };
     if (request.schema) entry.schema = request.schema;
     this.#active.set(run.id, entry);
+    this.#newest = run.id;
     this.#deps.logger.info(`Web task ${run.id}: started against ${request.appUrl}`);
     entry.done = this.#execute(entry, request).finally(() => this.#active.delete(run.id));
     void vscode.window.withProgress(
@@ -102,6 +114,11 @@ export class WebTaskRunner implements vscode.Disposable {
     if (!entry) return false;
     entry.controller.abort();
     return true;
+  }
+
+  /** The run started last in this window (undefined: none yet). */
+  get newestRunId(): string | undefined {
+    return this.#newest;
   }
 
   isRunning(runId: string): boolean {
@@ -133,13 +150,19 @@ export class WebTaskRunner implements vscode.Disposable {
       runId: run.id,
       phase,
       taskStatus: run.status,
-      message:
-        phase === 'error' && run.status !== ERROR
-          ? l10n.t('Interrupted: the window closed before the task finished.')
-          : run.message,
+      message: run.message,
       startedAt: run.startedAt,
     };
+    if (phase === 'interrupted') {
+      // recorded as cut off (its advice fits the mode it ran in), or left running by a closed window
+      const words = interruptedOutcome(
+        run.status === INTERRUPTED ? (run.inputs.stream === false ? 'answer' : 'stream') : 'window',
+      );
+      if (run.status !== INTERRUPTED) view.message = words.message;
+      view.hint = words.hint;
+    }
     if (phase === 'failed') view.hint = failureHint(run.message);
+    if (phase === 'needs-person') view.hint = needsPersonHint(!!run.livestreamUrl);
     if (run.livestreamUrl) view.livestreamUrl = run.livestreamUrl;
     if (run.sessionId) view.sessionId = run.sessionId;
     if (run.finishedAt !== undefined) view.finishedAt = run.finishedAt;
@@ -186,7 +209,7 @@ export class WebTaskRunner implements vscode.Disposable {
     } catch (err) {
       const outcome = signal.aborted
         ? { taskStatus: CANCELLED, message: l10n.t('Cancelled.') }
-        : errorOutcome(err, passcode, ...this.#deps.secrets());
+        : errorOutcome(err, { stream: request.stream }, passcode, ...this.#deps.secrets());
       this.#deps.logger.warn(`Web task ${id}: ${outcome.taskStatus}: ${outcome.message}`);
       const status: WebTaskStatusView = {
         ...entry.status,
@@ -235,9 +258,14 @@ export class WebTaskRunner implements vscode.Disposable {
   }
 
   #needsYou(entry: ActiveRun): void {
-    if (entry.status.phase !== 'needs-you' || entry.notified) return;
+    if (!webTaskState(entry.status.phase).needsPerson || entry.notified) return;
     entry.notified = true;
-    this.#deps.needsYou({ ...entry.status });
+    try {
+      this.#deps.needsYou({ ...entry.status });
+    } catch (err) {
+      // telling the person is not the run: a failing notice never ends it
+      this.#deps.logger.warn(`Web task ${entry.status.runId}: could not notify: ${String(err)}`);
+    }
   }
 
   async #finish(entry: ActiveRun, last: LamRunResponse): Promise<void> {
@@ -258,6 +286,7 @@ export class WebTaskRunner implements vscode.Disposable {
     if (last.livestreamUrl) status.livestreamUrl = last.livestreamUrl;
     if (last.sessionId) status.sessionId = last.sessionId;
     if (phase === 'failed') status.hint = failureHint(last.message);
+    if (phase === 'needs-person') status.hint = needsPersonHint(!!status.livestreamUrl);
     if (phase === 'error')
       status.hint = l10n.t('Run it again; if it keeps happening, Den: Show Log says more.');
     entry.status = status;

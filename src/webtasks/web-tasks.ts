@@ -2,9 +2,12 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
+import type { WebTaskStatusView } from '../protocol/webtask-messages';
+import { isLiveStatus } from '../protocol/webtask-states';
 import type { Connection } from '../service/connection';
 import { WebTaskHistory } from '../session/web-task-history';
 import type { PasscodeStore } from './passcode-store';
+import { notifyNeedsPerson } from './run-words';
 import { WebTaskRunner } from './runner';
 import { openLive, WebTaskPanel } from './webtask-panel';
 import { WebTasksTreeProvider } from './webtasks-tree';
@@ -34,6 +37,8 @@ export class WebTasks implements vscode.Disposable {
   /** The passcode in SecretStorage. */
   readonly passcode: PasscodeStore;
   #historyOf?: { maxRuns: number; history: WebTaskHistory };
+  #notice: string | undefined;
+  readonly #subscriptions: vscode.Disposable[] = [];
 
   readonly #deps: WebTasksDeps;
   constructor(deps: WebTasksDeps) {
@@ -45,18 +50,7 @@ export class WebTasks implements vscode.Disposable {
       passcode: () => deps.passcode.get(),
       history: () => this.history(),
       sessionOpenable: (id) => this.#sessionOpenable(id),
-      needsYou: (status) => {
-        const watch = l10n.t('Watch Live');
-        const buttons = status.livestreamUrl ? [watch] : [];
-        void Promise.resolve(
-          vscode.window.showInformationMessage(
-            l10n.t('The web task needs you: {0}', status.message),
-            ...buttons,
-          ),
-        ).then((choice) => {
-          if (choice === watch && status.livestreamUrl) void openLive(status.livestreamUrl, false);
-        });
-      },
+      needsYou: (status) => this.#needsPerson(status),
       secrets: () => [deps.apiKey(), deps.passcode.value],
       logger,
     });
@@ -67,6 +61,64 @@ export class WebTasks implements vscode.Disposable {
       logger,
     });
     this.tree = new WebTasksTreeProvider(this.runner, logger);
+    this.#subscriptions.push(
+      // a later run started: the earlier run's notice is no longer current
+      this.runner.onDidChange((c) => {
+        if (this.#notice !== undefined && c.status.runId !== this.#notice && isLiveStatus(c.status))
+          this.#withdrawNotice();
+      }),
+      // the person looks at the run: its notice has done its work
+      this.panel.onDidShowRun((runId) => {
+        if (runId === this.#notice && this.windowFocused()) this.#withdrawNotice();
+      }),
+    );
+  }
+
+  /** Whether the window has focus (tests replace it: a test window's focus cannot be set). */
+  windowFocused: () => boolean = () => vscode.window.state.focused;
+
+  /** The run whose "needs a person" notice is current (undefined: none). */
+  get noticeRunId(): string | undefined {
+    return this.#notice;
+  }
+
+  /**
+   * A run waits for, or ended needing, a person: a notification with Watch Live and Open, unless
+   * the person looks at that run or a later run started (`notifyNeedsPerson`). VS Code cannot close
+   * a notification (microsoft/vscode#163298): once the notice is withdrawn (a later run started,
+   * the run was seen), its buttons open that run in the panel, which says what is true now.
+   */
+  #needsPerson(status: WebTaskStatusView): void {
+    const looking = {
+      windowFocused: this.windowFocused(),
+      panelShowsRun: this.panel.isShowing(status.runId),
+      newerRunStarted: this.runner.newestRunId !== undefined && this.runner.newestRunId !== status.runId,
+    };
+    if (!notifyNeedsPerson(looking)) {
+      this.#deps.logger.info(`Web task ${status.runId}: needs a person (seen in the panel: no notification)`);
+      return;
+    }
+    this.#notice = status.runId;
+    const watch = l10n.t('Watch Live');
+    const open = l10n.t('Open Web Task');
+    const buttons = status.livestreamUrl ? [watch, open] : [open];
+    // (true of both states that need a person: waiting for them, or over and needing them)
+    void Promise.resolve(
+      vscode.window.showInformationMessage(
+        l10n.t('Den: a web task needs a person: {0}', status.message),
+        ...buttons,
+      ),
+    ).then(async (choice) => {
+      if (choice === undefined) return;
+      const current = this.#notice === status.runId;
+      if (current) this.#withdrawNotice();
+      if (choice === watch && current && status.livestreamUrl) await openLive(status.livestreamUrl, false);
+      else await this.panel.open({ runId: status.runId });
+    });
+  }
+
+  #withdrawNotice(): void {
+    this.#notice = undefined;
   }
 
   /** Where the runs are stored: the workspace's storage, else the extension's global storage. */
@@ -129,6 +181,7 @@ export class WebTasks implements vscode.Disposable {
   }
 
   dispose(): void {
+    for (const d of this.#subscriptions) d.dispose();
     this.panel.dispose();
     this.tree.dispose();
     this.runner.dispose();

@@ -66,6 +66,9 @@ export class WebTaskPanel implements vscode.Disposable {
   readonly #posted = new vscode.EventEmitter<WebTaskHostMessage>();
   /** Every message posted to the webview (tests watch the panel through it). */
   readonly onDidPost = this.#posted.event;
+  readonly #shown = new vscode.EventEmitter<string>();
+  /** The panel came into view showing a run (its id): the person sees that run. */
+  readonly onDidShowRun = this.#shown.event;
   readonly #subscriptions: vscode.Disposable[] = [];
   readonly #handlers: Handlers<WebTaskWebviewMessage>;
 
@@ -76,6 +79,7 @@ export class WebTaskPanel implements vscode.Disposable {
     this.#handlers = this.#makeHandlers();
     this.#subscriptions.push(
       this.#posted,
+      this.#shown,
       deps.runner.onDidChange((c) => this.#runChanged(c)),
       deps.passcode.onDidChange(() => this.#post({ type: 'passcode', passcodeSet: !!deps.passcode.value })),
     );
@@ -91,6 +95,11 @@ export class WebTaskPanel implements vscode.Disposable {
     return { ...this.#formValue };
   }
 
+  /** Whether the panel is visible and shows that run. */
+  isShowing(runId: string): boolean {
+    return this.#panel?.visible === true && this.#runId === runId;
+  }
+
   /** The run shown, if any. */
   get shownRunId(): string | undefined {
     return this.#runId;
@@ -104,6 +113,7 @@ export class WebTaskPanel implements vscode.Disposable {
       this.#panel.reveal(undefined, false);
       this.#postInit();
     } else this.#create();
+    if (this.#runId && this.#panel?.visible) this.#shown.fire(this.#runId);
     if (options.runId && options.compare) await this.#compare(undefined);
   }
 
@@ -181,6 +191,9 @@ export class WebTaskPanel implements vscode.Disposable {
     });
     const subs = [
       webview.onDidReceiveMessage((m: unknown) => void this.handleMessage(m)),
+      panel.onDidChangeViewState((e) => {
+        if (e.webviewPanel.visible && this.#panel === panel && this.#runId) this.#shown.fire(this.#runId);
+      }),
       panel.onDidDispose(() => {
         for (const d of subs) d.dispose();
         if (this.#panel === panel) this.#panel = undefined;

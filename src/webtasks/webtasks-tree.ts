@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { formatCount, l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
 import { firstLine, relativeTime } from '../protocol/format';
-import type { WebTaskPhase, WebTaskStatusView } from '../protocol/webtask-messages';
+import type { WebTaskStatusView } from '../protocol/webtask-messages';
+import { isLiveStatus, webTaskState } from '../protocol/webtask-states';
 import type { WebTaskRun } from '../session/web-task-history';
 import type { WebTaskRunner } from './runner';
 
@@ -12,33 +13,6 @@ export interface WebTaskNode {
   runId: string;
 }
 
-const ICONS: Record<WebTaskPhase, [string, string]> = {
-  running: ['sync', 'charts.blue'],
-  'needs-you': ['bell', 'charts.yellow'],
-  done: ['pass', 'testing.iconPassed'],
-  failed: ['error', 'testing.iconFailed'],
-  error: ['error', 'errorForeground'],
-  cancelled: ['circle-slash', 'disabledForeground'],
-};
-
-/** The word shown for a phase. */
-function phaseWord(phase: WebTaskPhase): string {
-  switch (phase) {
-    case 'running':
-      return l10n.t('running');
-    case 'needs-you':
-      return l10n.t('needs you');
-    case 'done':
-      return l10n.t('done');
-    case 'failed':
-      return l10n.t('failed');
-    case 'error':
-      return l10n.t('error');
-    case 'cancelled':
-      return l10n.t('cancelled');
-  }
-}
-
 /** The row of a run. */
 export function webTaskItem(run: WebTaskRun, status: WebTaskStatusView, now: number): vscode.TreeItem {
   const item = new vscode.TreeItem(firstLine(run.inputs.query, 60) || l10n.t('Web task'));
@@ -46,23 +20,24 @@ export function webTaskItem(run: WebTaskRun, status: WebTaskStatusView, now: num
   const problems = run.problems
     ? run.problems.missing + run.problems.null + run.problems.empty + run.problems.wrongShape
     : 0;
-  const parts = [phaseWord(status.phase)];
-  if (status.phase !== 'running')
-    parts.push(run.rowCount === 1 ? l10n.t('1 row') : l10n.t('{0} rows', formatCount(run.rowCount)));
+  // one name, icon and liveness per state, from the table every surface reads
+  const state = webTaskState(status.phase);
+  const live = isLiveStatus(status);
+  const parts = [state.name];
+  if (!live) parts.push(run.rowCount === 1 ? l10n.t('1 row') : l10n.t('{0} rows', formatCount(run.rowCount)));
   if (problems > 0)
     parts.push(problems === 1 ? l10n.t('1 problem') : l10n.t('{0} problems', formatCount(problems)));
   parts.push(relativeTime(run.startedAt, now));
   item.description = parts.join(' · ');
-  const [icon, color] = ICONS[status.phase];
-  item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
-  item.contextValue = status.phase === 'running' ? 'webTaskRun.running' : 'webTaskRun';
+  item.iconPath = new vscode.ThemeIcon(state.icon, new vscode.ThemeColor(state.color));
+  // `.running`: Cancel is offered (package.json menus), only while the request goes
+  item.contextValue = live ? 'webTaskRun.running' : 'webTaskRun';
   const tip = new vscode.MarkdownString(undefined, false);
   tip.appendText(`${run.inputs.query}\n\n`);
   tip.appendMarkdown(`**${l10n.t('App:')}** `).appendText(`${run.inputs.appUrl}\n\n`);
-  tip
-    .appendMarkdown(`**${l10n.t('Status:')}** `)
-    .appendText(`${status.taskStatus} (${phaseWord(status.phase)})\n\n`);
+  tip.appendMarkdown(`**${l10n.t('Status:')}** `).appendText(`${state.name} (${status.taskStatus})\n\n`);
   if (status.message) tip.appendText(`${firstLine(status.message, 300)}\n\n`);
+  if (status.hint) tip.appendText(`${l10n.t('What to try: {0}', status.hint)}\n\n`);
   const p = run.problems;
   tip.appendText(
     p

@@ -3,7 +3,8 @@
  * panel, the form refuses an address without a scheme until it is fixed, Run streams the status
  * live, the results table highlights what the extraction left out, Save as CSV writes the file the
  * save dialog proposes in the workspace, Re-run from the Web Tasks view and Compare with Previous
- * Run show what changed. A second test cancels a run that would not end. A screenshot at every step.
+ * Run show what changed. A second test cancels a run that would not end; a third shows a run that
+ * ends needing a person and one whose stream is cut. A screenshot at every step.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -234,5 +235,58 @@ describe('A person runs a web task from a schema file, saves the results, reruns
       until: (t) => /cancel/i.test(t),
     });
     await shot(wb, 'web-task-10-cancelled');
+  });
+
+  it('a run that ends needing a person, and a run whose stream is cut: one name in the badge, the message and the row', async () => {
+    await clickActivityBar(page, 'Den');
+    await page.locator('.part.sidebar .welcome-view-content', { hasText: 'No web tasks yet' }).waitFor();
+    await page.locator('.part.sidebar .welcome-view-content a', { hasText: 'Run Web Task…' }).click();
+    const rows = sideBarPane(page, 'Web Tasks').locator('[role="treeitem"]');
+
+    // 1. HUMAN_INTERACTION as the final answer: over, needing a person, no Cancel.
+    await frame.locator('#wt-appUrl').fill(WEB_TASK_SAMPLE.appUrl);
+    await frame.locator('#wt-query').fill('Log in as a human, then list the prices');
+    await frame.locator('#wt-run').click();
+    await phase('needs-person');
+    assert.equal(await frame.locator('#wt-phase').innerText(), 'Needs a person');
+    assert.match(await frame.locator('#wt-time').innerText(), /^Finished .+ · took /);
+    assert.match(await frame.locator('#wt-hint').innerText(), /over.*Watch Live/);
+    assert.equal(await frame.locator('#wt-cancel').isVisible(), false, 'Cancel for a request that is over');
+    assert.equal(await frame.locator('#wt-watch-live').isVisible(), true);
+    const human = rows.filter({ hasText: 'Log in as a human' });
+    await waitFor('the row to say Needs a person', () => human.innerText(), {
+      ...UI_WAIT,
+      until: (t) => /Needs a person/.test(t),
+    });
+    await human.hover();
+    assert.equal(
+      await human.locator('.action-label[aria-label^="Cancel"]').count(),
+      0,
+      'the row offers Cancel',
+    );
+    // the person looks at the panel: no notification
+    assert.equal(
+      await page
+        .locator('.notifications-toasts .notification-list-item', { hasText: 'needs a person' })
+        .count(),
+      0,
+    );
+    await shot(wb, 'web-task-11-needs-a-person');
+
+    // 2. A stream cut before its final status: Interrupted, with the advice of a streamed run.
+    await frame.locator('#wt-query').fill('List the prices (no final)');
+    await frame.locator('#wt-run').click();
+    await phase('interrupted');
+    assert.equal(await frame.locator('#wt-phase').innerText(), 'Interrupted');
+    assert.match(await frame.locator('#wt-message').innerText(), /^Interrupted: the status stream ended/);
+    assert.match(await frame.locator('#wt-hint').innerText(), /turn Streaming off/);
+    assert.doesNotMatch(await frame.locator('#wt-status').innerText(), /\bError\b/);
+    assert.equal(await frame.locator('#wt-cancel').isVisible(), false);
+    const cut = rows.filter({ hasText: 'List the prices (no final)' });
+    await waitFor('the row to say Interrupted', () => cut.innerText(), {
+      ...UI_WAIT,
+      until: (t) => /Interrupted/.test(t) && !/Error/.test(t),
+    });
+    await shot(wb, 'web-task-12-interrupted');
   });
 });

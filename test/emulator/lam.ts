@@ -106,7 +106,21 @@ export async function lamRun(
       ...base,
     };
   }
-  if (body.stream !== true) return sendJson(ctx, res, 200, final);
+  if (body.stream !== true) {
+    if (!q.includes('no final')) return sendJson(ctx, res, 200, final);
+    // `no final` with streaming off: the JSON answer is cut off half way (the connection closes
+    // before the Content-Length it announced).
+    const whole = Buffer.from(JSON.stringify(final), 'utf8');
+    res.writeHead(200, {
+      ...commonHeaders(ctx),
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(whole.length),
+    });
+    res.write(whole.subarray(0, Math.floor(whole.length / 2)));
+    await ctx.timers.sleep(5);
+    res.destroy();
+    return { sent: true };
+  }
   const states: Record<string, unknown>[] = [
     { task_status: 'STARTING', message: 'Starting a browser session.', data: [], ...base },
     {

@@ -80,6 +80,7 @@ describe('Web tasks', () => {
       await api.webTasks.runner.settled(id);
     }
     api.webTasks.panel.close();
+    api.webTasks.windowFocused = () => vscode.window.state.focused;
     await api.webTasks.passcode.set('');
     await vscode.commands.executeCommand('den.clearWebTaskHistory', true);
   });
@@ -107,7 +108,7 @@ describe('Web tasks', () => {
       [id],
     );
     const item = den.api.webTasks.tree.getTreeItem(rows[0]);
-    assert.match(String(item.description), /^done · 6 rows · \d+ problems · /);
+    assert.match(String(item.description), /^Done · 6 rows · \d+ problems · /);
     den.api.webTasks.panel.close();
     await vscode.commands.executeCommand('den.runWebTask');
     assert.equal(den.api.webTasks.panel.form.query, 'list products with gaps');
@@ -336,13 +337,16 @@ describe('Web tasks', () => {
     assert.equal((await den.api.webTasks.history().get(id))?.status, 'CANCELLED');
   });
 
-  it('HUMAN_INTERACTION: needs you, with a notification offering Watch Live', async () => {
+  it('HUMAN_INTERACTION: needs a person, with a notification offering Watch Live when not looked at', async () => {
+    // the person looks elsewhere (a test window's focus cannot be set: Den's check is replaced)
+    den.api.webTasks.windowFocused = () => false;
     const id = await runFromPanel(den.api, form('log in as a human'));
     const last = lastPost(watched.posts, 'status');
     assert.ok(last?.type === 'status');
-    assert.equal(last.status.phase, 'needs-you');
+    assert.equal(last.status.phase, 'needs-person', last.status.message);
     assert.match(last.status.livestreamUrl ?? '', /^http:\/\/.*\/livestream\//);
-    assert.match(den.messages.texts('info').join('\n'), /The web task needs you: .*login/);
+    assert.match(den.messages.texts('info').join('\n'), /Den: a web task needs a person: .*login/);
+    assert.equal(den.api.webTasks.noticeRunId, id);
     assert.equal((await den.api.webTasks.history().get(id))?.status, 'HUMAN_INTERACTION');
     // Watch Live, outside the editor: the run's http(s) live link goes to the system browser.
     const env = vscode.env as unknown as { openExternal: typeof vscode.env.openExternal };
@@ -446,7 +450,7 @@ describe('Web tasks', () => {
     assert.equal((await den.api.webTasks.history().get(id))?.status, 'FAILURE');
   });
 
-  it('401 and a stream cut short: errors with a hint, recorded as ERROR', async () => {
+  it('401: an error with a hint, recorded as ERROR; a stream or a JSON answer cut short: Interrupted, advice by mode', async () => {
     den.emu.failNext({
       path: '^/lam/run$',
       status: 401,
@@ -463,8 +467,88 @@ describe('Web tasks', () => {
     status = lastPost(watched.posts, 'status');
     assert.ok(status?.type === 'status');
     assert.equal(status.status.runId, cut);
-    assert.equal(status.status.phase, 'error');
-    assert.match(status.status.message, /stream ended before the task finished/);
-    assert.equal((await den.api.webTasks.history().get(cut))?.status, 'ERROR');
+    assert.equal(status.status.phase, 'interrupted');
+    assert.match(status.status.message, /^Interrupted: the status stream ended before the task finished/);
+    assert.match(status.status.hint ?? '', /turn Streaming off/);
+    const run = (await den.api.webTasks.history().get(cut)) ?? assert.fail('no run');
+    assert.equal(run.status, 'INTERRUPTED');
+    // the row says the same, and so does the run reopened from the history
+    await den.api.webTasks.tree.getChildren();
+    const item = den.api.webTasks.tree.getTreeItem({ kind: 'webTaskRun', runId: cut });
+    assert.ok(String(item.description).startsWith('Interrupted'), String(item.description));
+    assert.equal(item.contextValue, 'webTaskRun');
+    assert.equal(den.api.webTasks.runner.statusOf(run).phase, 'interrupted');
+
+    // Streaming off, the JSON answer cut off half way: Interrupted, and no "turn streaming off".
+    const cutJson = await runFromPanel(den.api, form('list products no final', { stream: false }));
+    assert.equal(den.emu.lamRequests().at(-1)?.stream, false);
+    status = lastPost(watched.posts, 'status');
+    assert.ok(status?.type === 'status');
+    assert.equal(status.status.runId, cutJson);
+    assert.equal(status.status.phase, 'interrupted');
+    assert.match(status.status.message, /^Interrupted: the service's answer was cut off/);
+    assert.match(status.status.hint ?? '', /connection or proxy/);
+    assert.doesNotMatch(`${status.status.message} ${status.status.hint}`, /stream/i);
+    const stored = (await den.api.webTasks.history().get(cutJson)) ?? assert.fail('no run');
+    assert.equal(stored.status, 'INTERRUPTED');
+    assert.doesNotMatch(den.api.webTasks.runner.statusOf(stored).hint ?? '', /stream/i);
+  });
+});
+
+describe('Web tasks: a run that needs a person', () => {
+  const den = useDen();
+  let watched: ReturnType<typeof watchPosts>;
+
+  beforeEach(async () => {
+    await vscode.commands.executeCommand('den.clearWebTaskHistory', true);
+    watched = watchPosts(den.api);
+  });
+  afterEach(async () => {
+    watched.dispose();
+    const api = await denApi();
+    for (const id of api.webTasks.runner.runningIds()) {
+      api.webTasks.runner.cancel(id);
+      await api.webTasks.runner.settled(id);
+    }
+    api.webTasks.panel.close();
+    api.webTasks.windowFocused = () => vscode.window.state.focused;
+    await vscode.commands.executeCommand('den.clearWebTaskHistory', true);
+  });
+
+  const rowOf = async (runId: string) => {
+    await den.api.webTasks.tree.getChildren();
+    return den.api.webTasks.tree.getTreeItem({ kind: 'webTaskRun', runId });
+  };
+  const needsPersonNotices = () => den.messages.texts('info').filter((t) => /needs a person/.test(t));
+
+  it('a final HUMAN_INTERACTION is finished: row not live, no Cancel, no notification while its panel is visible', async () => {
+    den.api.webTasks.windowFocused = () => true;
+    const id = await runFromPanel(den.api, form('log in as a human'));
+    assert.equal(den.api.webTasks.panel.isShowing(id), true, 'the panel shows the run');
+    const last = lastPost(watched.posts, 'status')?.status ?? assert.fail('no status');
+    assert.equal(last.phase, 'needs-person');
+    assert.ok(last.finishedAt !== undefined && last.finishedAt >= last.startedAt, 'a real end time');
+    assert.match(last.hint ?? '', /over.*Watch Live/);
+    assert.equal(den.api.webTasks.runner.isRunning(id), false);
+    const row = await rowOf(id);
+    assert.equal(row.contextValue, 'webTaskRun', 'the row offers Cancel');
+    assert.match(String(row.description), /^Needs a person · 0 rows/);
+    assert.equal((row.iconPath as vscode.ThemeIcon).id, 'person');
+    assert.deepEqual(needsPersonNotices(), [], 'notified while the person looks at the run');
+    assert.equal(den.api.webTasks.noticeRunId, undefined);
+  });
+
+  it('notifies when the person looks elsewhere, and a later run withdraws the notice', async () => {
+    den.api.webTasks.windowFocused = () => false;
+    const first = await runFromPanel(den.api, form('log in as a human'));
+    assert.equal(needsPersonNotices().length, 1);
+    assert.equal(den.api.webTasks.noticeRunId, first);
+    const later = await runFromPanel(den.api, form('list products'));
+    assert.notEqual(later, first);
+    assert.equal(den.api.webTasks.noticeRunId, undefined, 'the earlier notice outlived the later run');
+    assert.equal(needsPersonNotices().length, 1, 'nothing new to tell');
+    // the earlier run's row is still finished, and the later run is done
+    assert.equal((await rowOf(first)).contextValue, 'webTaskRun');
+    assert.match(String((await rowOf(later)).description), /^Done/);
   });
 });

@@ -8,7 +8,8 @@ import type { WebTaskStatusView } from '../../protocol/webtask-messages';
 import { h } from '../dom';
 import type { WebTaskPost } from '../post';
 import { button, section } from './parts';
-import { isLive, phaseLabels, timeText } from './texts';
+import { isLiveStatus, webTaskState } from '../../protocol/webtask-states';
+import { timeText } from './texts';
 
 export class StatusView {
   readonly el: HTMLElement;
@@ -64,19 +65,21 @@ export class StatusView {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     if (!s) return;
-    const live = isLive(s.phase);
-    this.phase.textContent = phaseLabels()[s.phase];
+    // name, liveness and actions from the one table (a finished request never offers Cancel)
+    const state = webTaskState(s.phase);
+    const live = isLiveStatus(s);
+    this.phase.textContent = state.name;
     this.phase.dataset.phase = s.phase;
     this.taskStatus.textContent = s.taskStatus;
-    this.needsYou.hidden = s.phase !== 'needs-you';
+    this.needsYou.hidden = !(state.needsPerson && live);
     this.message.textContent = s.message;
     this.message.hidden = !s.message;
     this.hint.textContent = s.hint ? l10n.t('What to try: {0}', s.hint) : '';
     this.hint.hidden = !s.hint;
-    this.cancel.hidden = !live;
-    this.watch.hidden = this.external.hidden = !s.livestreamUrl;
-    // Watch Live is the main action while the task waits for the person.
-    this.watch.className = s.phase === 'needs-you' ? '' : 'secondary';
+    this.cancel.hidden = !(live && state.actions.includes('cancel'));
+    this.watch.hidden = this.external.hidden = !(s.livestreamUrl && state.actions.includes('watchLive'));
+    // Watch Live is the main action when the task needs the person.
+    this.watch.className = state.needsPerson ? '' : 'secondary';
     this.tick();
     if (live) this.timer = setInterval(() => this.tick(), 1000);
   }

@@ -6,25 +6,18 @@ import { l10n } from '../../core/l10n';
 import type { IssueKind, ResultCheck } from '../../core/webtask/result-check';
 import {
   isWebTaskForm,
+  WEB_TASK_PHASES,
   type WebTaskComparisonView,
   type WebTaskForm,
   type WebTaskPhase,
   type WebTaskStatusView,
 } from '../../protocol/webtask-messages';
+import { webTaskState } from '../../protocol/webtask-states';
 import { formatDuration } from '../format';
 
-/** The phases' names, in the current language (a function: the bundle arrives with `init`). */
-export const phaseLabels = (): Record<WebTaskPhase, string> => ({
-  running: l10n.t('Running'),
-  'needs-you': l10n.t('Needs you'),
-  done: l10n.t('Done'),
-  failed: l10n.t('Failed'),
-  error: l10n.t('Error'),
-  cancelled: l10n.t('Cancelled'),
-});
-
-/** Whether the run can still be cancelled (it has not ended). */
-export const isLive = (phase: WebTaskPhase): boolean => phase === 'running' || phase === 'needs-you';
+/** The phases' names, from the one table every surface reads (a function: the bundle arrives with `init`). */
+export const phaseLabels = (): Record<WebTaskPhase, string> =>
+  Object.fromEntries(WEB_TASK_PHASES.map((p) => [p, webTaskState(p).name])) as Record<WebTaskPhase, string>;
 
 export const issueWords = (): Record<IssueKind, string> => ({
   missing: l10n.t('missing'),
@@ -46,13 +39,17 @@ export const dateTime = (ms: number): string => new Date(ms).toLocaleString();
 /** What the live region says when a run's phase changes. */
 export function phaseAnnouncement(s: WebTaskStatusView): string {
   const words = l10n.t('Web task: {0}.', phaseLabels()[s.phase]);
-  return s.phase === 'needs-you' ? l10n.t('{0} The task waits for you in the live browser.', words) : words;
+  if (s.phase === 'needs-you') return l10n.t('{0} The task waits for you in the live browser.', words);
+  if (s.phase === 'needs-person') return l10n.t('{0} The task is over; the app needs a person.', words);
+  return words;
 }
 
 /** "Started 10:02:03 · 45 s" while live; "Finished 10:03:00 · took 57 s" once ended. */
 export function timeText(s: WebTaskStatusView, now: number): string {
   if (s.finishedAt !== undefined) {
-    const took = formatDuration((s.finishedAt - s.startedAt) / 1000);
+    const ms = s.finishedAt - s.startedAt;
+    // (a run answered within a second did not take "0 s")
+    const took = ms < 1000 ? l10n.t('under 1 s') : formatDuration(ms / 1000);
     return l10n.t('Finished {0} · took {1}', clockTime(s.finishedAt), took);
   }
   return l10n.t('Started {0} · {1}', clockTime(s.startedAt), formatDuration((now - s.startedAt) / 1000));

@@ -89,6 +89,16 @@ describe('emulator: /lam/run', () => {
     assert.ok(!/[^\r]\n/.test(crlf));
   });
 
+  it('`no final` with streaming off cuts the JSON answer before its announced length', async () => {
+    const res = await run({ query: 'list laptops, no final', schema: SCHEMA, stream: false });
+    assert.equal(res.status, 200);
+    assert.ok(Number(res.headers.get('content-length')) > 0);
+    await assert.rejects(res.text());
+    // without the switch the same answer arrives whole
+    const whole = await run({ query: 'list laptops', schema: SCHEMA, stream: false });
+    assert.equal((await whole.json()).task_status, 'DONE');
+  });
+
   it('answers 400 without a query and 403 for the read-only key', async () => {
     assert.equal((await run({ schema: SCHEMA })).status, 400);
     const ro = await fetch(`${emu.url}/lam/run`, {

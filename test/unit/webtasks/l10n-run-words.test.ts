@@ -14,26 +14,31 @@ const PSEUDO: Record<string, string> = {
   'Check the app URL opens in a browser, then run again.': '⟦Check the app URL⟧',
 };
 
+const STREAMED = { stream: true };
+
 describe('web task words through l10n.t', () => {
   beforeEach(() => setL10nBundle(PSEUDO, 'de'));
   afterEach(() => setL10nBundle(undefined));
 
   it('translates the outcome of a request error, with the args in place', () => {
     assert.deepEqual(
-      errorOutcome(new DenError({ code: 'unauthorized', message: 'no', serverMessage: 'bad key' })),
+      errorOutcome(new DenError({ code: 'unauthorized', message: 'no', serverMessage: 'bad key' }), STREAMED),
       { taskStatus: 'ERROR', message: '⟦401 (bad key): rejected⟧', hint: '⟦Sign in again⟧' },
     );
-    assert.deepEqual(errorOutcome(new DenError({ code: 'aborted', message: 'x' })), {
+    assert.deepEqual(errorOutcome(new DenError({ code: 'aborted', message: 'x' }), STREAMED), {
       taskStatus: 'CANCELLED',
       message: '⟦Cancelled.⟧',
     });
-    assert.equal(errorOutcome(new Error('boom')).message, '⟦could not run: boom⟧');
+    assert.equal(errorOutcome(new Error('boom'), STREAMED).message, '⟦could not run: boom⟧');
   });
 
   it('fills a translated message with a status and a wait', () => {
-    const busy = errorOutcome(new DenError({ code: 'rate_limited', message: 'x', retryAfter: 2.5 }));
+    const busy = errorOutcome(
+      new DenError({ code: 'rate_limited', message: 'x', retryAfter: 2.5 }),
+      STREAMED,
+    );
     assert.equal(busy.hint, '⟦3 s⟧');
-    const failed = errorOutcome(new DenError({ code: 'server', message: 'x', status: 503 }));
+    const failed = errorOutcome(new DenError({ code: 'server', message: 'x', status: 503 }), STREAMED);
     assert.equal(failed.message, '⟦failed 503⟧');
   });
 
@@ -44,6 +49,9 @@ describe('web task words through l10n.t', () => {
 
   it('gives the English texts without a bundle', () => {
     setL10nBundle(undefined);
-    assert.equal(errorOutcome(new DenError({ code: 'aborted', message: 'x' })).message, 'Cancelled.');
+    assert.equal(
+      errorOutcome(new DenError({ code: 'aborted', message: 'x' }), STREAMED).message,
+      'Cancelled.',
+    );
   });
 });

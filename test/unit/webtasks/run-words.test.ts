@@ -4,11 +4,16 @@ import type { WebTaskRun } from '../../../src/session/web-task-history';
 import {
   errorOutcome,
   failureHint,
+  interruptedOutcome,
+  needsPersonHint,
+  notifyNeedsPerson,
   phaseOf,
   previousRun,
   saveFileName,
   slugOf,
 } from '../../../src/webtasks/run-words';
+
+const STREAMED = { stream: true };
 
 describe('web task runs: phases, words and choices', () => {
   describe('phaseOf', () => {
@@ -18,14 +23,19 @@ describe('web task runs: phases, words and choices', () => {
       ['RUNNING', true, 'running'],
       ['SOMETHING_NEW', true, 'running'],
       ['HUMAN_INTERACTION', true, 'needs-you'],
-      ['HUMAN_INTERACTION', false, 'needs-you'],
+      // the final answer: the request is over, the app needs a person
+      ['HUMAN_INTERACTION', false, 'needs-person'],
       ['DONE', false, 'done'],
       ['FAILURE', false, 'failed'],
       ['ERROR', false, 'error'],
       ['CANCELLED', false, 'cancelled'],
+      ['INTERRUPTED', false, 'interrupted'],
       // A stored run left running (the window closed), or a stream whose last state is not final.
-      ['RUNNING', false, 'error'],
-      ['PROCESSING', false, 'error'],
+      ['RUNNING', false, 'interrupted'],
+      ['PROCESSING', false, 'interrupted'],
+      ['STARTING', false, 'interrupted'],
+      // a final status Den does not know
+      ['SOMETHING_NEW', false, 'error'],
     ];
     for (const [status, active, phase] of table) {
       it(`${status} (${active ? 'while the request goes' : 'at the end'}) → ${phase}`, () => {
@@ -38,7 +48,7 @@ describe('web task runs: phases, words and choices', () => {
     const err = (init: ConstructorParameters<typeof DenError>[0]) => new DenError(init);
 
     it('401: the key, with Set API Key as what to do', () => {
-      const o = errorOutcome(err({ code: 'unauthorized', status: 401, message: 'Unauthorized' }));
+      const o = errorOutcome(err({ code: 'unauthorized', status: 401, message: 'Unauthorized' }), STREAMED);
       assert.equal(o.taskStatus, 'ERROR');
       assert.match(o.message, /401/);
       assert.match(o.hint ?? '', /Set API Key/);
@@ -47,6 +57,7 @@ describe('web task runs: phases, words and choices', () => {
     it('403: the passcode, with Set Web Task Passcode', () => {
       const o = errorOutcome(
         err({ code: 'forbidden', status: 403, message: 'x', serverMessage: 'invalid passcode' }),
+        STREAMED,
       );
       assert.match(o.message, /403.*invalid passcode/);
       assert.match(o.hint ?? '', /Set Web Task Passcode/);
@@ -54,11 +65,12 @@ describe('web task runs: phases, words and choices', () => {
 
     it('429: waits as long as the service says when it says', () => {
       assert.match(
-        errorOutcome(err({ code: 'rate_limited', status: 429, message: 'x', retryAfter: 12.2 })).hint ?? '',
+        errorOutcome(err({ code: 'rate_limited', status: 429, message: 'x', retryAfter: 12.2 }), STREAMED)
+          .hint ?? '',
         /Wait 13 s/,
       );
       assert.match(
-        errorOutcome(err({ code: 'rate_limited', status: 429, message: 'x' })).hint ?? '',
+        errorOutcome(err({ code: 'rate_limited', status: 429, message: 'x' }), STREAMED).hint ?? '',
         /Wait a little/,
       );
     });
@@ -66,25 +78,41 @@ describe('web task runs: phases, words and choices', () => {
     it('5xx and a non-JSON 500: the service, not the input', () => {
       const o = errorOutcome(
         err({ code: 'server', status: 500, message: 'Service error 500', serverMessage: '<html>' }),
+        STREAMED,
       );
       assert.match(o.message, /service failed \(500\)/);
       assert.match(o.hint ?? '', /not your input/);
     });
 
     it('network: the connection and the URL', () => {
-      const o = errorOutcome(err({ code: 'network', message: 'connect ECONNREFUSED' }));
+      const o = errorOutcome(err({ code: 'network', message: 'connect ECONNREFUSED' }), STREAMED);
       assert.match(o.message, /could not reach/);
       assert.match(o.hint ?? '', /Configure Service URL/);
     });
 
-    it('a stream cut short: recorded as interrupted', () => {
-      const o = errorOutcome(err({ code: 'protocol', message: 'x', details: { truncated: true } }));
-      assert.equal(o.taskStatus, 'ERROR');
-      assert.match(o.message, /stream ended before the task finished.*interrupted/);
-    });
+    // The advice fits the mode the run used: only a streamed run is told to turn streaming off.
+    const cut = () => err({ code: 'protocol', message: 'x', details: { truncated: true } });
+    const modes: [string, boolean, RegExp, RegExp][] = [
+      ['a stream cut short', true, /^Interrupted: the status stream ended/, /turn Streaming off/],
+      [
+        'a JSON answer cut short (streaming off)',
+        false,
+        /^Interrupted: the service's answer was cut off/,
+        /connection or proxy/,
+      ],
+    ];
+    for (const [what, stream, message, hint] of modes) {
+      it(`${what}: INTERRUPTED, with advice for that mode`, () => {
+        const o = errorOutcome(cut(), { stream });
+        assert.equal(o.taskStatus, 'INTERRUPTED');
+        assert.match(o.message, message);
+        assert.match(o.hint ?? '', hint);
+        if (!stream) assert.doesNotMatch(`${o.message} ${o.hint}`, /stream/i);
+      });
+    }
 
     it('aborted: cancelled, with no hint', () => {
-      const o = errorOutcome(err({ code: 'aborted', message: 'aborted' }));
+      const o = errorOutcome(err({ code: 'aborted', message: 'aborted' }), STREAMED);
       assert.deepEqual(o, { taskStatus: 'CANCELLED', message: 'Cancelled.' });
     });
 
@@ -92,10 +120,11 @@ describe('web task runs: phases, words and choices', () => {
       const secret = 'pass-code-123456';
       const o = errorOutcome(
         err({ code: 'forbidden', status: 403, message: 'x', serverMessage: `bad passcode ${secret}` }),
+        STREAMED,
         secret,
       );
       assert.ok(!o.message.includes(secret));
-      assert.ok(!errorOutcome(new Error(`boom ${secret}`), secret).message.includes(secret));
+      assert.ok(!errorOutcome(new Error(`boom ${secret}`), STREAMED, secret).message.includes(secret));
     });
   });
 
@@ -158,5 +187,38 @@ describe('web task runs: phases, words and choices', () => {
       assert.equal(previousRun(runs, runs[0])?.id, 'a');
       assert.equal(previousRun(runs, runs[1]), undefined);
     });
+  });
+
+  describe('interruptedOutcome and needsPersonHint', () => {
+    it('names the cause; only a cut stream suggests streaming off', () => {
+      assert.match(interruptedOutcome('stream').hint, /Streaming off/);
+      assert.doesNotMatch(interruptedOutcome('answer').hint, /stream/i);
+      assert.doesNotMatch(interruptedOutcome('window').hint, /stream/i);
+      for (const c of ['stream', 'answer', 'window'] as const)
+        assert.match(interruptedOutcome(c).message, /^Interrupted: /);
+    });
+
+    it('says the task is over and what to do, with or without a live link', () => {
+      assert.match(needsPersonHint(true), /over.*Watch Live.*run the task again/);
+      assert.match(needsPersonHint(false), /over.*open the app.*run the task again/);
+      assert.doesNotMatch(needsPersonHint(false), /Watch Live/);
+    });
+  });
+
+  describe('notifyNeedsPerson', () => {
+    const table: [boolean, boolean, boolean, boolean][] = [
+      // windowFocused, panelShowsRun, newerRunStarted → notify
+      [true, true, false, false],
+      [true, false, false, true],
+      [false, true, false, true],
+      [false, false, false, true],
+      [false, false, true, false],
+      [true, false, true, false],
+    ];
+    for (const [windowFocused, panelShowsRun, newerRunStarted, notify] of table) {
+      it(`focused ${windowFocused}, panel shows it ${panelShowsRun}, later run ${newerRunStarted} → ${notify}`, () => {
+        assert.equal(notifyNeedsPerson({ windowFocused, panelShowsRun, newerRunStarted }), notify);
+      });
+    }
   });
 });

@@ -19,7 +19,7 @@ const PANEL_BUNDLE = {
 
 const WEB_TASK_BUNDLE = {
   Run: 'Ausführen',
-  'Needs you': 'Braucht dich',
+  'Waiting for you': 'Wartet auf dich',
   'What to try: {0}': 'Versuche: {0}',
 };
 
@@ -76,7 +76,7 @@ describe('webview texts in Chromium: the l10n bundle of init', function () {
   it('the Web Task page shows the translated texts, parameterized ones with their args', async () => {
     assert.deepEqual(await webTaskTexts(WEB_TASK_BUNDLE), [
       'Ausführen',
-      'Braucht dich',
+      'Wartet auf dich',
       'Versuche: open the live view',
       'Cancel',
     ]);
@@ -85,7 +85,7 @@ describe('webview texts in Chromium: the l10n bundle of init', function () {
   it('the Web Task page is English with l10n: null', async () => {
     assert.deepEqual(await webTaskTexts(null), [
       'Run',
-      'Needs you',
+      'Waiting for you',
       'What to try: open the live view',
       'Cancel',
     ]);

@@ -42,7 +42,7 @@ describe('web task page: status, results and comparison (Chromium)', function ()
   /** Data rows in the DOM (spacers and the header are not). */
   const domRows = () => h.page.locator('#wt-table tbody tr[data-row]').count();
 
-  it('shows a running run with Cancel, and Needs you with Watch Live, Open in Browser and Cancel', async () => {
+  it('shows a running run with Cancel, and Waiting for you (live) with Watch Live, Open in Browser and Cancel', async () => {
     h = await openWebTask({ now: T0 + 45_000 });
     await h.send(webTaskInit({ form: FORM }), { type: 'status', status: webTaskStatus() });
     const page = h.page;
@@ -64,7 +64,10 @@ describe('web task page: status, results and comparison (Chromium)', function ()
         livestreamUrl: 'https://live.example/s/1',
       }),
     });
-    await waitFor('Needs you', async () => (await page.locator('#wt-phase').innerText()) === 'Needs you');
+    await waitFor(
+      'Waiting for you',
+      async () => (await page.locator('#wt-phase').innerText()) === 'Waiting for you',
+    );
     assert.equal(await page.locator('#wt-phase').getAttribute('data-phase'), 'needs-you');
     assert.equal(await page.locator('#wt-needs-you').isVisible(), true);
     await page.getByRole('button', { name: 'Watch Live' }).click();
@@ -76,8 +79,64 @@ describe('web task page: status, results and comparison (Chromium)', function ()
     ]);
     assert.equal((await postedOf('cancel')).length, 2);
     await waitFor('the phase announced', async () =>
-      /Needs you/.test(await page.locator('#live-region').innerText()),
+      /Waiting for you/.test(await page.locator('#live-region').innerText()),
     );
+  });
+
+  it('a final HUMAN_INTERACTION: Needs a person, finished, what to do, Watch Live, and no Cancel', async () => {
+    h = await openWebTask({ now: T0 + 60_000 });
+    const page = h.page;
+    // as the host sends it once the request is over (finishedAt set)
+    const over = {
+      taskStatus: 'HUMAN_INTERACTION',
+      message: 'The site asks for a login.',
+      hint: 'The task is over and the app needs a person (a login, a CAPTCHA): Watch Live or Open in Browser, do what it asks, then run the task again.',
+      livestreamUrl: 'https://live.example/s/1',
+      startedAt: T0,
+      finishedAt: T0 + 2_000,
+    };
+    await h.send(webTaskInit({ form: FORM }), {
+      type: 'status',
+      status: webTaskStatus({ ...over, phase: 'needs-person' }),
+    });
+    await waitFor('the status shown', () => page.locator('#wt-status').isVisible());
+    assert.equal(await page.locator('#wt-phase').innerText(), 'Needs a person');
+    assert.match(await page.locator('#wt-time').innerText(), /^Finished .+ · took 2 s$/);
+    assert.match(await page.locator('#wt-hint').innerText(), /^What to try: The task is over.*Watch Live/);
+    assert.equal(await page.locator('#wt-needs-you').isVisible(), false, 'no "is waiting" callout');
+    assert.equal(await page.locator('#wt-cancel').isVisible(), false, 'a finished request offers Cancel');
+    assert.equal(await page.getByRole('button', { name: 'Watch Live' }).isVisible(), true);
+    await waitFor('the state announced by its name', async () =>
+      /Needs a person/.test(await page.locator('#live-region').innerText()),
+    );
+    // Even a status whose phase says "live" offers no Cancel once it has finished.
+    await h.send({ type: 'status', status: webTaskStatus({ ...over, phase: 'needs-you' }) });
+    await waitFor(
+      'the older phase shown',
+      async () => (await page.locator('#wt-phase').innerText()) === 'Waiting for you',
+    );
+    assert.equal(await page.locator('#wt-cancel').isVisible(), false);
+  });
+
+  it('an interrupted run is "Interrupted" in the badge and the message, with the advice of its mode', async () => {
+    h = await openWebTask();
+    const page = h.page;
+    await h.send(
+      webTaskInit({
+        status: webTaskStatus({
+          phase: 'interrupted',
+          taskStatus: 'INTERRUPTED',
+          message: "Interrupted: the service's answer was cut off before it ended.",
+          hint: 'Run it again; if it keeps happening, check your connection or proxy (Den: Show Log says more).',
+          finishedAt: T0 + 1_500,
+        }),
+      }),
+    );
+    await waitFor('the status shown', () => page.locator('#wt-status').isVisible());
+    assert.equal(await page.locator('#wt-phase').innerText(), 'Interrupted');
+    assert.match(await page.locator('#wt-message').innerText(), /^Interrupted: /);
+    assert.doesNotMatch(await page.locator('#wt-status').innerText(), /\bError\b/);
+    assert.equal(await page.locator('#wt-cancel').isVisible(), false);
   });
 
   it('shows how an ended run went and what to try, without Cancel', async () => {
@@ -97,7 +156,7 @@ describe('web task page: status, results and comparison (Chromium)', function ()
     assert.equal(await page.locator('#wt-hint').innerText(), 'What to try: Set Passcode… and run again.');
     assert.match(await page.locator('#wt-time').innerText(), /^Finished .+ · took 3 s$/);
     assert.equal(await page.locator('#wt-cancel').isVisible(), false);
-    for (const phase of ['done', 'failed', 'cancelled'] as const) {
+    for (const phase of ['done', 'failed', 'cancelled', 'interrupted', 'needs-person'] as const) {
       await h.send({ type: 'status', status: { ...failed, phase } });
       await waitFor(
         phase,

@@ -86,12 +86,23 @@ describe('web task page texts', () => {
     assert.match(timeText({ ...s, phase: 'done', finishedAt: 1_180_000 }, 9e9), /^Finished .+ · took 3 min$/);
   });
 
-  it('announces Needs you with what the person must do', () => {
+  it('announces a state that needs the person with what to do, by its one name', () => {
     assert.equal(phaseAnnouncement(webTaskStatus()), 'Web task: Running.');
     assert.match(
       phaseAnnouncement(webTaskStatus({ phase: 'needs-you' })),
-      /Needs you\. The task waits for you/,
+      /Waiting for you\. The task waits for you/,
     );
+    assert.match(
+      phaseAnnouncement(webTaskStatus({ phase: 'needs-person', finishedAt: 1_000 })),
+      /Needs a person\. The task is over; the app needs a person/,
+    );
+    assert.equal(phaseAnnouncement(webTaskStatus({ phase: 'interrupted' })), 'Web task: Interrupted.');
+  });
+
+  it('says a run answered within a second took under 1 s, not 0 s', () => {
+    const s = webTaskStatus({ phase: 'needs-person', startedAt: 1_000_000, finishedAt: 1_000_300 });
+    assert.match(timeText(s, 9e9), /^Finished .+ · took under 1 s$/);
+    assert.match(timeText({ ...s, finishedAt: 1_002_600 }, 9e9), /^Finished .+ · took 3 s$/);
   });
 
   it('bounds a list and says how many more there are', () => {
