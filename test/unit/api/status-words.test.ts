@@ -74,7 +74,7 @@ describe('status words: a status is said once, whatever the body', () => {
         const add = (where: string, err: DenError): void => {
           texts.push([`${where}: the error`, err.message]);
           texts.push([`${where}: the panel`, presentError(err, 'load the session').message]);
-          texts.push([`${where}: a web task`, errorOutcome(err).message]);
+          texts.push([`${where}: a web task`, errorOutcome(err, { stream: true }).message]);
         };
         add('HTTP', fromHttp);
         add('socket', fromSocket);
@@ -86,7 +86,7 @@ describe('status words: a status is said once, whatever the body', () => {
         if (keeps && (status === 403 || status >= 500 || [400, 409, 422].includes(status)))
           assert.ok(presentError(fromHttp, 'load the session').message.includes(keeps), texts[1][1]);
         if (keeps && ([401, 403, 429].includes(status) || status >= 500))
-          assert.ok(errorOutcome(fromHttp).message.includes(keeps), texts[2][1]);
+          assert.ok(errorOutcome(fromHttp, { stream: true }).message.includes(keeps), texts[2][1]);
       });
     }
   }
