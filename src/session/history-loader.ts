@@ -77,6 +77,30 @@ export class HistoryLoader {
     return this.#loading;
   }
 
+  /**
+   * Reads the stored history again without a word in the panel (no loading state, no failure
+   * shown; a failure is only logged): what `TurnWatch` does to find turns started elsewhere. New
+   * turns are merged in and followed; what is shown otherwise stays.
+   */
+  refresh(): Promise<void> {
+    const d = this.#deps;
+    if (this.#loading) return this.#loading;
+    const run = (async () => {
+      try {
+        const detail = await d.client().getSession(d.sessionId);
+        if (d.disposed()) return;
+        d.live.merge(transcriptFromDetail(detail));
+      } catch (err) {
+        d.logger.debug(
+          `Session ${d.sessionId}: looking for turns started elsewhere failed: ${err instanceof Error ? err.message : String(err)}`,
+        );
+        return;
+      }
+      d.followOpenTurns();
+    })();
+    return run;
+  }
+
   /** A turn is being started: with nothing shown and nothing fetched yet, the session may be new. */
   turnStarting(): void {
     if (this.#deps.live.value.turns.length === 0 && this.#fetches === 0) this.#expectNew = true;
