@@ -79,8 +79,9 @@ export class HistoryLoader {
 
   /**
    * Reads the stored history again without a word in the panel (no loading state, no failure
-   * shown; a failure is only logged): what `TurnWatch` does to find turns started elsewhere. New
-   * turns are merged in and followed; what is shown otherwise stays.
+   * shown; a failure is only logged): what `TurnWatch` does to find turns started elsewhere. Only
+   * when the service has a turn not shown here is the history merged in and its open turns
+   * followed; otherwise nothing changes.
    */
   refresh(): Promise<void> {
     const d = this.#deps;
@@ -89,7 +90,12 @@ export class HistoryLoader {
       try {
         const detail = await d.client().getSession(d.sessionId);
         if (d.disposed()) return;
-        d.live.merge(transcriptFromDetail(detail));
+        const fresh = transcriptFromDetail(detail);
+        // Only a turn not shown yet is worth a merge (and its repaint, cache write, …).
+        const known = new Set(d.live.value.turns.map((t) => t.agentMessageId));
+        if (!fresh.turns.some((t) => t.agentMessageId && !known.has(t.agentMessageId))) return;
+        d.logger.info(`Session ${d.sessionId}: a turn was started elsewhere; following it`);
+        d.live.merge(fresh);
       } catch (err) {
         d.logger.debug(
           `Session ${d.sessionId}: looking for turns started elsewhere failed: ${err instanceof Error ? err.message : String(err)}`,
