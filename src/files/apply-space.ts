@@ -12,10 +12,10 @@ import { l10n } from '../core/l10n';
 import type { PlanEntry } from '../session/apply-plan';
 
 interface Disk {
-  dir: string;
   free: number;
   block: number;
   needed: number;
+  /** The first file that takes room on this disk. */
   first: string;
 }
 
@@ -37,11 +37,11 @@ export async function spaceProblem(
       if (!disk) {
         const sf = await fs.statfs(dir.path);
         disk = {
-          dir: dir.path,
-          free: sf.bavail * sf.bsize,
+          // Root may also use the blocks a file system keeps in reserve.
+          free: (process.getuid?.() === 0 ? sf.bfree : sf.bavail) * sf.bsize,
           block: sf.bsize || 4096,
           needed: 0,
-          first: e.relPath,
+          first: '',
         };
         disks.set(st.dev, disk);
       }
@@ -56,7 +56,9 @@ export async function spaceProblem(
     // A new file: its blocks, and one for each folder made on the way (and the name).
     const grows =
       blocks(e.newContent.length) - (old === undefined ? -disk.block * (1 + dir.missing) : blocks(old));
-    if (grows > 0) disk.needed += grows;
+    if (grows <= 0) continue;
+    disk.needed += grows;
+    disk.first ||= e.relPath;
   }
   for (const d of disks.values()) {
     if (d.needed <= d.free) continue;

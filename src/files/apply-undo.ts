@@ -65,7 +65,8 @@ async function spaceCode(root: string, relPath: string): Promise<WriteErrorCode 
   for (let i = 0; i < 256; i++) {
     try {
       const sf = await fs.statfs(dir);
-      const noRoom = sf.bavail * sf.bsize < Math.max(sf.bsize, 1);
+      const blocks = process.getuid?.() === 0 ? sf.bfree : sf.bavail;
+      const noRoom = blocks * sf.bsize < Math.max(sf.bsize, 1);
       const noInode = sf.files > 0 && sf.ffree === 0;
       return noRoom || noInode ? 'ENOSPC' : undefined;
     } catch {
