@@ -39,7 +39,7 @@ async function secondWindow(wb: Workbench): Promise<{ page: Page; frame: FrameLo
 
 describe('e2e: one session in two windows', function () {
   this.timeout(240_000);
-  const t = useSignedInWorkbench('two-windows', {});
+  // Before the workbench's own hooks, which close the browser: mocha runs afterEach hooks in order.
   let second: Workbench | undefined;
 
   afterEach(async function () {
@@ -47,6 +47,8 @@ describe('e2e: one session in two windows', function () {
       await second?.screenshot('two-windows-2-failure').catch(() => undefined);
     second = undefined;
   });
+
+  const t = useSignedInWorkbench('two-windows', {});
 
   it('follows a turn sent from one window live in the other; both end with the same transcript', async () => {
     const { page, frame, wb } = t;
