@@ -93,8 +93,14 @@ export async function applyAgentFiles(
     void vscode.window.showWarningMessage(l10n.t('Den: {0}', outcome.message));
     return { plan, written: [], message: outcome.message };
   }
-  const message = reportOf(outcome.written, plan, refused, folder.name);
-  void (refused.length > 0
+  let message = reportOf(outcome.written, plan, refused, folder.name);
+  if (outcome.unsaved)
+    message = l10n.t(
+      '{0} But {1} could not be saved (the disk may be full): the new text is in the editor, unsaved. Free some space, then save.',
+      message,
+      outcome.unsaved.join(', '),
+    );
+  void (refused.length > 0 || outcome.unsaved
     ? vscode.window.showWarningMessage(message)
     : vscode.window.showInformationMessage(message));
   return { plan, written: outcome.written, message };

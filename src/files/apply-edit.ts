@@ -12,9 +12,17 @@ import { checkInside } from '../core/files/real-path';
 import { stillAsPlanned, type PlanEntry, type PlanFolder } from '../session/apply-plan';
 import * as vscode from 'vscode';
 import { fileUri, openDocument } from './apply-folder';
+import { spaceProblem } from './apply-space';
+import { undoFailedEdit } from './apply-undo';
 
 export type ApplyOutcome =
-  { ok: true; written: PlanEntry[] } | { ok: false; message: string; changed?: string[] };
+  | {
+      ok: true;
+      written: PlanEntry[];
+      /** Edited in their documents but not saved (the save failed, e.g. a full disk): their new text waits in the editor. */
+      unsaved?: string[];
+    }
+  | { ok: false; message: string; changed?: string[] };
 
 /** Checks the entries again and applies them in one edit; saves the files that had no unsaved changes. */
 export async function applyEntries(
@@ -58,9 +66,15 @@ export async function applyEntries(
             ),
     };
   }
+  if (folder.uri.scheme === 'file') {
+    const space = await spaceProblem(folder.uri.fsPath, entries);
+    if (space) return { ok: false, message: space.message };
+  }
   const edit = new vscode.WorkspaceEdit();
   /** Documents that had no unsaved changes before the edit: saved after it, as the agent's files are. */
-  const toSave: vscode.Uri[] = [];
+  const toSave: { uri: vscode.Uri; relPath: string }[] = [];
+  /** The text of each edited document before the edit, to put back if the edit fails. */
+  const texts = new Map<string, string>();
   for (const e of entries) {
     const uri = fileUri(folder, e.relPath!);
     const label = e.relPath!;
@@ -75,19 +89,23 @@ export async function applyEntries(
       const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
       const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
       edit.replace(uri, whole, textOf(e.newContent!), metadata);
-      if (!doc.isDirty) toSave.push(uri);
+      texts.set(label, doc.getText());
+      if (!doc.isDirty) toSave.push({ uri, relPath: label });
     }
   }
   const done = await vscode.workspace.applyEdit(edit);
-  if (!done) return { ok: false, message: l10n.t('VS Code did not apply the edit; nothing was written.') };
-  for (const uri of toSave) {
+  // VS Code stops at the first file it cannot write and keeps what it wrote before: undone here.
+  if (!done) return { ok: false, message: await undoFailedEdit(folder, entries, texts) };
+  const unsaved: string[] = [];
+  for (const { uri, relPath } of toSave) {
     // Saved whatever `isDirty` says: the extension host may not have heard yet that the edit made
     // the document dirty, or may have closed a document no editor shows (the edited text then
     // stayed unsaved and the disk unchanged: seen in test/ext/round-trip.test.ts). Saving a
     // document without changes writes nothing.
     const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
-    await doc.save();
+    if (!(await doc.save()) && doc.isDirty) unsaved.push(relPath);
   }
+  if (unsaved.length > 0) return { ok: true, written: [...entries], unsaved };
   return { ok: true, written: [...entries] };
 }
 

@@ -108,17 +108,22 @@ export class BaseStore {
 
   /** The base recorded for `filePath` in `sessionId`; `content` is absent when it is not stored. */
   get(sessionId: string, filePath: string): Promise<Base | undefined> {
-    return this.#run(undefined, async (index) => {
-      const entry = index.entries.get(keyOf(sessionId, filePath));
-      if (!entry) return undefined;
-      entry.used = ++index.clock;
-      const base: Base = { hash: entry.hash, size: entry.size };
-      if (!entry.stored) return base;
-      const content = await this.#readBlob(entry.hash);
-      if (content) return { ...base, content };
-      for (const e of index.entries.values()) if (e.hash === entry.hash) e.stored = false;
-      return base;
-    });
+    // A read: when the index cannot be saved (a full disk), the base found is still the answer.
+    return this.#run(
+      undefined,
+      async (index) => {
+        const entry = index.entries.get(keyOf(sessionId, filePath));
+        if (!entry) return undefined;
+        entry.used = ++index.clock;
+        const base: Base = { hash: entry.hash, size: entry.size };
+        if (!entry.stored) return base;
+        const content = await this.#readBlob(entry.hash);
+        if (content) return { ...base, content };
+        for (const e of index.entries.values()) if (e.hash === entry.hash) e.stored = false;
+        return base;
+      },
+      true,
+    );
   }
 
   /** Drops every record of a session (contents other sessions share stay). */
@@ -136,14 +141,23 @@ export class BaseStore {
   /**
    * Runs `op` on a fresh copy of the index, then saves it and removes the contents no record
    * stores any more. Once per instance, also removes files of `blobs/` that no record names.
-   * Never rejects: a failure is logged and answers `fallback` (the store is a cache).
+   * Never rejects: a failure is logged and answers `fallback` (the store is a cache). A `read`
+   * answers what `op` found even when the index cannot be saved after it (a full disk).
    */
-  #run<T>(fallback: T, op: (index: Index) => Promise<T>): Promise<T> {
+  #run<T>(fallback: T, op: (index: Index) => Promise<T>, read = false): Promise<T> {
     const next = this.#queue.then(async () => {
       const index = await this.#load();
       const before = new Set(storedBlobs(index).keys());
       const result = await op(index);
-      await this.#save(index);
+      try {
+        await this.#save(index);
+      } catch (err) {
+        if (!read) throw err;
+        this.#log.warn(
+          `Bases: could not save the index: ${err instanceof Error ? err.message : String(err)}`,
+        );
+        return result;
+      }
       const after = storedBlobs(index);
       for (const hash of before) if (!after.has(hash)) await this.#removeBlob(hash);
       if (!this.#swept) {

@@ -77,6 +77,36 @@ export class HistoryLoader {
     return this.#loading;
   }
 
+  /**
+   * Reads the stored history again without a word in the panel (no loading state, no failure
+   * shown; a failure is only logged): what `TurnWatch` does to find turns started elsewhere. Only
+   * when the service has a turn not shown here is the history merged in and its open turns
+   * followed; otherwise nothing changes.
+   */
+  refresh(): Promise<void> {
+    const d = this.#deps;
+    if (this.#loading) return this.#loading;
+    const run = (async () => {
+      try {
+        const detail = await d.client().getSession(d.sessionId);
+        if (d.disposed()) return;
+        const fresh = transcriptFromDetail(detail);
+        // Only a turn not shown yet is worth a merge (and its repaint, cache write, …).
+        const known = new Set(d.live.value.turns.map((t) => t.agentMessageId));
+        if (!fresh.turns.some((t) => t.agentMessageId && !known.has(t.agentMessageId))) return;
+        d.logger.info(`Session ${d.sessionId}: a turn was started elsewhere; following it`);
+        d.live.merge(fresh);
+      } catch (err) {
+        d.logger.debug(
+          `Session ${d.sessionId}: looking for turns started elsewhere failed: ${err instanceof Error ? err.message : String(err)}`,
+        );
+        return;
+      }
+      d.followOpenTurns();
+    })();
+    return run;
+  }
+
   /** A turn is being started: with nothing shown and nothing fetched yet, the session may be new. */
   turnStarting(): void {
     if (this.#deps.live.value.turns.length === 0 && this.#fetches === 0) this.#expectNew = true;

@@ -29,6 +29,7 @@ import { SessionTranscript } from './session-transcript';
 import type { TranscriptCache } from './transcript-cache';
 import { startTurn, stopTurn, type TurnActionHost, type TurnRequest } from './turn-actions';
 import { TurnFollowers, type FollowTarget } from './turn-followers';
+import { TurnWatch } from './turn-watch';
 import type { UploadIndex } from './upload-index';
 import { ViewLink } from './view-link';
 
@@ -69,6 +70,8 @@ export interface SessionHostDeps {
   batch?: { intervalMs?: number; initThreshold?: number };
   /** Reconciling with the stored history (tests). */
   reconcile?: { delayMs?: number; maxTries?: number };
+  /** How often a shown, idle panel looks for turns started elsewhere (default `TURN_WATCH_INTERVAL_MS`). */
+  watchIntervalMs?: number;
   events?: SessionHostEvents;
   /** What the session holds on the service by content (kept by the caller across panels). */
   uploads?: UploadIndex;
@@ -100,6 +103,7 @@ export class SessionHost {
   readonly #actions: TurnActionHost;
   readonly #wait: RateLimitWait;
   readonly #history: HistoryLoader;
+  readonly #watch: TurnWatch;
   #disposed = false;
   readonly #fileStatus?: ReturnType<typeof followFileStatus>;
 
@@ -115,7 +119,7 @@ export class SessionHost {
       clock,
       ...deps.batch,
     });
-    this.link = new ViewLink(this.#batcher, clock);
+    this.link = new ViewLink(this.#batcher, clock, () => this.#watch.update());
     this.#live = new SessionTranscript({
       sessionId: deps.sessionId,
       title: deps.title,
@@ -172,6 +176,14 @@ export class SessionHost {
       followOpenTurns: () => this.#followOpenTurns(),
       reportSuccess: deps.reportSuccess,
       reportFailure: deps.reportFailure,
+    });
+    this.#watch = new TurnWatch({
+      clock,
+      logger: deps.logger,
+      intervalMs: deps.watchIntervalMs,
+      shown: () => !this.#disposed && this.link.visible,
+      idle: () => this.#history.loaded && !this.#history.busy && !this.busy,
+      check: () => this.#history.refresh(),
     });
     this.#wait = new RateLimitWait({ view: this.view, clock, send: (req) => this.startTurn(req) });
     this.#actions = {
@@ -300,6 +312,7 @@ export class SessionHost {
     let i = turns.length;
     while (i > 0 && !isTerminalStatus(turns[i - 1].status)) i--;
     for (const t of turns.slice(i)) this.#follow(t);
+    this.#watch.update();
   }
 
   #follow(turn: Turn, sessionCursor?: string): void {
@@ -312,6 +325,7 @@ export class SessionHost {
     }
     this.view.updateConnection();
     this.#deps.events?.onRunningChanged?.(this);
+    this.#watch.update();
   }
 
   #eventSeen(messageId: string, ev: AgentEvent): void {
@@ -374,6 +388,7 @@ export class SessionHost {
     this.#deps.events?.onRunningChanged?.(this);
     // What was shown live is checked against what the service stored, whatever happened on the way.
     this.#reconciler.request(messageId, 'end');
+    this.#watch.update();
   }
 
   // ---- turns ----------------------------------------------------------------------------------
@@ -445,6 +460,7 @@ export class SessionHost {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
+    this.#watch.dispose();
     this.#fileStatus?.dispose();
     this.#wait.dispose();
     this.#followers.closeAll();

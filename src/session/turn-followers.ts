@@ -50,6 +50,14 @@ interface Follower {
   stream: SessionStream;
   state: StreamState;
   info: StreamStateInfo;
+  /** Set when the stream reconnected because the machine slept: what the live state then says. */
+  woke?: string;
+}
+
+/** How long timers were paused, when the stream reconnects because the machine slept. */
+function sleptMs(info: StreamStateInfo): number | undefined {
+  const ms = info.error?.details?.sleptMs;
+  return typeof ms === 'number' ? ms : undefined;
 }
 
 /** Tries of one reconnect cycle after which a network failure reads as "offline". */
@@ -112,6 +120,12 @@ export class TurnFollowers {
         if (this.#followers.get(id) !== follower) return;
         follower.state = state;
         follower.info = info;
+        const slept = sleptMs(info);
+        if (slept !== undefined)
+          follower.woke = l10n.t(
+            'Caught up after the computer slept ({0} s without a connection).',
+            formatCount(Math.round(slept / 1000)),
+          );
         this.#opts.onState();
       },
     });
@@ -159,6 +173,8 @@ function describe(f: Follower): [number, ConnectionView] {
   const { state, info } = f;
   switch (state) {
     case 'reconnecting': {
+      if (sleptMs(info) !== undefined && info.error)
+        return [3, { state: 'reconnecting', message: info.error.message }];
       const s =
         info.delayMs !== undefined ? formatCount(Math.max(1, Math.ceil(info.delayMs / 1000))) : undefined;
       if (info.error?.fault === 'network' && info.attempt >= OFFLINE_AFTER) {
@@ -180,7 +196,7 @@ function describe(f: Follower): [number, ConnectionView] {
           ]
         : [2, { state: 'loading' }];
     case 'open':
-      return [1, { state: 'live' }];
+      return [1, f.woke ? { state: 'live', message: f.woke } : { state: 'live' }];
     default:
       return [0, { state: 'idle' }];
   }

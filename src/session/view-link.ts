@@ -30,9 +30,12 @@ export class ViewLink {
 
   readonly #batcher: DeltaBatcher;
   readonly #clock: Clock;
-  constructor(batcher: DeltaBatcher, clock: Clock) {
+  readonly #shownChanged: () => void;
+  /** `shownChanged`: called after `visible` may have changed. */
+  constructor(batcher: DeltaBatcher, clock: Clock, shownChanged: () => void = () => {}) {
     this.#batcher = batcher;
     this.#clock = clock;
+    this.#shownChanged = shownChanged;
   }
 
   /** Whether posts reach a webview now. */
@@ -52,6 +55,7 @@ export class ViewLink {
     this.#initialized = false;
     this.#cancelGrace();
     this.#batcher.setVisible(false);
+    this.#shownChanged();
   }
 
   detach(): void {
@@ -65,6 +69,7 @@ export class ViewLink {
       p.reject(new Error('the panel was closed'));
       this.#probes.delete(id);
     }
+    this.#shownChanged();
   }
 
   setVisible(visible: boolean): void {
@@ -73,6 +78,7 @@ export class ViewLink {
     this.#cancelGrace();
     if (!visible) {
       this.#batcher.setVisible(false);
+      this.#shownChanged();
       return;
     }
     // A hidden webview's context is not kept, so the page reloads and says `ready`, which brings an init. A
@@ -139,6 +145,7 @@ export class ViewLink {
     // Also those sent before: a page that reloaded since never saw them.
     for (const [id, p] of this.#probes) p.sent = this.#batcher.send({ type: 'probe', id });
     if (this.#wantFocus && this.#batcher.send({ type: 'focusComposer' })) this.#wantFocus = false;
+    this.#shownChanged();
   }
 
   #cancelGrace(): void {

@@ -18,6 +18,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { LamRunRequest } from '../core/api/types';
 import { silentLogger, type Logger } from '../core/log';
+import { cannotWriteText, writeErrorCode } from '../core/files/write-error';
+import { l10n } from '../core/l10n';
 import {
   arrayOf,
   isBoolean,
@@ -236,7 +238,12 @@ export class WebTaskHistory {
       return result;
     });
     this.#queue = next.catch(() => undefined);
-    return next;
+    return next.catch((err: unknown) => {
+      // A full disk or a read-only folder, in words a person can act on (the files are written
+      // whole or not at all: a temporary file, then a rename).
+      if (!writeErrorCode(err)) throw err;
+      throw new Error(cannotWriteText(l10n.t('the web task history'), err));
+    });
   }
 
   #freshId(runs: readonly StoredRun[]): string {

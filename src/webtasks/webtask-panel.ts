@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { formatCount, l10n } from '../core/l10n';
 import type { Logger } from '../core/log';
+import { cannotWriteText } from '../core/files/write-error';
 import { compareRuns } from '../core/webtask/compare';
 import { isServiceSchema, type ServiceSchema } from '../core/webtask/service-schema';
 import { toCsv, toJsonLines, toPrettyJson } from '../core/webtask/writers';
@@ -352,8 +353,8 @@ export class WebTaskPanel implements vscode.Disposable {
       title: l10n.t('Den: Save Results as {0}', format.toUpperCase()),
     });
     if (!target) return;
-    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(this.#resultsText(format)));
     const where = vscode.workspace.asRelativePath(target, false);
+    await writeOrSay(target, new TextEncoder().encode(this.#resultsText(format)), where);
     const open = l10n.t('Open');
     void Promise.resolve(
       vscode.window.showInformationMessage(
@@ -448,4 +449,21 @@ export async function openLive(url: string, external: boolean): Promise<void> {
     }
   }
   await vscode.env.openExternal(vscode.Uri.parse(url));
+}
+
+/**
+ * Writes a saved file; when the write fails (a full disk, a read-only folder), a file that was not
+ * there before is removed again (it may hold a part) and the error says which file and why.
+ */
+async function writeOrSay(target: vscode.Uri, bytes: Uint8Array, where: string): Promise<void> {
+  const existed = await vscode.workspace.fs.stat(target).then(
+    () => true,
+    () => false,
+  );
+  try {
+    await vscode.workspace.fs.writeFile(target, bytes);
+  } catch (err) {
+    if (!existed) await vscode.workspace.fs.delete(target).then(undefined, () => undefined);
+    throw new Error(cannotWriteText(where, err));
+  }
 }

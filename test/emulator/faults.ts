@@ -129,6 +129,14 @@ export class FaultySender {
     if (n && n > 0 && this.sent >= n && this.held === undefined) this.drop();
   }
 
+  /** Sends nothing more, ever, and leaves the TCP connection open (a half-open socket). */
+  silence(): void {
+    this.dead = true;
+    this.cancelFlush?.();
+    this.cancelFlush = undefined;
+    this.held = undefined;
+  }
+
   /**
    * Ends the TCP connection without a WebSocket close frame. `end` (not `destroy`) so the frames
    * already written reach the client: "after N frames" means exactly N arrive.

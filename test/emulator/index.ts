@@ -171,6 +171,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     sockets(): SocketRecord[] {
       return [...ctx.sockets];
     },
+    silenceSockets(): number {
+      return sockets.silenceAll();
+    },
     lamRequests(): Record<string, unknown>[] {
       return structuredClone(ctx.lamRequests);
     },

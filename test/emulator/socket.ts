@@ -18,6 +18,8 @@ const WS_PATH = /^\/ws\/(?:sessions|chat)\/([^/]+)$/;
 
 export class SessionSockets {
   private readonly wss = new WebSocketServer({ noServer: true });
+  /** The senders of the connections that are open. */
+  private readonly live = new Set<FaultySender>();
 
   constructor(private readonly ctx: EmulatorContext) {
     this.wss.on('error', () => {});
@@ -69,6 +71,17 @@ export class SessionSockets {
     );
   }
 
+  /**
+   * Every open connection goes silent without being closed: what a client sees of a server that
+   * dropped its socket while the client's machine slept (the FIN never reached it). Returns how many.
+   */
+  silenceAll(): number {
+    const n = this.live.size;
+    for (const s of this.live) s.silence();
+    this.live.clear();
+    return n;
+  }
+
   /** Ends every connection at once (emulator shutdown). */
   close(): void {
     this.dropAll();
@@ -103,6 +116,8 @@ export class SessionSockets {
     };
     ctx.sockets.push(record);
     const sender = new FaultySender(ws, socket, ctx.faults, ctx.timers, record);
+    this.live.add(sender);
+    ws.on('close', () => this.live.delete(sender));
     // `liveStreamEntryIds` off: live frames carry no entry id, as in the documentation's examples;
     // `replayStreamEntryIds` off as well: neither do replayed stored ones (the worst case, where
     // clients can only resume from the stored history).

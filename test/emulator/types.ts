@@ -145,6 +145,11 @@ export interface Emulator {
   putGeneratedFile(sessionId: string, path: string, content: string | Uint8Array): FileInfo;
   /** Every socket connection so far, oldest first (live objects: counts grow while they stream). */
   sockets(): SocketRecord[];
+  /**
+   * The client's machine went to sleep: every open socket connection goes silent without a close
+   * (half-open; the turns go on and are stored); connections opened later work. Returns how many.
+   */
+  silenceSockets(): number;
   /** `/lam/run` request bodies as received (passcode included), oldest first, the last 100. */
   lamRequests(): Record<string, unknown>[];
   /** Resolves when the turn has emitted its terminal event. */

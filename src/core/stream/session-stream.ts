@@ -19,6 +19,7 @@ import type {
   StreamStats,
 } from './stream-types';
 import { STREAM_BACKOFF } from './stream-types';
+import { WakeWatch } from './wake-watch';
 
 export type * from './stream-types';
 
@@ -44,6 +45,7 @@ export class SessionStream {
   readonly #backoff: BackoffOptions;
   readonly #idleMs: number;
   readonly #maxFailures: number;
+  readonly #wake: WakeWatch;
   readonly #counters: StreamStats = {
     framesReceived: 0,
     duplicates: 0,
@@ -82,6 +84,9 @@ export class SessionStream {
     this.#backoff = { ...STREAM_BACKOFF, ...options.backoff };
     this.#idleMs = Math.max(1, options.idleTimeoutMs ?? 45_000);
     this.#maxFailures = Math.max(1, options.maxConsecutiveFailures ?? 12);
+    this.#wake = new WakeWatch(options.wakeCheckMs ?? 5_000, options.wallClock ?? Date.now, (ms) =>
+      this.#woke(ms),
+    );
     this.done = new Promise((resolve) => (this.#resolveDone = resolve));
   }
 
@@ -103,6 +108,7 @@ export class SessionStream {
   start(): void {
     if (this.#phase !== 'idle') return;
     this.#phase = 'running';
+    this.#wake.start();
     this.#connect();
   }
 
@@ -392,6 +398,32 @@ export class SessionStream {
     }, delayMs);
   }
 
+  /**
+   * Timers were paused for `sleptMs` (the machine slept): the socket may be half-open (the service
+   * dropped it meanwhile and the close never arrived), so it is replaced now, resuming from the
+   * cursor; a reconnect that was waiting goes now. Not counted as a failure.
+   */
+  #woke(sleptMs: number): void {
+    if (this.#phase !== 'running') return;
+    this.#log.info(
+      `stream: timers were paused for about ${Math.round(sleptMs / 1000)} s (the machine slept?); reconnecting from ${this.#seq.cursor}`,
+    );
+    const error = new DenError({
+      code: 'network',
+      message: l10n.t(
+        'Den was paused for {0} s (the computer slept); catching up with the turn.',
+        Math.round(sleptMs / 1000),
+      ),
+      details: { sleptMs },
+    });
+    this.#drop();
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    this.#failures = 0;
+    this.#emitState('reconnecting', { attempt: 1, delayMs: 0, error });
+    this.#schedule(0);
+  }
+
   #armGap(): void {
     const deadline = this.#seq.gapDeadline;
     if (this.#gapTimer || deadline === undefined) return;
@@ -431,6 +463,7 @@ export class SessionStream {
     this.#phase = 'finished';
     clearTimeout(this.#retryTimer);
     this.#retryTimer = undefined;
+    this.#wake.stop();
     this.#outbox = [];
     // After the turn's end a polite close; the service may close first, or never answer.
     this.#drop(state === 'ended');

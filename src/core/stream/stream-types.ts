@@ -12,6 +12,14 @@ export const STREAM_BACKOFF: Readonly<BackoffOptions> = Object.freeze({
   jitter: 0.5,
 });
 
+/** Wall-clock time beyond the expected that says the machine slept (timers were paused). */
+export const WAKE_JUMP_MS = 15_000;
+
+/** `details` of the error a stream reconnects with after the machine slept: `{ sleptMs }`. */
+export interface WakeDetails {
+  sleptMs: number;
+}
+
 /** Life of a `SessionStream`. `ended`, `failed` and `closed` are final. */
 export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'ended' | 'failed' | 'closed';
 
@@ -104,6 +112,15 @@ export interface SessionStreamOptions {
   agent?: Agent;
   /** No frame for this long means a dead socket: reconnect (default 45,000 ms). */
   idleTimeoutMs?: number;
+  /**
+   * How often the stream looks whether the machine slept (default 5,000 ms): when the wall clock
+   * moved on by `WAKE_JUMP_MS` more than that between two looks, timers were paused (sleep,
+   * suspend, a frozen process), the socket is likely dead without knowing it, and the stream
+   * reconnects at once from its cursor instead of waiting out the idle timeout.
+   */
+  wakeCheckMs?: number;
+  /** The wall clock for that look (default `Date.now`; tests jump it). */
+  wallClock?: () => number;
   /** Reconnect delays, over `STREAM_BACKOFF`. */
   backoff?: Partial<BackoffOptions>;
   /** Failed tries in a row before giving up with state `failed` (default 12). */
