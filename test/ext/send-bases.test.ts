@@ -9,11 +9,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import type { DenExtensionApi, DenTurnSnapshot } from '../../src/api/types';
 import type { ApplyResult } from '../../src/files/apply-command';
 import type { PanelDeps } from '../../src/panel/panel-manager';
 import { ROUND_TRIP_SAMPLE } from '../emulator/write-back';
 import { waitFor } from '../support/wait';
 import { root, turnPaths, useApply } from './apply-helpers';
+import { EXTENSION_ID } from './helpers';
 import { lastTurn, turnEnded } from './panel-helpers';
 
 const TASK = 'Implement the total';
@@ -68,6 +70,12 @@ describe('Send File / Ask About Selection / Send Open Editors record the base: A
     const turn = lastTurn(panel);
     await turnEnded(fx.den.api, turn);
     assert.equal(turn.status, 'completed');
+    await edited();
+    return turn.agentMessageId;
+  }
+
+  /** Waits for the sent file's base, then saves the person's edit in its editor. */
+  async function edited(): Promise<void> {
     await waitFor(`the base of ${rel} to be recorded`, () => recorded.includes(rel) || undefined, 5_000);
     // A saved edit, made in the editor as a person makes it.
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
@@ -76,7 +84,6 @@ describe('Send File / Ask About Selection / Send Open Editors record the base: A
     assert.ok(await vscode.workspace.applyEdit(we));
     assert.ok(await doc.save());
     assert.equal(fs.readFileSync(file, 'utf8'), edit(MINE));
-    return turn.agentMessageId;
   }
 
   /** Applies the turn's files, answering Apply; asserts a clean merge of `rel` keeping the edit. */
@@ -135,5 +142,25 @@ describe('Send File / Ask About Selection / Send Open Editors record the base: A
     const agentMessageId = await sentThenEdited(sessionId);
 
     await appliedMerging(sessionId, agentMessageId, mergedWhole);
+  });
+
+  it('the public API’s startTurn with files (as @den chat and the tools call it, no panel) records the file; Apply merges', async () => {
+    const ext = vscode.extensions.getExtension<DenExtensionApi>(EXTENSION_ID);
+    assert.ok(ext?.isActive, 'Den is active');
+    const api = ext.exports;
+
+    const ref = await api.startTurn({ task: TASK, mode: 'code', files: [vscode.Uri.file(file)] });
+    let sub: vscode.Disposable | undefined;
+    const ended = await new Promise<DenTurnSnapshot>((resolve) => {
+      // (the listener stops being called once the turn ended)
+      sub = api.followTurn(ref, (snap) => {
+        if (snap.status !== 'running' && snap.status !== 'queued') resolve(snap);
+      });
+    });
+    sub?.dispose();
+    assert.equal(ended.status, 'completed');
+    await edited();
+
+    await appliedMerging(ref.sessionId, ref.agentMessageId, mergedWhole);
   });
 });
