@@ -104,6 +104,7 @@ export function createDenApi(deps: DenApiDeps): DenExtensionApi {
           const uploaded = await uploadWithProgress(c, sessionId, sources);
           turn.files = uploaded.files;
           turn.references = uploaded.references;
+          turn.bases = uploaded.bases;
         }
         const title = isNew ? firstLine(task) : undefined;
         if (options.openPanel) {

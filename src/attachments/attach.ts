@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnFile } from '../core/api/types';
 import { contentHash, hashChunks } from '../core/files/hash';
@@ -9,7 +8,7 @@ import { attachmentKey, buildReference, distinctNames } from './attachment-info'
 import { collectSources, type CollectOptions, type SizedSource } from './attach-collect';
 import type { AttachCounts } from './attach-limits';
 import { droppedUriProblem, distinctUris } from './dropped-uris';
-import type { AttachmentSource } from './sources';
+import { basePathOf, MAX_BASE_BYTES, type AttachmentSource } from './sources';
 import { withUploadProgress } from './upload-sources';
 import { uploadText, uploadWorkspaceFile, type Uploader } from './uploader';
 import { formatCount, l10n } from '../core/l10n';
@@ -33,15 +32,10 @@ async function hashOf(src: AttachmentSource, signal?: AbortSignal): Promise<stri
   return contentHash(bytes);
 }
 
-/** What the base store keeps whole (`session/bases.ts`): a bigger file gets no base (Apply asks). */
-const MAX_BASE_BYTES = 2 * 1024 * 1024;
-
 /** A source inside a workspace folder, as the base to record once it goes with a turn. */
 function baseOf(src: AttachmentSource, size: number, hash: string | undefined): SentBase | undefined {
-  const folder = vscode.workspace.getWorkspaceFolder(src.uri);
-  if (!folder || size > MAX_BASE_BYTES) return undefined;
-  const rel = path.posix.relative(folder.uri.path, src.uri.path);
-  if (!rel || rel.startsWith('..')) return undefined;
+  const rel = basePathOf(src.uri);
+  if (rel === undefined || size > MAX_BASE_BYTES) return undefined;
   const text = src.text;
   const read = async (): Promise<Uint8Array> =>
     text !== undefined ? new TextEncoder().encode(text) : vscode.workspace.fs.readFile(src.uri);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import {
   languageFor,
@@ -31,6 +32,21 @@ export interface AttachmentSource {
 function locate(uri: vscode.Uri): WorkspaceLocation {
   const folder = vscode.workspace.getWorkspaceFolder(uri);
   return workspaceLocation(uri.path, folder && { name: folder.name, path: folder.uri.path });
+}
+
+/** What Den keeps whole as the agent's base (`session/bases.ts`): a bigger file gets no base (Apply asks). */
+export const MAX_BASE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The path Den records a base under (`session/bases.ts`) and Apply looks it up by: relative to the
+ * URI's workspace folder, `/`-separated; undefined outside the workspace. With several folders, the
+ * path inside the URI's own folder (Apply maps the agent's paths into the folder it writes to).
+ */
+export function basePathOf(uri: vscode.Uri): string | undefined {
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  if (!folder) return undefined;
+  const rel = path.posix.relative(folder.uri.path, uri.path);
+  return !rel || rel.startsWith('..') ? undefined : rel;
 }
 
 /** The open document of a URI, if any (never opens one: that would load a big file into memory). */

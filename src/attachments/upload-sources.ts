@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import type { TurnFile } from '../core/api/types';
 import { formatBytes } from '../protocol/format';
 import { buildReference, distinctNames } from './attachment-info';
-import { sourceSize, type AttachmentSource } from './sources';
-import { uploadText, uploadWorkspaceFile, type Uploader } from './uploader';
+import { sentBases, type SentBase, type SentBytes } from '../session/bases';
+import { basePathOf, MAX_BASE_BYTES, sourceSize, type AttachmentSource } from './sources';
+import { uploadBytes, uploadText, uploadWorkspaceFile, type Uploader } from './uploader';
 import { formatCount, l10n } from '../core/l10n';
 
 const REPORT_EVERY_MS = 100;
@@ -12,11 +13,18 @@ const REPORT_EVERY_MS = 100;
 export interface UploadedAttachments {
   files: TurnFile[];
   references: Record<string, unknown>[];
+  /**
+   * What the agent is sent of workspace files (the uploaded bytes), to record as their bases once
+   * the turn starts (`TurnRequest.bases`); see `sentBases`.
+   */
+  bases: SentBase[];
 }
 
 /**
  * Uploads sources one after the other under distinct names in `sessionId`'s folder.
  * `onProgress` gets the bytes sent over all of them and their total (0 when unknown).
+ * A source inside a workspace folder, up to `MAX_BASE_BYTES`, is read once and exactly those bytes
+ * are uploaded and kept as its base; a bigger one is streamed and gets no base.
  */
 export async function uploadSources(
   client: Uploader,
@@ -29,23 +37,50 @@ export async function uploadSources(
   const total = sizes.reduce<number>((n, s) => n + (s ?? 0), 0);
   const files: TurnFile[] = [];
   const references: Record<string, unknown>[] = [];
+  const sent: SentBytes[] = [];
   let done = 0;
   for (let i = 0; i < sources.length; i++) {
     const src = sources[i];
     const name = names[i];
     const upload = {
       signal: opts.signal,
-      onProgress: (sent: number) => opts.onProgress?.(done + sent, total, name),
+      onProgress: (n: number) => opts.onProgress?.(done + n, total, name),
     };
+    const basePath = basePathOf(src.uri);
+    const bytes = basePath === undefined ? undefined : await baseBytes(src, sizes[i]);
     const file =
       src.text !== undefined
         ? await uploadText(client, sessionId, name, src.text, upload)
-        : await uploadWorkspaceFile(client, sessionId, src.uri, { ...upload, name });
+        : bytes
+          ? await uploadBytes(client, sessionId, name, bytes, upload)
+          : await uploadWorkspaceFile(client, sessionId, src.uri, { ...upload, name });
+    if (basePath !== undefined && bytes) {
+      sent.push({ path: basePath, bytes, part: src.reference.type === 'selection' });
+    }
     done += file.size;
     files.push(file);
     references.push(buildReference({ ...src.reference, attachment: file.name }));
   }
-  return { files, references };
+  return { files, references, bases: sentBases(sent) };
+}
+
+/**
+ * The bytes a source uploads when Den keeps them as a base: its text (a selection, an editor's
+ * unsaved content) as UTF-8, or the file read whole when it is at most `MAX_BASE_BYTES`.
+ * Undefined when too big or unreadable (the upload then streams it, and says why it failed).
+ */
+async function baseBytes(src: AttachmentSource, size: number | undefined): Promise<Uint8Array | undefined> {
+  if (src.text !== undefined) {
+    const bytes = new TextEncoder().encode(src.text);
+    return bytes.byteLength <= MAX_BASE_BYTES ? bytes : undefined;
+  }
+  if (src.uri.scheme === 'file' && (size === undefined || size > MAX_BASE_BYTES)) return undefined;
+  try {
+    const bytes = await vscode.workspace.fs.readFile(src.uri);
+    return bytes.byteLength <= MAX_BASE_BYTES ? bytes : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Reports the bytes done: `sent` of `total` (0 when unknown) over all files, `name` the current one. */

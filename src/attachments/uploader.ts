@@ -48,10 +48,24 @@ export async function uploadText(
   text: string,
   opts: Omit<UploadOptions, 'name'> = {},
 ): Promise<TurnFile> {
-  const bytes = Buffer.from(text, 'utf8');
-  return send(client, sessionId, safeFileName(name), bytes.length, () => Readable.from([bytes]), {
+  return uploadBytes(client, sessionId, name, Buffer.from(text, 'utf8'), {
     ...opts,
     contentType: contentTypeFor(name, 'text/plain'),
+  });
+}
+
+/** Uploads bytes already read (exactly these: what Den records as the agent's base) as `name`. */
+export async function uploadBytes(
+  client: Uploader,
+  sessionId: string,
+  name: string,
+  bytes: Uint8Array,
+  opts: Omit<UploadOptions, 'name'> & { contentType?: string } = {},
+): Promise<TurnFile> {
+  const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return send(client, sessionId, safeFileName(name), body.length, () => Readable.from([body]), {
+    ...opts,
+    contentType: opts.contentType ?? contentTypeFor(name),
   });
 }
 

@@ -101,6 +101,7 @@ export function registerTurnCommands(deps: Deps): vscode.Disposable[] {
       effort: connection.settings.defaultEffort,
       files: uploaded.files,
       references: uploaded.references,
+      bases: uploaded.bases,
     };
     await panels.open(target.sessionId, { turn, ...(target.isNew ? { title: firstLine(task) } : {}) });
     return target.sessionId;

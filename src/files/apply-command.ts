@@ -9,6 +9,7 @@ import { isDenError } from '../core/api/errors';
 import { formatCount, l10n } from '../core/l10n';
 import type { BaseLookup, PlanEntry, PlanFolder } from '../session/apply-plan';
 import { planApply, writesOf, type ApplyPlan } from '../session/apply-plan';
+import { applyChoices, type ApplyChoice } from '../session/apply-choices';
 import { summaryText } from '../session/apply-summary';
 import * as vscode from 'vscode';
 import { applyEntries } from './apply-edit';
@@ -63,11 +64,13 @@ export async function applyAgentFiles(
   const questions = plan.summary.needsConfirmation.length > 0;
   const applySafe = l10n.t('Apply Only Unquestioned');
   const review = l10n.t('Review…');
-  const buttons = [
-    plan.summary.conflicts > 0 ? l10n.t('Apply with Conflict Markers') : l10n.t('Apply'),
-    ...(questions && safe.length > 0 ? [applySafe] : []),
+  const label: Record<ApplyChoice, string> = {
+    apply: plan.summary.conflicts > 0 ? l10n.t('Apply with Conflict Markers') : l10n.t('Apply'),
+    applySafe,
     review,
-  ];
+  };
+  // The first button is the default: Review… when a file would be replaced without a merge.
+  const buttons = applyChoices(plan, safe.length).map((c) => label[c]);
   const headline = l10n.t('Apply {0} from “{1}” to {2}?', source.what, source.title, folder.name);
   const warn = questions || refused.length > 0;
   const show = (text: string, modal: boolean, choices: string[]): Thenable<string | undefined> => {

@@ -58,17 +58,22 @@ export function decide(
   }
   const why = (...reasons: string[]): string =>
     [...reasons, ...(at.dirty ? [l10n.t('it has unsaved changes')] : [])].join('; ');
-  /** `reason`: the sentence; `clause`: the same words inside the confirmation's parentheses. */
+  /**
+   * `reason`: the sentence; `clause`: the same words inside the confirmation's parentheses. The
+   * confirmation says what replacing loses: the workspace lines not in the agent's version.
+   */
   const ask = (reason: string, clause: string, content = inWorkspaceStyle(workspace, agent)): PlanEntry =>
     write(at, 'askOverwrite', workspace, content, {
       reason,
-      confirm: l10n.t("Replace {0} with the agent's version ({1}).", rel, why(clause)),
+      confirm: replaceConfirm(rel, at.dirty, lineStats(workspace, content), why(clause)),
     });
   if (same(workspace, agent)) return skip(at, workspace, l10n.t('It is already the same in the workspace.'));
   if (!base) {
     return ask(
-      l10n.t('Den does not know what the agent saw, and the workspace file differs.'),
-      l10n.t('Den does not know what the agent saw, and the workspace file differs'),
+      l10n.t(
+        'Den does not know what the agent saw of it, so it cannot keep your edits: replacing loses them.',
+      ),
+      l10n.t('Den does not know what the agent saw of it, so it cannot merge'),
     );
   }
   if (sameAsBase(agent, base)) {
@@ -110,6 +115,50 @@ export function decide(
         ? l10n.t('Write 1 conflict with conflict markers into {0}.', rel)
         : l10n.t('Write {0} conflicts with conflict markers into {1}.', formatCount(n), rel),
   });
+}
+
+/**
+ * The question before replacing a workspace file without a merge, with what is lost: the lines of
+ * the workspace file (saved, or the editor's text) that are not in the agent's version. Such as
+ * "Replace src/x.ts: 12 saved lines not in the agent's version will be lost (…)."
+ */
+export function replaceConfirm(
+  rel: string,
+  dirty: boolean,
+  stats: LineStats | undefined,
+  clause: string,
+): string {
+  if (!stats)
+    return l10n.t(
+      "Replace {0}: its content will be lost, the agent's version replaces it ({1}).",
+      rel,
+      clause,
+    );
+  const n = stats.removed;
+  if (n === 0)
+    return l10n.t("Replace {0} with the agent's version: no line of it is lost ({1}).", rel, clause);
+  if (dirty) {
+    return n === 1
+      ? l10n.t(
+          "Replace {0}: 1 line of the editor's text not in the agent's version will be lost ({1}).",
+          rel,
+          clause,
+        )
+      : l10n.t(
+          "Replace {0}: {1} lines of the editor's text not in the agent's version will be lost ({2}).",
+          rel,
+          formatCount(n),
+          clause,
+        );
+  }
+  return n === 1
+    ? l10n.t("Replace {0}: 1 saved line not in the agent's version will be lost ({1}).", rel, clause)
+    : l10n.t(
+        "Replace {0}: {1} saved lines not in the agent's version will be lost ({2}).",
+        rel,
+        formatCount(n),
+        clause,
+      );
 }
 
 /**

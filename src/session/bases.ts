@@ -323,3 +323,30 @@ export async function recordSentBases(
   }
   return recorded;
 }
+
+/** A workspace file's bytes as uploaded with a turn, before `sentBases` picks one per path. */
+export interface SentBytes {
+  path: string;
+  bytes: Uint8Array;
+  /** A selection: a part of the file. */
+  part: boolean;
+}
+
+/**
+ * One base per workspace path, what the agent saw of it: the whole file when it was sent whole;
+ * else a single selection's text (the agent saw only that part and can write back only that part:
+ * the merge then puts its edit in place; docs/decisions/2026-11-26-bases-of-every-send.md); for
+ * several selections of one file and no whole file, none (Apply asks).
+ */
+export function sentBases(sent: readonly SentBytes[]): SentBase[] {
+  const byPath = new Map<string, SentBytes[]>();
+  for (const s of sent) byPath.set(s.path, [...(byPath.get(s.path) ?? []), s]);
+  const out: SentBase[] = [];
+  for (const [p, all] of byPath) {
+    const one = all.find((s) => !s.part) ?? (all.length === 1 ? all[0] : undefined);
+    if (!one) continue;
+    const bytes = one.bytes;
+    out.push({ path: p, hash: contentHash(bytes), read: async () => bytes });
+  }
+  return out;
+}

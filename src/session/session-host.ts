@@ -420,8 +420,12 @@ export class SessionHost {
   async startTurn(req: TurnRequest): Promise<boolean> {
     this.#history.turnStarting();
     const ok = await startTurn(this.#actions, req);
-    if (!ok || !req.attachmentIds) return ok;
-    const sent = this.#attachments.clear(req.attachmentIds);
+    if (!ok) return ok;
+    // Every way of sending a workspace file ends here: its base is what the agent saw of it.
+    const sent = [
+      ...(req.bases ?? []),
+      ...(req.attachmentIds ? this.#attachments.clear(req.attachmentIds) : []),
+    ];
     if (sent.length && this.#deps.recordBase)
       void recordSentBases(sent, this.#deps.recordBase, this.#deps.logger);
     return ok;

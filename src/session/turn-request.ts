@@ -1,4 +1,5 @@
 import type { Effort, Mode, TurnFile } from '../core/api/types';
+import type { SentBase } from './bases';
 
 /** A turn to start: from the composer or from a command. */
 export interface TurnRequest {
@@ -11,4 +12,6 @@ export interface TurnRequest {
   continuation?: string;
   /** The composer's chips whose files this carries: cleared once the turn starts (never sent). */
   attachmentIds?: string[];
+  /** What the agent is sent of workspace files: recorded as their bases once the turn starts (never sent). */
+  bases?: SentBase[];
 }

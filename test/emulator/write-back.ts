@@ -13,6 +13,8 @@ import type { FileInfo } from '../../src/core/api/types';
 export interface AttachedText {
   path: string;
   content: string;
+  /** A `selection`: the agent saw a part of the file and writes back that part, edited. */
+  part?: boolean;
 }
 
 /** The largest attachment the agent rewrites (the emulator keeps upload contents up to 1 MB). */
@@ -21,8 +23,9 @@ const MAX_BYTES = 1024 * 1024;
 /**
  * The attached workspace text files of a turn: each `files` entry whose content the emulator kept
  * and which reads as UTF-8 text, at the path its `file` reference gives (`references[].attachment`
- * names the file), else at its file name. Selections and non-text files are left out, so are paths
- * that are absolute or climb out (`..`); the first attachment for a path wins.
+ * names the file), else at its file name. A `selection` is written back as the part it is (`part`).
+ * Non-text files are left out, so are paths that are absolute or climb out (`..`); the first
+ * attachment for a path wins.
  */
 export function attachedTexts(
   files: readonly FileInfo[],
@@ -36,7 +39,7 @@ export function attachedTexts(
   const seen = new Set<string>();
   for (const f of files) {
     const ref = refs.find((r) => r.attachment === f.name);
-    if (ref && ref.type !== 'file') continue;
+    if (ref && ref.type !== 'file' && ref.type !== 'selection') continue;
     const bytes = content(f.key);
     if (!bytes || bytes.length > MAX_BYTES || bytes.includes(0)) continue;
     const text = bytes.toString('utf8');
@@ -46,7 +49,7 @@ export function attachedTexts(
     const path = refPath && safeRelative(refPath) ? refPath : safeRelative(name) ? name : undefined;
     if (!path || seen.has(path)) continue;
     seen.add(path);
-    out.push({ path, content: text });
+    out.push({ path, content: text, ...(ref?.type === 'selection' ? { part: true } : {}) });
   }
   return out;
 }
@@ -68,7 +71,10 @@ function commentOf(path: string): { open: string; close: string } {
 
 export const REVIEWED_HEADER = 'Reviewed by the agent';
 
-/** The agent's version of an attached file and how many `TODO` lines it implemented. */
+/**
+ * The agent's version of an attached file and how many `TODO` lines it implemented. A part (a
+ * selection) gets no header: the agent's version is the part it saw, its `TODO` lines done.
+ */
 export function rewrite(file: AttachedText): { content: string; done: number[] } {
   const { open, close } = commentOf(file.path);
   const eol = file.content.includes('\r\n') ? '\r\n' : '\n';
@@ -86,6 +92,7 @@ export function rewrite(file: AttachedText): { content: string; done: number[] }
       .trim();
     return `${indent}${open} Done: ${rest || line.trim()}${close}`;
   });
+  if (file.part) return { content: body.join(eol), done };
   return { content: `${open} ${REVIEWED_HEADER}${close}${eol}${body.join(eol)}`, done };
 }
 
@@ -97,7 +104,7 @@ export function notesFor(file: AttachedText, done: number[]): AttachedText {
   const content = [
     `# Notes on ${name}`,
     '',
-    '- Added a review header on line 1.',
+    file.part ? '- Rewrote the selection you sent.' : '- Added a review header on line 1.',
     done.length
       ? `- Implemented ${done.length} TODO${done.length === 1 ? '' : 's'} (line${done.length === 1 ? '' : 's'} ${done.join(', ')} of your version).`
       : '- Found no TODO to implement.',

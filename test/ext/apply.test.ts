@@ -75,6 +75,12 @@ describe('Apply the agent’s files', function () {
     assert.ok(modal, JSON.stringify(answers.asked));
     assert.equal(modal.level, 'warning');
     assert.match(modal.detail ?? '', /Needs your confirmation/);
+    // What replacing loses, in lines, and the safe choice first (the modal's default button).
+    assert.match(
+      modal.detail ?? '',
+      /Replace src\/add-delta-parser\.ts: 1 saved line not in the agent's version will be lost \(/,
+    );
+    assert.deepEqual(modal.buttons, ['Review…', 'Apply']);
     assert.equal(result?.written.length, 0);
     assert.equal(fs.readFileSync(file, 'utf8'), 'mine\n');
   });

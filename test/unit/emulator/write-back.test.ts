@@ -83,16 +83,29 @@ describe('emulator: the agent rewrites attached workspace files', () => {
     );
   });
 
-  it('uses the file name without a reference, skips selections and binary files', async () => {
+  it('uses the file name without a reference, skips binary files and paths that climb out', async () => {
     const t = await turnWith('Look at these', [
       { name: 'plain.py', content: 'x = 1  # TODO make it 2\n' },
-      { name: 'sel.ts', content: '// TODO x\n', ref: { type: 'selection', path: 'a/sel.ts' } },
       { name: 'img.bin', content: Buffer.from([0x89, 0, 1, 2]), ref: { type: 'file', path: 'img.bin' } },
       { name: 'up.ts', content: 'a\n', ref: { type: 'file', path: '../up.ts' } },
     ]);
 
     assert.deepEqual(t.snapshot.slice(2), ['plain.py', 'plain.py.notes.md', 'up.ts', 'up.ts.notes.md']);
     assert.equal(await t.media('plain.py'), '# Reviewed by the agent\n# Done: make it 2\n');
+  });
+
+  it('writes a selection back as the part it is, edited, at its file path (no header)', async () => {
+    const t = await turnWith('Fix this', [
+      {
+        name: 'sel-L2-L3.ts',
+        content: '  let x = 1;\n  // TODO: double it',
+        ref: { type: 'selection', path: 'a/sel.ts', attachment: 'sel-L2-L3.ts' },
+      },
+    ]);
+
+    assert.deepEqual(t.snapshot.slice(2), ['a/sel.ts', 'a/sel.ts.notes.md']);
+    assert.equal(await t.media('a/sel.ts'), '  let x = 1;\n  // Done: double it');
+    assert.match(await t.media('a/sel.ts.notes.md'), /Rewrote the selection you sent/);
   });
 
   it('keeps the turn without attachments as it was: two files', async () => {

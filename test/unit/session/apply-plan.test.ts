@@ -81,7 +81,8 @@ const scenarios: Scenario[] = [
     action: 'askOverwrite',
     writes: 'b\n',
     stats: [1, 1],
-    confirm: /^Replace src\/a\.ts with the agent's version \(Den does not know what the agent saw/,
+    confirm:
+      /^Replace src\/a\.ts: 1 saved line not in the agent's version will be lost \(Den does not know what the agent saw of it, so it cannot merge\)\.$/,
   },
   {
     name: 'no base, CRLF workspace: the agent text in CRLF',
@@ -107,7 +108,7 @@ const scenarios: Scenario[] = [
     workspace: 'a\n',
     dirty: true,
     action: 'askOverwrite',
-    confirm: /differs; it has unsaved changes\)\.$/,
+    confirm: /cannot merge; it has unsaved changes\)\.$/,
   },
   // Only the agent changed it.
   {

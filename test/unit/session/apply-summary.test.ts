@@ -76,7 +76,7 @@ describe('apply summary', () => {
         'Needs your confirmation:',
         'Write 1 conflict with conflict markers into src/conflict.ts.',
         'Delete src/old.ts (it has unsaved changes).',
-        "Replace logo.png with the agent's version (Den does not know what the agent saw, and the workspace file differs).",
+        "Replace logo.png: its content will be lost, the agent's version replaces it (Den does not know what the agent saw of it, so it cannot merge).",
       ].join('\n'),
     );
     assert.equal(needsConfirmation.length, 3);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { contentHash } from '../../../src/core/files/hash';
 import type { Logger } from '../../../src/core/log';
-import { BaseStore } from '../../../src/session/bases';
+import { BaseStore, sentBases } from '../../../src/session/bases';
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 /** `n` bytes of one repeated letter: distinct contents of known sizes. */
@@ -204,5 +204,32 @@ describe('BaseStore', () => {
     );
     for (let i = 0; i < 20; i++) assert.ok((await store.get('s1', `f${i}`))?.content, `f${i}`);
     assert.equal(blobs().filter((n) => n.endsWith('.tmp')).length, 0);
+  });
+});
+
+describe('sentBases: what a turn records of the workspace files it sends', () => {
+  const enc = (t: string): Uint8Array => new TextEncoder().encode(t);
+  const read = async (bases: ReturnType<typeof sentBases>) =>
+    Promise.all(bases.map(async (b) => [b.path, new TextDecoder().decode(await b.read())]));
+
+  it('keeps one base a path: the whole file over a selection of it, a lone selection as it was sent', async () => {
+    const bases = sentBases([
+      { path: 'src/a.ts', bytes: enc('line 2'), part: true },
+      { path: 'src/a.ts', bytes: enc('whole\nline 2\n'), part: false },
+      { path: 'src/b.ts', bytes: enc('  sel'), part: true },
+    ]);
+    assert.deepEqual(await read(bases), [
+      ['src/a.ts', 'whole\nline 2\n'],
+      ['src/b.ts', '  sel'],
+    ]);
+    assert.equal(bases[0].hash, contentHash('whole\nline 2\n'));
+  });
+
+  it('records nothing for a file sent as several selections (which of them did the agent write back?)', () => {
+    const bases = sentBases([
+      { path: 'src/a.ts', bytes: enc('one'), part: true },
+      { path: 'src/a.ts', bytes: enc('two'), part: true },
+    ]);
+    assert.deepEqual(bases, []);
   });
 });
