@@ -9,27 +9,11 @@ import type * as Undici from 'undici';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const Agent: typeof Undici.Agent = require('undici/lib/dispatcher/agent');
-export const ProxyAgent: typeof Undici.ProxyAgent = require('undici/lib/dispatcher/proxy-agent');
-/** undici's `Dispatcher.prototype.request` (lib/api/api-request), without the rest of `lib/api`. */
+/** undici's `request` (lib/api/api-request), called on a dispatcher without the rest of `lib/api`. */
 const apiRequest: (
   this: Undici.Dispatcher,
   opts: Record<string, unknown>,
 ) => Promise<Undici.Dispatcher.ResponseData> = require('undici/lib/api/api-request');
-/**
- * undici's index adds its API methods to `Dispatcher.prototype`, and `ProxyAgent` relies on one of
- * them: it opens each tunnel with `client.connect()`. Without the index, Den adds that one itself
- * (and `request`, for symmetry); without it every proxied request fails with "connect is not a
- * function" in the bundle (test/unit/bundle checks this on a production build).
- */
-const dispatcherProto = (require('undici/lib/dispatcher/dispatcher') as { prototype: object }).prototype;
-const apiConnect: unknown = require('undici/lib/api/api-connect');
-for (const [name, fn] of [
-  ['request', apiRequest],
-  ['connect', apiConnect],
-] as const) {
-  if (!(name in dispatcherProto))
-    Object.defineProperty(dispatcherProto, name, { value: fn, writable: true, configurable: true });
-}
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 export type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path'> & {

@@ -116,8 +116,10 @@ describe('the production bundle (stubbed undici and ws)', function () {
     return c;
   }
 
-  it('the shipped extension bundle (built as `npm run package` builds it) is at most 400 KB', async () => {
-    // esbuild.js --production's options; the budget is docs/benchmarks.md's (KB = 1,000 bytes)
+  it('the shipped extension bundle (built as `npm run package` builds it) is at most 450 KB', async () => {
+    // esbuild.js --production's options (KB = 1,000 bytes). A ceiling against an accidental large
+    // import, not a budget to cut dependencies for: what users feel is activation time
+    // (docs/decisions/2026-11-22-bundle-size.md, update 2026-11-26).
     const outfile = path.join(dir, 'extension.js');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { extensionBuildOptions, compactBundle } = require(path.resolve('scripts/esbuild-plugins.js')) as {
@@ -127,7 +129,7 @@ describe('the production bundle (stubbed undici and ws)', function () {
     await esbuild.build({ ...extensionBuildOptions({ production: true, outfile }), logLevel: 'silent' });
     await compactBundle(outfile);
     const size = fs.statSync(outfile).size;
-    assert.ok(size <= 400_000, `dist/extension.js would be ${size.toLocaleString('en-US')} bytes`);
+    assert.ok(size <= 450_000, `dist/extension.js would be ${size.toLocaleString('en-US')} bytes`);
   });
 
   it('leaves out the stubbed modules and keeps the ones Den uses', () => {
@@ -138,12 +140,7 @@ describe('the production bundle (stubbed undici and ws)', function () {
         `${re} is in the bundle`,
       );
     }
-    for (const kept of [
-      'undici/lib/api/api-request.js',
-      'undici/lib/api/api-connect.js',
-      'undici/lib/dispatcher/proxy-agent.js',
-      'ws/lib/websocket.js',
-    ]) {
+    for (const kept of ['undici/lib/api/api-request.js', 'ws/lib/websocket.js']) {
       assert.ok(
         inputs.some((f) => f.endsWith(kept)),
         `${kept} is missing`,
