@@ -131,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     listedUpdatedAt: (id) => sessions.get(id)?.updatedAt,
     bases: baseLookup,
     onDidChangeSessionFiles: (listener) => sessionFiles.onDidChange(listener),
+    filesThatRunCode: () => connection.settings.filesThatRunCode,
     logger,
   });
   sessions.setFileStatus(fileStatus.model);
@@ -259,6 +260,7 @@ export function activate(context: vscode.ExtensionContext): DenApi {
     ...registerApplyCommands(connection, {
       previews,
       bases: baseLookup,
+      filesThatRunCode: () => connection.settings.filesThatRunCode,
     }),
     ...registerReviewCommands(connection, files),
     passcode,
