@@ -86,7 +86,7 @@ export function fileStatusWords(s: Omit<FileStatusView, 'path'>): string {
   return [code, state, hunks, added, removed].filter(Boolean).join(', ');
 }
 
-/** Why a file that can run code is held back, for a tooltip: `Can run code: …; Apply asks …`. */
+/** Why a file that can run code is held back, for a tooltip (empty for any other file). */
 export function runsCodeNote(s: Omit<FileStatusView, 'path'>): string {
   return s.runsCode === undefined
     ? ''
