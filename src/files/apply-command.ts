@@ -172,8 +172,9 @@ async function confirmCode(code: readonly PlanEntry[], rest: boolean): Promise<b
   const answer = await vscode.window.showWarningMessage(
     question,
     { modal: true, detail },
-    write,
+    // The first button is the default: leaving them out, when there is something else to write.
     ...(rest ? [skip] : []),
+    write,
   );
   return answer === write ? true : answer === skip ? false : undefined;
 }

@@ -65,7 +65,7 @@ describe('Apply: files that run code', function () {
       modals[1].detail ?? '',
       /^\.vscode\/tasks\.json: a task can run by itself when the folder opens\n/,
     );
-    assert.deepEqual(modals[1].buttons, ['Write the File That Runs Code', 'Apply Without Them']);
+    assert.deepEqual(modals[1].buttons, ['Apply Without Them', 'Write the File That Runs Code']);
     assert.deepEqual(
       result?.written.map((e) => e.relPath),
       ['src/add-omega-vscode.ts', 'test/add-omega-vscode.test.ts'],

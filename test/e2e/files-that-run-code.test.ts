@@ -1,0 +1,130 @@
+/**
+ * A file that can run code, as a person meets it in the browser: a code turn whose agent also writes
+ * `.vscode/tasks.json` (a task that runs when the folder opens); the panel's file list and the
+ * Sessions tree show it in a state of its own; Apply's summary names it first, with why, under a
+ * headline naming the turn; Apply asks a second time for it alone; "Apply Without Them" writes the
+ * rest and leaves it out. A screenshot at every step.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { clickActivityBar, dialog, runCommand, treeItem, type Workbench } from '../harness/workbench';
+import { waitFor } from '../support/wait';
+import { useSignedInWorkbench } from './signed-in';
+import { openSessionFromTree, panelShot, scrollRowToTop, sendTask, TURN_TIMEOUT_MS } from './panel-view';
+import { UI_WAIT, shot } from './sessions-view';
+
+const SESSION = 'Refactor auth middleware';
+const TASK = 'Add a vscode task runner';
+
+describe('A file the agent wrote that can run code', function () {
+  this.timeout(240_000);
+  const t = useSignedInWorkbench('runs-code', { emulator: { eventDelayMs: 10 } });
+  let wb: Workbench;
+  let page: Page;
+  let frame: FrameLocator;
+  let workspace: string;
+  beforeEach(() => {
+    ({ wb, page, frame, workspace } = t);
+  });
+
+  it('shows .vscode/tasks.json as “runs code”, names it first in the summary and writes it only when confirmed apart', async () => {
+    // 1. A code turn whose agent also writes .vscode/tasks.json.
+    await openSessionFromTree(page, frame, SESSION);
+    await sendTask(frame, TASK, 'code');
+    const status = frame.locator('.rows > .turn-status').last();
+    await waitFor('the turn to complete', () => status.getAttribute('data-status'), {
+      ...UI_WAIT,
+      timeoutMs: TURN_TIMEOUT_MS,
+      until: (s) => s === 'completed',
+    });
+
+    // 2. The panel's file list: the task file in a state of its own, the others as before.
+    const files = frame.locator('.rows > .row.files', { hasText: '.vscode/tasks.json' }).last();
+    await files.waitFor();
+    const fileItem = (end: string) =>
+      files.locator(`li.file-item:has(> button.file-change[data-path$="${end}"])`);
+    const tasksState = fileItem('.vscode/tasks.json').locator('.file-state');
+    await waitFor(
+      'the panel to show the task file’s state',
+      () => tasksState.getAttribute('data-runs-code'),
+      {
+        ...UI_WAIT,
+        until: (s) => s === 'true',
+      },
+    );
+    assert.match(await tasksState.innerText(), /^runs code · new · \+\d+\n/);
+    assert.equal(await tasksState.getAttribute('data-state'), 'new');
+    assert.match(
+      (await tasksState.getAttribute('title')) ?? '',
+      /^Can run code: a task can run by itself when the folder opens\./,
+    );
+    assert.match(
+      (await tasksState.locator('.visually-hidden').innerText()).trim(),
+      /against the workspace: can run code, new, \d+ lines added/,
+    );
+    const srcState = fileItem('src/add-vscode-task.ts').locator('.file-state');
+    assert.match(await srcState.innerText(), /^new · \+\d+\n/);
+    assert.equal(await srcState.getAttribute('data-runs-code'), null);
+    await scrollRowToTop(files);
+    await panelShot(wb, frame, 'runs-code-1-panel-badge');
+
+    // 3. The Sessions tree's Files group: the same state, with its own icon.
+    await clickActivityBar(page, 'Den');
+    await runCommand(page, 'Den: Refresh Sessions');
+    await treeItem(page, SESSION).locator('.monaco-tl-twistie').click();
+    await treeItem(page, 'Files').click();
+    const row = page.locator('.part.sidebar [role="treeitem"][aria-label^="tasks.json,"]');
+    await waitFor(
+      'the tree to show the task file’s state',
+      () => row.locator('.label-description').innerText(),
+      {
+        ...UI_WAIT,
+        until: (d) => d.startsWith('runs code · new'),
+      },
+    );
+    assert.match((await row.getAttribute('aria-label')) ?? '', /can run code, new/);
+    assert.equal(await row.locator('.codicon-shield').count(), 1, 'the shield icon');
+    await shot(wb, 'runs-code-2-tree');
+
+    // 4. Apply from the panel: the headline names the turn, the summary names the file first.
+    const sessionTab = page.locator('.part.editor .tab', { hasText: SESSION }).first();
+    await sessionTab.click();
+    await files.locator('button[data-command="den.applyTurn"]').click();
+    const modal = dialog(page);
+    await modal.waitFor({ state: 'visible' });
+    const summary = await modal.innerText();
+    assert.match(summary, /Apply turn \d+ \(“Add a vscode task runner”\) of “Refactor auth middleware” to /);
+    const first = summary.indexOf('1 file can run code: Den writes it only if you confirm it separately.');
+    const why = summary.indexOf('.vscode/tasks.json: a task can run by itself when the folder opens');
+    const counts = summary.search(/\d+ new/);
+    assert.ok(first >= 0 && why > first && counts > why, summary);
+    await shot(wb, 'runs-code-3-summary');
+
+    // 5. Apply: a second question, for the task file alone.
+    await modal.getByRole('button', { name: 'Apply', exact: true }).click();
+    const second = dialog(page).filter({ hasText: 'Also write .vscode/tasks.json? It can run code.' });
+    await second.waitFor({ state: 'visible' });
+    assert.match(await second.innerText(), /a task can run by itself when the folder opens/);
+    await second.getByRole('button', { name: 'Write the File That Runs Code' }).waitFor();
+    // the default (primary) button leaves it out
+    assert.equal(
+      (await second.locator('.monaco-button:not(.secondary)').innerText()).trim(),
+      'Apply Without Them',
+    );
+    await shot(wb, 'runs-code-4-second-confirmation');
+
+    // 6. Apply Without Them: the rest is written, the task file is not, and the report says so.
+    await second.getByRole('button', { name: 'Apply Without Them' }).click();
+    const src = path.join(workspace, 'src', 'add-vscode-task.ts');
+    await waitFor('the source file to be written', () => fs.existsSync(src), UI_WAIT);
+    assert.ok(!fs.existsSync(path.join(workspace, '.vscode', 'tasks.json')), 'tasks.json is not written');
+    await page
+      .locator('.notifications-toasts .notification-list-item-message', {
+        hasText: /Not written, as they can run code and were not confirmed: \.vscode\/tasks\.json/,
+      })
+      .waitFor();
+    await shot(wb, 'runs-code-5-report');
+  });
+});
