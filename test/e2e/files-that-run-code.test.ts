@@ -3,20 +3,31 @@
  * `.vscode/tasks.json` (a task that runs when the folder opens); the panel's file list and the
  * Sessions tree show it in a state of its own; Apply's summary names it first, with why, under a
  * headline naming the turn; Apply asks a second time for it alone; "Apply Without Them" writes the
- * rest and leaves it out. A screenshot at every step.
+ * rest and leaves it out. And every refused path named: a session with 18 of them, Show All
+ * Refused opens the list, Apply is asked again, and the report offers the list too. A screenshot at
+ * every step.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { clickActivityBar, dialog, runCommand, treeItem, type Workbench } from '../harness/workbench';
+import {
+  clickActivityBar,
+  contextMenuAction,
+  dialog,
+  runCommand,
+  treeItem,
+  type Workbench,
+} from '../harness/workbench';
 import { waitFor } from '../support/wait';
 import { useSignedInWorkbench } from './signed-in';
 import { openSessionFromTree, panelShot, scrollRowToTop, sendTask, TURN_TIMEOUT_MS } from './panel-view';
-import { UI_WAIT, shot } from './sessions-view';
+import { UI_WAIT, shot, showAllSessions } from './sessions-view';
 
 const SESSION = 'Refactor auth middleware';
 const TASK = 'Add a vscode task runner';
+const REFUSALS = 'Add every refused path';
 
 describe('A file the agent wrote that can run code', function () {
   this.timeout(240_000);
@@ -126,5 +137,89 @@ describe('A file the agent wrote that can run code', function () {
       })
       .waitFor();
     await shot(wb, 'runs-code-5-report');
+  });
+
+  it('names every refused path: Show All Refused (18) opens the list, and Apply is asked again', async () => {
+    // A session whose agent left 18 paths Den refuses beside its two good files.
+    const sessionId = randomUUID();
+    t.emu.seedTurn(sessionId, REFUSALS, 'code');
+    const hostile = [
+      ...Array.from({ length: 14 }, (_, i) => `../escape-${i}.txt`),
+      '/etc/passwd',
+      '.git/hooks/pre-commit',
+      'src/%2e%2e/x.ts',
+      'CON.txt',
+    ];
+    for (const p of hostile) t.emu.putGeneratedFile(sessionId, p, 'x\n');
+
+    // 1. Apply Session's Files… from the session's row: the summary names 4 and offers the rest.
+    await clickActivityBar(page, 'Den');
+    await showAllSessions(page);
+    await runCommand(page, 'Den: Refresh Sessions');
+    await treeItem(page, REFUSALS).waitFor();
+    // A right-click while the list still redraws opens no menu: until one opens (bounded), then the action.
+    const opens = page.locator('.context-view .monaco-menu .action-label', { hasText: /^Open Session$/ });
+    for (let i = 0; ; i++) {
+      await treeItem(page, REFUSALS).click({ button: 'right' });
+      const opened = await opens
+        .waitFor({ state: 'visible', timeout: 5_000 })
+        .then(() => true)
+        .catch(() => false);
+      await page.keyboard.press('Escape');
+      if (opened) break;
+      assert.ok(i < 3, 'the session row’s context menu opens');
+    }
+    await contextMenuAction(page, REFUSALS, "Apply Session's Files…");
+    const modal = dialog(page);
+    await modal.waitFor({ state: 'visible' });
+    const summary = await modal.innerText();
+    assert.match(summary, /Not applied: 18 refused\./);
+    assert.match(summary, /… and 14 more: Show All Refused lists every one\./);
+    await modal.getByRole('button', { name: 'Show All Refused (18)' }).waitFor();
+    await shot(wb, 'refused-1-summary');
+
+    // 2. Show All Refused (18): a read-only document with every path and why; Apply is asked again.
+    await modal.getByRole('button', { name: 'Show All Refused (18)' }).click();
+    await modal.waitFor({ state: 'hidden' });
+    await page.locator('.part.editor .tab', { hasText: 'Refused by Den.txt' }).waitFor();
+    const lines = page.locator('.part.editor .editor-instance .monaco-editor .view-lines').first();
+    // Monaco's view lines, top to bottom, with its non-breaking spaces as spaces.
+    const shown = () =>
+      lines.evaluate((el) =>
+        [...el.querySelectorAll<HTMLElement>('.view-line')]
+          .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
+          .map((l) => (l.textContent ?? '').replace(/\u00a0/g, ' '))
+          .join('\n'),
+      );
+    const text = await waitFor('the list of refused paths', shown, {
+      ...UI_WAIT,
+      until: (t) => t.includes('CON.txt'),
+    });
+    assert.match(
+      text,
+      /^Den did not apply these 18 paths of the session’s files \(“Add every refused path”\)/,
+    );
+    for (const p of hostile) assert.ok(text.includes(`refused  "${p}"`), `the list names ${p}`);
+    assert.match(text, /Refused the path "\.git\/hooks\/pre-commit": it writes into a \.git folder/);
+    const again = page.locator('.notifications-toasts .notification-toast', {
+      hasText: `Apply the session’s files`,
+    });
+    await again.waitFor({ state: 'visible' });
+    assert.equal(await again.getByRole('button', { name: /^Show All Refused/ }).count(), 0);
+    await again.getByRole('button', { name: 'Apply', exact: true }).waitFor();
+    await shot(wb, 'refused-2-list');
+
+    // 3. Apply: the two good files are written, none of the refused paths; the report offers the list.
+    await again.getByRole('button', { name: 'Apply', exact: true }).click();
+    const src = path.join(workspace, 'src', 'add-every-refused.ts');
+    await waitFor('the good file to be written', () => fs.existsSync(src), UI_WAIT);
+    assert.ok(!fs.existsSync(path.join(workspace, 'CON.txt')));
+    assert.ok(!fs.existsSync(path.join(workspace, '..', 'escape-0.txt')));
+    const report = page.locator('.notifications-toasts .notification-toast', {
+      hasText: /Refused: .* and 13 more/,
+    });
+    await report.waitFor({ state: 'visible' });
+    await report.getByRole('button', { name: 'Show All Refused (18)' }).waitFor();
+    await shot(wb, 'refused-3-report');
   });
 });
