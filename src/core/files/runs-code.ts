@@ -11,97 +11,53 @@ import { l10n } from '../l10n';
  * without case, since `.VSCode/Tasks.json` is `.vscode/tasks.json` on Windows and macOS.
  */
 
-/** One kind of file that can run code: its globs and why, as a clause ("a task can run when …"). */
-interface CodeRule {
-  globs: readonly string[];
-  why: () => string;
-}
-
 /**
- * The list. Globs as `globMatcher` reads them: a glob without `/` matches a name at any depth;
- * `**` is any number of folders.
+ * The list: each kind of file that can run code, as globs (space-separated, as `globToRegExp` reads
+ * them: a glob without `/` matches a name at any depth; `**` is any number of folders) and why, as
+ * a clause ("a task can run …").
  */
-const RULES: readonly CodeRule[] = [
-  {
-    globs: ['**/.vscode/tasks.json'],
-    why: () => l10n.t('a task can run by itself when the folder opens'),
-  },
-  {
-    globs: ['**/.vscode/settings.json'],
-    why: () => l10n.t('a setting can point a tool or an extension at a program to run'),
-  },
-  {
-    globs: ['**/.vscode/launch.json'],
-    why: () => l10n.t('a launch configuration runs a program or a task when you start debugging'),
-  },
-  {
-    globs: ['**/.vscode/mcp.json'],
-    why: () => l10n.t('it starts MCP servers, which are commands, for the chat'),
-  },
-  {
-    globs: ['**/.vscode/extensions.json'],
-    why: () => l10n.t('it recommends extensions for VS Code to offer to install'),
-  },
-  {
-    globs: ['*.code-workspace'],
-    why: () => l10n.t('a workspace file holds settings, tasks and launch configurations'),
-  },
-  {
-    globs: ['**/.devcontainer/**', '.devcontainer.json'],
-    why: () => l10n.t('a dev container runs its commands when it is built or opened'),
-  },
-  {
-    globs: [
-      '.github/workflows/**',
-      '.github/actions/**',
-      '**/action.yml',
-      '**/action.yaml',
-      '.gitlab-ci.yml',
-      '.circleci/**',
-      'azure-pipelines.yml',
-      'bitbucket-pipelines.yml',
-    ],
-    why: () => l10n.t('a CI workflow runs it, with the repository’s secrets, once it is pushed'),
-  },
-  {
-    globs: [
-      '.husky/**',
-      '.githooks/**',
-      'lefthook.yml',
-      '.lefthook.yml',
-      'lefthook-local.yml',
-      '.pre-commit-config.yaml',
-    ],
-    why: () => l10n.t('a Git hook runs it when you commit, check out or push'),
-  },
-  {
-    globs: ['package.json'],
-    why: () =>
+const RULES: readonly [globs: string, why: () => string][] = [
+  ['**/.vscode/tasks.json', () => l10n.t('a task can run by itself when the folder opens')],
+  [
+    '**/.vscode/settings.json',
+    () => l10n.t('a setting can point a tool or an extension at a program to run'),
+  ],
+  [
+    '**/.vscode/launch.json',
+    () => l10n.t('a launch configuration runs a program or a task when you start debugging'),
+  ],
+  ['**/.vscode/mcp.json', () => l10n.t('it starts MCP servers, which are commands, for the chat')],
+  ['**/.vscode/extensions.json', () => l10n.t('it recommends extensions for VS Code to offer to install')],
+  ['*.code-workspace', () => l10n.t('a workspace file holds settings, tasks and launch configurations')],
+  [
+    '**/.devcontainer/** .devcontainer.json',
+    () => l10n.t('a dev container runs its commands when it is built or opened'),
+  ],
+  [
+    '.github/{workflows,actions}/** **/action.{yml,yaml} .gitlab-ci.yml .circleci/** {azure,bitbucket}-pipelines.yml',
+    () => l10n.t('a CI workflow runs it, with the repository’s secrets, once it is pushed'),
+  ],
+  [
+    '.husky/** .githooks/** {.,}lefthook{,-local}.yml .pre-commit-config.yaml',
+    () => l10n.t('a Git hook runs it when you commit, check out or push'),
+  ],
+  [
+    'package.json',
+    () =>
       l10n.t('its scripts run on npm install (lifecycle scripts), and so do its new dependencies’ scripts'),
-  },
-  {
-    globs: ['.npmrc', '.yarnrc', '.yarnrc.yml', '.pnpmfile.cjs', '.pnpmfile.mjs'],
-    why: () => l10n.t('the package manager reads it on install: it can name a program or a script to run'),
-  },
-  {
-    globs: ['.envrc', '.env.sh'],
-    why: () => l10n.t('direnv runs it in your shell when you enter the folder'),
-  },
-  {
-    globs: [
-      'eslint.config.{js,mjs,cjs,ts,mts,cts}',
-      '.eslintrc.{js,cjs}',
-      'prettier.config.{js,mjs,cjs,ts}',
-      '.prettierrc.{js,mjs,cjs,ts}',
-    ],
-    why: () => l10n.t('the ESLint or Prettier extension runs it when a file opens'),
-  },
+  ],
+  [
+    '.npmrc .yarnrc{,.yml} .pnpmfile.{cjs,mjs}',
+    () => l10n.t('the package manager reads it on install: it can name a program or a script to run'),
+  ],
+  ['.envrc .env.sh', () => l10n.t('direnv runs it in your shell when you enter the folder')],
+  [
+    'eslint.config.{js,mjs,cjs,ts,mts,cts} .eslintrc.{js,cjs} {prettier.config,.prettierrc}.{js,mjs,cjs,ts}',
+    () => l10n.t('the ESLint or Prettier extension runs it when a file opens'),
+  ],
 ];
 
-const BUILT_IN = RULES.map((r) => ({ match: globsMatcher(r.globs), why: r.why }));
-
-/** The built-in globs, for the docs and the tests. */
-export const FILES_THAT_RUN_CODE: readonly string[] = RULES.flatMap((r) => r.globs);
+const BUILT_IN = RULES.map(([globs, why]) => ({ match: globsMatcher(globs.split(' ')), why }));
 
 /**
  * Why `relPath` can run code (a clause to put after "can run code: "), or undefined when it is not
@@ -137,8 +93,8 @@ export function globsMatcher(globs: readonly string[]): (relPath: string) => boo
 
 /**
  * A glob as a regular expression over a whole `/`-separated relative path: `*` is any characters
- * but `/`, `?` one of them, `**` (a whole segment) any number of folders, `{a,b}` either,
- * `[abc]` one of the set; a glob without `/` matches a name at any depth (`*.sh` is `**\/*.sh`),
+ * but `/`, `?` one of them, `**` (a whole segment) any number of folders, `{a,b}` either
+ * (nested too); a glob without `/` matches a name at any depth (`*.sh` is `**\/*.sh`),
  * as in `.gitignore`; a leading `/` or `./` anchors it at the folder. Matching ignores case.
  */
 export function globToRegExp(glob: string): RegExp {
@@ -175,17 +131,7 @@ export function globToRegExp(glob: string): RegExp {
       depth--;
       re += ')';
     } else if (c === ',' && depth > 0) re += '|';
-    else if (c === '[') {
-      const end = g.indexOf(']', i + 1);
-      if (end > i + 1) {
-        const set = g
-          .slice(i + 1, end)
-          .replace(/^!/, '^')
-          .replace(/[\\\]]/g, '\\$&');
-        re += `[${set}]`;
-        i = end;
-      } else re += '\\[';
-    } else re += c.replace(/[.+^$()|\\\]]/g, '\\$&');
+    else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
   }
   re += ')'.repeat(depth);
   return new RegExp(`^${re}$`, 'i');
