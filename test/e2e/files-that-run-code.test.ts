@@ -22,7 +22,7 @@ import {
 } from '../harness/workbench';
 import { waitFor } from '../support/wait';
 import { useSignedInWorkbench } from './signed-in';
-import { openSessionFromTree, panelShot, scrollRowToTop, sendTask, TURN_TIMEOUT_MS } from './panel-view';
+import { panelShot, scrollRowToTop, sendTask, TURN_TIMEOUT_MS } from './panel-view';
 import { UI_WAIT, shot, showAllSessions } from './sessions-view';
 
 const SESSION = 'Refactor auth middleware';
@@ -40,9 +40,34 @@ describe('A file the agent wrote that can run code', function () {
     ({ wb, page, frame, workspace } = t);
   });
 
+  /**
+   * Waits until a session row's context menu opens on that row (a right-click while the list still
+   * redraws can open none, or land on a row that moved), then runs `action` from it.
+   */
+  async function sessionMenu(title: string, action: string): Promise<void> {
+    await clickActivityBar(page, 'Den');
+    await showAllSessions(page);
+    await runCommand(page, 'Den: Refresh Sessions');
+    await treeItem(page, title).waitFor();
+    const opens = page.locator('.context-view .monaco-menu .action-label', { hasText: /^Open Session$/ });
+    for (let i = 0; ; i++) {
+      await treeItem(page, title).click({ button: 'right' });
+      const opened = await opens
+        .waitFor({ state: 'visible', timeout: 5_000 })
+        .then(() => true)
+        .catch(() => false);
+      await page.keyboard.press('Escape');
+      if (opened) break;
+      assert.ok(i < 3, `the context menu of “${title}” opens`);
+    }
+    await contextMenuAction(page, title, action);
+  }
+
   it('shows .vscode/tasks.json as “runs code”, names it first in the summary and writes it only when confirmed apart', async () => {
     // 1. A code turn whose agent also writes .vscode/tasks.json.
-    await openSessionFromTree(page, frame, SESSION);
+    await sessionMenu(SESSION, 'Open Session');
+    await frame.locator('#session-title', { hasText: SESSION }).waitFor();
+    await frame.locator('#composer-input').waitFor({ state: 'visible' });
     await sendTask(frame, TASK, 'code');
     const status = frame.locator('.rows > .turn-status').last();
     await waitFor('the turn to complete', () => status.getAttribute('data-status'), {
@@ -153,23 +178,7 @@ describe('A file the agent wrote that can run code', function () {
     for (const p of hostile) t.emu.putGeneratedFile(sessionId, p, 'x\n');
 
     // 1. Apply Session's Files… from the session's row: the summary names 4 and offers the rest.
-    await clickActivityBar(page, 'Den');
-    await showAllSessions(page);
-    await runCommand(page, 'Den: Refresh Sessions');
-    await treeItem(page, REFUSALS).waitFor();
-    // A right-click while the list still redraws opens no menu: until one opens (bounded), then the action.
-    const opens = page.locator('.context-view .monaco-menu .action-label', { hasText: /^Open Session$/ });
-    for (let i = 0; ; i++) {
-      await treeItem(page, REFUSALS).click({ button: 'right' });
-      const opened = await opens
-        .waitFor({ state: 'visible', timeout: 5_000 })
-        .then(() => true)
-        .catch(() => false);
-      await page.keyboard.press('Escape');
-      if (opened) break;
-      assert.ok(i < 3, 'the session row’s context menu opens');
-    }
-    await contextMenuAction(page, REFUSALS, "Apply Session's Files…");
+    await sessionMenu(REFUSALS, "Apply Session's Files…");
     const modal = dialog(page);
     await modal.waitFor({ state: 'visible' });
     const summary = await modal.innerText();
