@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import {
   clickActivityBar,
   contextMenuAction,
@@ -42,8 +42,21 @@ describe('A file the agent wrote that can run code', function () {
 
   /**
    * Waits until a session row's context menu opens on that row (a right-click while the list still
-   * redraws can open none, or land on a row that moved), then runs `action` from it.
+   * redraws can open none, or land on a row that moved), then runs `action` from it; again (once)
+   * when `done` does not show within 10 s (the click on the menu entry can be lost the same way).
    */
+  async function sessionMenuUntil(title: string, action: string, done: Locator): Promise<void> {
+    for (let i = 0; ; i++) {
+      await sessionMenu(title, action);
+      const shown = await done
+        .waitFor({ state: 'visible', timeout: 10_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (shown) return;
+      assert.ok(i < 1, `“${action}” on “${title}” shows what it does`);
+    }
+  }
+
   async function sessionMenu(title: string, action: string): Promise<void> {
     await clickActivityBar(page, 'Den');
     await showAllSessions(page);
@@ -65,8 +78,7 @@ describe('A file the agent wrote that can run code', function () {
 
   it('shows .vscode/tasks.json as “runs code”, names it first in the summary and writes it only when confirmed apart', async () => {
     // 1. A code turn whose agent also writes .vscode/tasks.json.
-    await sessionMenu(SESSION, 'Open Session');
-    await frame.locator('#session-title', { hasText: SESSION }).waitFor();
+    await sessionMenuUntil(SESSION, 'Open Session', frame.locator('#session-title', { hasText: SESSION }));
     await frame.locator('#composer-input').waitFor({ state: 'visible' });
     await sendTask(frame, TASK, 'code');
     const status = frame.locator('.rows > .turn-status').last();
@@ -178,8 +190,8 @@ describe('A file the agent wrote that can run code', function () {
     for (const p of hostile) t.emu.putGeneratedFile(sessionId, p, 'x\n');
 
     // 1. Apply Session's Files… from the session's row: the summary names 4 and offers the rest.
-    await sessionMenu(REFUSALS, "Apply Session's Files…");
     const modal = dialog(page);
+    await sessionMenuUntil(REFUSALS, "Apply Session's Files…", modal);
     await modal.waitFor({ state: 'visible' });
     const summary = await modal.innerText();
     assert.match(summary, /Not applied: 18 refused\./);
