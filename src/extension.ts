@@ -159,6 +159,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     listedUpdatedAt: (id) => sessions.get(id)?.updatedAt,
     bases: baseLookup,
     onDidChangeSessionFiles: (listener) => sessionFiles.onDidChange(listener),
+    filesThatRunCode: () => connection.settings.filesThatRunCode,
     logger,
   });
   sessions.setFileStatus(fileStatus.model);
@@ -289,6 +290,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     ...registerApplyCommands(connection, {
       previews,
       bases: baseLookup,
+      filesThatRunCode: () => connection.settings.filesThatRunCode,
     }),
     ...registerReviewCommands(connection, files),
     passcode,

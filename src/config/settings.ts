@@ -1,4 +1,5 @@
 import { EFFORTS, MODES, type Effort, type Mode } from '../core/api/types';
+import { isGlob } from '../core/files/runs-code';
 import { l10n } from '../core/l10n';
 import { TURN_FINISHED_NOTIFY, type AttentionSettings, type TurnFinishedNotify } from '../session/attention';
 
@@ -23,6 +24,8 @@ export interface DenSettings {
   noProxy: string[];
   /** `den.notifications.*` and `den.badge.unseenTurns`. */
   attention: AttentionSettings;
+  /** `den.apply.filesThatRunCode`: globs of more workspace files that can run code (invalid entries dropped). */
+  filesThatRunCode: string[];
 }
 
 /** Reads one setting by its full name (e.g. `den.baseUrl`). */
@@ -88,5 +91,11 @@ export function parseSettings(get: SettingReader): DenSettings {
       needsInput: get('den.notifications.needsInput') !== false,
       badge: get('den.badge.unseenTurns') !== false,
     },
+    filesThatRunCode: globsOf(get('den.apply.filesThatRunCode')),
   };
+}
+
+/** The setting's globs: strings that `isGlob` takes, at most 200. */
+function globsOf(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter(isGlob).slice(0, 200) : [];
 }

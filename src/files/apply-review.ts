@@ -2,7 +2,8 @@
  * "Review…" of an apply: the workspace file beside what Apply would write, in VS Code's diff
  * editor (one file) or multi-diff editor (several). The right side is a read-only document of the
  * private `den-apply:` scheme holding the planned contents (after merging: what would really be
- * written), kept only for the last plan reviewed.
+ * written), kept only for the last plan reviewed. The same scheme shows Apply's plain-text lists
+ * (`showText`: every refused path and why), the last few kept.
  */
 import { formatCount, l10n } from '../core/l10n';
 import type { PlanEntry } from '../session/apply-plan';
@@ -16,12 +17,16 @@ export const EMPTY_URI = vscode.Uri.from({ scheme: APPLY_SCHEME, path: '/empty' 
 
 export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode.Disposable {
   #contents = new Map<string, string>();
+  /** `showText`'s documents by URI, the most recent last. */
+  readonly #texts = new Map<string, string>();
   readonly #changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.#changed.event;
   readonly #registration = vscode.workspace.registerTextDocumentContentProvider(APPLY_SCHEME, this);
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     if (uri.toString() === EMPTY_URI.toString()) return '';
+    const text = this.#texts.get(uri.toString());
+    if (text !== undefined) return text;
     return this.#contents.get(uri.toString()) ?? l10n.t('Den no longer holds this preview: run Apply again.');
   }
 
@@ -66,8 +71,21 @@ export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode
     await vscode.commands.executeCommand('vscode.changes', l10n.t('Den: What Apply Writes'), pairs);
   }
 
+  /** Opens `text` in a read-only editor named `name` (e.g. `Refused by Den.txt`). */
+  async showText(name: string, text: string): Promise<void> {
+    const uri = vscode.Uri.from({ scheme: APPLY_SCHEME, path: `/${name}` });
+    const key = uri.toString();
+    this.#texts.delete(key);
+    this.#texts.set(key, text);
+    while (this.#texts.size > 5) this.#texts.delete(this.#texts.keys().next().value!);
+    this.#changed.fire(uri);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc, { preview: true });
+  }
+
   dispose(): void {
     this.#registration.dispose();
+    this.#texts.clear();
     this.#changed.dispose();
     this.#contents.clear();
   }

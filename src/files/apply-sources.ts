@@ -18,6 +18,8 @@ export interface AgentFiles {
   /** What they are, for the summary: "the file src/a.ts", "turn 3's files", "the session's files". */
   what: string;
   title: string;
+  /** For a turn's files: its number (1-based) and what was asked, for the summary's headline. */
+  turn?: { n: number; prompt: string };
 }
 
 /** Which of a session's files: all of them now, a turn's, or one. */
@@ -34,6 +36,8 @@ export interface AgentVersions {
   title: string;
   /** The turn's number (1-based) for a turn's files. */
   turn?: number;
+  /** What the turn asked (its user message), for a turn's files. */
+  prompt?: string;
   /** The bytes of one version, through the download chain (with the session's events). */
   read(info: FileInfo): Promise<Uint8Array>;
 }
@@ -44,8 +48,10 @@ export async function agentFilesOf(
   sessionId: string,
   scope: AgentScope,
 ): Promise<AgentFiles> {
-  const { files, what, title, read } = await agentVersionsOf(client, sessionId, scope);
-  return { files: toAgentFiles(files, (info) => () => read(info)), what, title };
+  const { files, what, title, read, turn, prompt } = await agentVersionsOf(client, sessionId, scope);
+  const out: AgentFiles = { files: toAgentFiles(files, (info) => () => read(info)), what, title };
+  if (turn !== undefined) out.turn = { n: turn, prompt: prompt ?? '' };
+  return out;
 }
 
 /** The paths and versions of `scope` (what Apply writes and Review shows); throws a plain Error when absent. */
@@ -71,7 +77,14 @@ export async function agentVersionsOf(
   );
   if (index < 0) throw new Error(l10n.t('The session has no such turn (it may have been deleted).'));
   const files = turnFiles(turns[index]);
-  return { files, what: l10n.t('turn {0}’s files', index + 1), title, turn: index + 1, read };
+  return {
+    files,
+    what: l10n.t('turn {0}’s files', index + 1),
+    title,
+    turn: index + 1,
+    prompt: turns[index].userMessage.text,
+    read,
+  };
 }
 
 /**

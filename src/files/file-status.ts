@@ -29,6 +29,8 @@ export interface WorkspaceFileStatusDeps {
   /** The session files' changes (`SessionFiles.onDidChange`). */
   onDidChangeSessionFiles(listener: (events: FileEvent[]) => void): { dispose(): void };
   logger: Logger;
+  /** The `den.apply.filesThatRunCode` globs (default: none). */
+  filesThatRunCode?(): readonly string[];
   /** How long workspace changes are gathered before the states go stale (default 300 ms). */
   settleMs?: number;
 }
@@ -69,9 +71,18 @@ export class WorkspaceFileStatus implements vscode.Disposable {
           files: currentFilesOf(deps.client(), detail),
           folder: planFolder(folder),
           base: deps.bases(sessionId),
+          filesThatRunCode: deps.filesThatRunCode?.() ?? [],
+          trusted: vscode.workspace.isTrusted,
         };
       },
     });
+    // Which files can run code, and whether they are refused, changed: every state may have.
+    this.#subscriptions.push(
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.model.workspaceChanged()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('den.apply.filesThatRunCode')) this.model.workspaceChanged();
+      }),
+    );
     this.#subscriptions.push({
       dispose: deps.onDidChangeSessionFiles((events) => {
         for (const id of new Set(events.map((e) => e.sessionId))) {

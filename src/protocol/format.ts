@@ -63,11 +63,14 @@ const STATE_WORDS: Record<FileState, () => string> = {
 
 /** A file's state with its counts, short: `modified · +3 −1`, `new · +12`, `conflicts · 2 hunks`. */
 export function fileStatusText(s: Omit<FileStatusView, 'path'>): string {
+  const code = s.runsCode === undefined ? '' : `${l10n.t('runs code')} · `;
   if (s.state === 'conflicts' && s.conflicts) {
-    return s.conflicts === 1 ? l10n.t('conflicts · 1 hunk') : l10n.t('conflicts · {0} hunks', s.conflicts);
+    return (
+      code + (s.conflicts === 1 ? l10n.t('conflicts · 1 hunk') : l10n.t('conflicts · {0} hunks', s.conflicts))
+    );
   }
   const counts = [s.added > 0 ? `+${s.added}` : '', s.removed > 0 ? `\u2212${s.removed}` : ''];
-  return [STATE_WORDS[s.state](), counts.filter(Boolean).join(' ')].filter(Boolean).join(' · ');
+  return code + [STATE_WORDS[s.state](), counts.filter(Boolean).join(' ')].filter(Boolean).join(' · ');
 }
 
 /** The same in words, for screen readers: `modified, 3 lines added, 1 line removed`. */
@@ -79,5 +82,13 @@ export function fileStatusWords(s: Omit<FileStatusView, 'path'>): string {
     s.added <= 0 ? '' : s.added === 1 ? l10n.t('1 line added') : l10n.t('{0} lines added', s.added);
   const removed =
     s.removed <= 0 ? '' : s.removed === 1 ? l10n.t('1 line removed') : l10n.t('{0} lines removed', s.removed);
-  return [state, hunks, added, removed].filter(Boolean).join(', ');
+  const code = s.runsCode === undefined ? '' : l10n.t('can run code');
+  return [code, state, hunks, added, removed].filter(Boolean).join(', ');
+}
+
+/** Why a file that can run code is held back, for a tooltip (empty for any other file). */
+export function runsCodeNote(s: Omit<FileStatusView, 'path'>): string {
+  return s.runsCode === undefined
+    ? ''
+    : l10n.t('Can run code: {0}. Apply writes it only after a separate confirmation.', s.runsCode);
 }

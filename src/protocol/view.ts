@@ -125,4 +125,9 @@ export interface FileStatusView {
   conflicts?: number;
   /** Why, in words (for `refused` and `failed` above all). */
   reason?: string;
+  /**
+   * The file can run code, and why (a clause, see `core/files/runs-code.ts`): shown as its own
+   * state (`runs code · new · +3`); Apply writes it only after a separate confirmation.
+   */
+  runsCode?: string;
 }

@@ -30,6 +30,10 @@
  * 10. Both changed, and the base's content is not kept, or either side is binary: `askOverwrite`.
  * 11. Otherwise `merge3`: clean → `merge`; else `mergeWithConflicts` (conflict markers, needs
  *    confirmation).
+ * 12. Files that can run code (`input.runsCode`, see `core/files/runs-code.ts`): in a workspace that
+ *    is not trusted (`input.trusted` false), an agent file (not a deletion) on the list is `refused`
+ *    after rule 2, unread; otherwise a write on the list (not a deletion) keeps its action and gets
+ *    `runsCode` (why), and `writesOf` leaves it out unless its own confirmation was given.
  *
  * Text written over a workspace file keeps its line endings, byte order mark and trailing-newline
  * rule: an overwrite is a three-way merge with the workspace as the base. A new file is written as
@@ -87,10 +91,19 @@ export async function planApply(input: PlanInput): Promise<ApplyPlan> {
     if (input.signal?.aborted)
       throw new DenError({ code: 'aborted', message: l10n.t('Planning was cancelled.') });
     const m = mapped[k];
+    const why = m.ok && !file.deleted ? input.runsCode?.(m.relPath) : undefined;
     if (!m.ok) entries.push(refused(file.path, m.message, m.relPath));
-    else {
+    else if (why !== undefined && input.trusted === false) {
+      const message = l10n.t(
+        'Refused {0}: it can run code ({1}), and this workspace is not trusted.',
+        m.relPath,
+        why,
+      );
+      entries.push(refused(file.path, message, m.relPath));
+    } else {
       const budget = { maxFileBytes, left: maxTotalBytes - total };
       const entry = await planFile(file, m.relPath, folder, input.base, budget);
+      if (why !== undefined && writes(entry) && entry.action !== 'delete') entry.runsCode = why;
       total += entry.newContent?.byteLength ?? 0;
       entries.push(entry);
     }
@@ -104,9 +117,14 @@ export function writes(entry: PlanEntry): boolean {
   return WRITES.has(entry.action);
 }
 
-/** The entries to write: those needing no question, and with `confirmed`, the rest too. */
-export function writesOf(plan: ApplyPlan, confirmed: boolean): PlanEntry[] {
-  return plan.entries.filter((e) => writes(e) && (confirmed || e.confirm === undefined));
+/**
+ * The entries to write: those needing no question, and with `confirmed`, the rest too; files that
+ * can run code only with `code` (their own confirmation) and `confirmed`.
+ */
+export function writesOf(plan: ApplyPlan, confirmed: boolean, code = false): PlanEntry[] {
+  return plan.entries.filter(
+    (e) => writes(e) && (e.runsCode === undefined ? confirmed || e.confirm === undefined : confirmed && code),
+  );
 }
 
 /**
@@ -183,6 +201,7 @@ function summarize(entries: readonly PlanEntry[]): PlanSummary {
     failed: 0,
     dirty: 0,
     needsConfirmation: [],
+    runsCode: [],
     added: 0,
     removed: 0,
   };
@@ -200,6 +219,7 @@ function summarize(entries: readonly PlanEntry[]): PlanSummary {
     if (!writes(e)) continue;
     if (e.dirty) s.dirty++;
     if (e.confirm !== undefined) s.needsConfirmation.push(e.confirm);
+    if (e.runsCode !== undefined) s.runsCode.push(l10n.t('{0}: {1}', e.relPath ?? e.path, e.runsCode));
     s.added += e.stats.added;
     s.removed += e.stats.removed;
   }

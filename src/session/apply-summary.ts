@@ -3,8 +3,9 @@
  * happens (counts and lines), the conflicts, what is skipped or refused and why, and what needs
  * their confirmation. Plain sentences, one a line, like `error-text.ts`. No `vscode` import.
  */
+import { show } from '../core/files/path-safety';
 import { formatCount, l10n } from '../core/l10n';
-import type { ApplyPlan } from './apply-types';
+import type { ApplyPlan, PlanEntry } from './apply-types';
 
 /** How many paths or messages one line or list names before "and N more". */
 const MAX_LISTED = 5;
@@ -12,6 +13,8 @@ const MAX_LISTED = 5;
 /**
  * The plan as lines joined by `\n`, such as:
  *
+ *     1 file can run code: Den writes it only if you confirm it separately.
+ *     .vscode/tasks.json: a task can run by itself when the folder opens
  *     3 new, 2 changed, 1 deletion (+40 −12 lines).
  *     1 conflict in src/a.ts.
  *     Needs your confirmation:
@@ -20,6 +23,18 @@ const MAX_LISTED = 5;
 export function summaryText(plan: ApplyPlan): string {
   const s = plan.summary;
   const lines: string[] = [];
+  // First: the files that can run code, every one, with why.
+  if (s.runsCode.length > 0) {
+    lines.push(
+      s.runsCode.length === 1
+        ? l10n.t('1 file can run code: Den writes it only if you confirm it separately.')
+        : l10n.t(
+            '{0} files can run code: Den writes them only if you confirm them separately.',
+            formatCount(s.runsCode.length),
+          ),
+    );
+    lines.push(...s.runsCode);
+  }
   const parts = [
     s.newFiles ? l10n.t('{0} new', formatCount(s.newFiles)) : '',
     s.changed ? l10n.t('{0} changed', formatCount(s.changed)) : '',
@@ -72,7 +87,13 @@ export function summaryText(plan: ApplyPlan): string {
       s.failed ? l10n.t('{0} failed', formatCount(s.failed)) : '',
     ];
     lines.push(l10n.t('Not applied: {0}.', lead.filter(Boolean).join(', ')));
-    lines.push(...capped(problems.map((e) => e.reason ?? e.path)));
+    const reasons = problems.map((e) => e.reason ?? e.path);
+    if (reasons.length <= MAX_LISTED) lines.push(...reasons);
+    else {
+      const more = formatCount(reasons.length - MAX_LISTED + 1);
+      lines.push(...reasons.slice(0, MAX_LISTED - 1));
+      lines.push(l10n.t('… and {0} more: Show All Refused lists every one.', more));
+    }
   }
   if (plan.leftOut) {
     const n = formatCount(plan.leftOut);
@@ -92,6 +113,32 @@ export function summaryText(plan: ApplyPlan): string {
     lines.push(...capped(s.needsConfirmation));
   }
   return lines.join('\n');
+}
+
+/** The refused and failed entries: the summary names the first few, `problemsText` every one. */
+export function problemsOf(plan: ApplyPlan): PlanEntry[] {
+  return plan.entries.filter((e) => e.action === 'refused' || e.action === 'failed');
+}
+
+/** Whether the summary leaves some refused or failed paths unnamed (then offer `problemsText`). */
+export function problemsCapped(plan: ApplyPlan): boolean {
+  return problemsOf(plan).length > MAX_LISTED;
+}
+
+/**
+ * Every refused or failed path and why, for a document the person reads before (or after)
+ * confirming: a heading (`title`), then one path a line, then its reason.
+ */
+export function problemsText(plan: ApplyPlan, title: string): string {
+  const problems = problemsOf(plan);
+  const lines = [title, ''];
+  for (const e of problems) {
+    lines.push(
+      `${e.action === 'refused' ? l10n.t('refused') : l10n.t('failed')}  ${show(e.relPath ?? e.path)}`,
+    );
+    lines.push(`    ${e.reason ?? ''}`);
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /**

@@ -54,6 +54,13 @@ export interface PlanInput {
   maxTotalBytes?: number;
   /** Stops planning between files (rejects with a `DenError` `aborted`). */
   signal?: AbortSignal;
+  /**
+   * Why a workspace path can run code (`core/files/runs-code.ts`, with the setting's globs), or
+   * undefined; without it, no file is taken as one that runs code.
+   */
+  runsCode?: (relPath: string) => string | undefined;
+  /** The workspace is trusted (default true): when not, files that run code are refused unread. */
+  trusted?: boolean;
 }
 
 export type PlanAction =
@@ -88,6 +95,11 @@ export interface PlanEntry {
   dirty: boolean;
   /** The workspace file's hash when planned (`null`: no file); absent on `refused` and `failed`. */
   expected?: string | null;
+  /**
+   * The file can run code, and why (a clause: "a task can run by itself when the folder opens"):
+   * set on writes other than deletions; such an entry is written only after its own confirmation.
+   */
+  runsCode?: string;
 }
 
 export interface PlanSummary {
@@ -104,6 +116,8 @@ export interface PlanSummary {
   dirty: number;
   /** The `confirm` sentences, in order. */
   needsConfirmation: string[];
+  /** The writes that can run code, as `relPath: why`, in order (each needs its own confirmation). */
+  runsCode: string[];
   /** Lines, over every write (confirmed or not). */
   added: number;
   removed: number;

@@ -11,9 +11,11 @@
  * marked them stale. The agent's bytes are kept by path and version within a total size, so a
  * workspace edit re-reads the workspace file, not the service. The planner's limits bound the
  * work: files beyond `maxFiles` get no state, and one over `maxFileBytes` is not read and shows as
- * refused, saying so.
+ * refused, saying so. A file that can run code (`core/files/runs-code.ts`) says so beside its state,
+ * and is refused in a workspace that is not trusted, as Apply would.
  */
 import { Emitter, type Listen } from '../core/emitter';
+import { runsCodeMatcher } from '../core/files/runs-code';
 import type { Logger } from '../core/log';
 import type { FileState, FileStatusView } from '../protocol/view';
 import { planApply } from './apply-plan';
@@ -36,6 +38,12 @@ export interface StatusInput {
   files: readonly StatusFile[];
   folder: PlanFolder;
   base: BaseLookup;
+  /**
+   * The `den.apply.filesThatRunCode` globs, beside the built-in list of files that can run code
+   * (`core/files/runs-code.ts`), and whether the workspace is trusted (default true): as Apply plans.
+   */
+  filesThatRunCode?: readonly string[];
+  trusted?: boolean;
 }
 
 export interface FileStatusDeps {
@@ -69,6 +77,7 @@ export function statusOf(entry: PlanEntry): FileStatus {
   };
   if (entry.conflicts?.length) s.conflicts = entry.conflicts.length;
   if (entry.reason) s.reason = entry.reason;
+  if (entry.runsCode !== undefined) s.runsCode = entry.runsCode;
   return s;
 }
 
@@ -179,6 +188,8 @@ export class FileStatusModel {
       base: input.base,
       maxFiles: this.#deps.maxFiles,
       maxFileBytes: this.#deps.maxFileBytes,
+      runsCode: runsCodeMatcher(input.filesThatRunCode),
+      trusted: input.trusted,
     });
     const statuses = new Map<string, FileStatus>();
     const relPaths = new Set<string>();
@@ -214,7 +225,8 @@ export class FileStatusModel {
 
 function signatureOf(input: StatusInput): string {
   const files = input.files.map((f) => `${f.path}\u0000${f.deleted ? 'deleted' : f.version}`);
-  return [input.folder.root, ...files].join('\n');
+  const code = JSON.stringify([input.trusted ?? true, input.filesThatRunCode ?? []]);
+  return [input.folder.root, code, ...files].join('\n');
 }
 
 /** Where a session's host gets its files' states (the glue's `FileStatusModel`). */

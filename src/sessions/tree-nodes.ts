@@ -2,7 +2,14 @@ import * as vscode from 'vscode';
 import type { FileInfo, Message, Session } from '../core/api/types';
 import { formatCount, l10n } from '../core/l10n';
 import { sessionFileUri } from '../files/session-fs';
-import { fileStatusText, fileStatusWords, firstLine, formatBytes, relativeTime } from '../protocol/format';
+import {
+  fileStatusText,
+  fileStatusWords,
+  firstLine,
+  formatBytes,
+  relativeTime,
+  runsCodeNote,
+} from '../protocol/format';
 import type { FileStatus } from '../session/file-status';
 import { sessionFilePath } from '../session/file-index';
 import { GROUP_LABELS, type SessionGroup } from '../session/list/history-groups';
@@ -191,6 +198,9 @@ const STATE_ICON: Record<FileStatus['state'], [icon: string, color: string]> = {
   failed: ['error', 'errorForeground'],
 };
 
+/** The icon of a file that can run code (`FileStatus.runsCode`), beside any state. */
+const RUNS_CODE_ICON: [string, string] = ['shield', 'list.warningForeground'];
+
 /** The key a row's drawn state is compared by (undefined: drawn without one). */
 export function statusKey(status: FileStatus | undefined): string | undefined {
   return status && JSON.stringify(status);
@@ -211,7 +221,8 @@ export function fileItem(n: Extract<SessionNode, { kind: 'file' }>, status?: Fil
   item.description = [state ?? '', dir, state ? '' : formatBytes(n.file.size)].filter(Boolean).join(' · ');
   const path = sessionFilePath(n.sessionId, n.path, n.file);
   item.resourceUri = sessionFileUri(n.sessionId, path);
-  const look = status && STATE_ICON[status.state];
+  // A file that can run code: its own icon, whatever applying it would do.
+  const look = status && (status.runsCode !== undefined ? RUNS_CODE_ICON : STATE_ICON[status.state]);
   item.iconPath = look
     ? new vscode.ThemeIcon(look[0], new vscode.ThemeColor(look[1]))
     : vscode.ThemeIcon.File;
@@ -222,6 +233,7 @@ export function fileItem(n: Extract<SessionNode, { kind: 'file' }>, status?: Fil
   };
   const against = status && [
     l10n.t('Against the workspace: {0}', fileStatusWords(status)),
+    runsCodeNote(status),
     status.reason ?? '',
   ];
   item.tooltip = [shown, formatBytes(n.file.size), l10n.t('key: {0}', n.file.key), ...(against ?? [])]

@@ -232,7 +232,7 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
     const modal = dialog(page);
     await modal.waitFor({ state: 'visible' });
     const summary = await modal.innerText();
-    assert.match(summary, /Apply turn 3’s files from “Refactor auth middleware/);
+    assert.match(summary, /Apply turn 3 \(“Implement the total”\) of “Refactor auth middleware/);
     assert.match(summary, /1 conflict in src\/total\.ts \(line 3\)/);
     await modal.getByRole('button', { name: 'Apply with Conflict Markers' }).waitFor();
     await shot(wb, 'round-trip-10-summary');

@@ -190,6 +190,11 @@ function codingTurn(ctx: ScriptContext): ScriptStep[] {
     { path: src, content: srcContent },
     { path: test, content: testContent },
   ];
+  // `vscode task`: a workspace file that can run code (a task that runs when the folder opens).
+  const extras = ctx.task.toLowerCase().includes('vscode task')
+    ? [{ path: '.vscode/tasks.json', content: TASKS_JSON }]
+    : [];
+  files.push(...extras);
   const reviewed = (ctx.attachments ?? []).flatMap((a) => {
     const { content, done } = rewrite(a);
     return [
@@ -225,6 +230,7 @@ function codingTurn(ctx: ScriptContext): ScriptStep[] {
     { kind: 'focus', payload: { title: 'Writing code', detail: src } },
     ...writeFile(src, srcContent, 1),
     ...writeFile(test, testContent, 2),
+    ...extras.flatMap((f, i) => writeFile(f.path, f.content, 10 + i)),
     ...reviewed.flatMap((r, i) => writeFile(r.path, r.content, 3 + i)),
     {
       kind: 'thought',
@@ -253,6 +259,23 @@ function codingTurn(ctx: ScriptContext): ScriptStep[] {
     completed(ctx, files, `Implemented ${base}`),
   ];
 }
+
+/** The `.vscode/tasks.json` a `vscode task` turn writes: harmless, but it would run on folder open. */
+export const TASKS_JSON = `${JSON.stringify(
+  {
+    version: '2.0.0',
+    tasks: [
+      {
+        label: 'agent: prepare',
+        type: 'shell',
+        command: 'echo prepared by the agent',
+        runOptions: { runOn: 'folderOpen' },
+      },
+    ],
+  },
+  null,
+  2,
+)}\n`;
 
 /** 1 MiB of test output in 16 chunks of 64 KiB (`big log` in the task). */
 function bigLog(): { stream: 'stdout'; data: string }[] {

@@ -4,7 +4,7 @@
  */
 import { l10n } from '../../core/l10n';
 import type { Todo } from '../../core/transcript/model';
-import { fileStatusText, fileStatusWords } from '../../protocol/format';
+import { fileStatusText, fileStatusWords, runsCodeNote } from '../../protocol/format';
 import type { FileStatusView } from '../../protocol/messages';
 import { clear, h } from '../dom';
 import { effortLabels, modeLabels, formatBytes, needsInputText, turnStatusText } from '../format';
@@ -225,7 +225,9 @@ export class FilesView implements RowView {
 /** A file's state against the workspace: short text shown, words for screen readers, why as a tooltip. */
 function stateBadge(st: FileStatusView): HTMLElement {
   const attrs: Record<string, string> = { 'data-state': st.state };
-  if (st.reason) attrs.title = st.reason;
+  if (st.runsCode !== undefined) attrs['data-runs-code'] = 'true';
+  const title = [runsCodeNote(st), st.reason ?? ''].filter(Boolean).join('\n');
+  if (title) attrs.title = title;
   return h('span', { class: 'file-state', attrs }, [
     h('span', { text: fileStatusText(st), attrs: { 'aria-hidden': 'true' } }),
     h('span', {

@@ -60,6 +60,7 @@ describe('apply summary', () => {
       refused: 1,
       failed: 0,
       dirty: 2,
+      runsCode: [],
       // new 2 + 1, overwrite 2, merge 1/1, conflict markers and lines 6, deletion 2, binary 0
       added: 12,
       removed: 3,
@@ -125,7 +126,7 @@ describe('apply summary', () => {
       'Refused the path "../b": it goes up out of the folder ("..").',
       'Refused the path "../c": it goes up out of the folder ("..").',
       'Refused the path "../d": it goes up out of the folder ("..").',
-      '… and 3 more.',
+      '… and 3 more: Show All Refused lists every one.',
     ]);
     assert.equal(lines[8], 'Needs your confirmation:');
     assert.equal(lines[13], '… and 3 more.');
