@@ -65,7 +65,7 @@ export async function spaceProblem(
     return {
       relPath: d.first,
       message: l10n.t(
-        'Nothing was applied: Den could not write {0}: the disk is full (ENOSPC): {1} free, {2} needed. Free some space on that disk, then run Apply again.',
+        'Nothing was applied. Could not write {0}: the disk is full (ENOSPC): {1} free, {2} needed. Free some space on that disk, then run Apply again.',
         d.first,
         formatBytes(d.free),
         formatBytes(d.needed),

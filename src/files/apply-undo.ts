@@ -56,7 +56,7 @@ export async function undoFailedEdit(
     : l10n.t('VS Code did not apply the edit.');
   if (left.length > 0)
     return l10n.t('Apply failed and Den could not undo all of it: check {0}. {1}', left.join(', '), why);
-  return l10n.t('Nothing was applied: {0}', why);
+  return l10n.t('Nothing was applied. {0}', why);
 }
 
 /** ENOSPC when the disk of `relPath` has less room left than one block, or no free inode; else undefined. */

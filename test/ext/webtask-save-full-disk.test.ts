@@ -70,7 +70,7 @@ describe('Web task results saved onto a full disk', function () {
     const said = den.messages.texts().join(' | ');
     assert.match(
       said,
-      /Den could not write full-disk\/results\.csv: the disk is full \(ENOSPC\)\. Free some space on that disk, then try again\./,
+      /Den could not do that: Could not write full-disk\/results\.csv: the disk is full \(ENOSPC\)\. Free some space on that disk, then try again\./,
     );
   });
 });

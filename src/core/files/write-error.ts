@@ -18,31 +18,31 @@ export function writeErrorCode(err: unknown): WriteErrorCode | undefined {
   return CODES.find((c) => new RegExp(`\\b${c}\\b`).test(message));
 }
 
-/** "Den could not write src/x.ts: the disk is full (ENOSPC)." and what to do, as one message. */
+/** "Could not write src/x.ts: the disk is full (ENOSPC)." and what to do, as one message. */
 export function cannotWriteText(relPath: string, err: unknown, code = writeErrorCode(err)): string {
   switch (code) {
     case 'ENOSPC':
       return l10n.t(
-        'Den could not write {0}: the disk is full (ENOSPC). Free some space on that disk, then try again.',
+        'Could not write {0}: the disk is full (ENOSPC). Free some space on that disk, then try again.',
         relPath,
       );
     case 'EDQUOT':
       return l10n.t(
-        'Den could not write {0}: your disk quota is used up (EDQUOT). Free some space, then try again.',
+        'Could not write {0}: your disk quota is used up (EDQUOT). Free some space, then try again.',
         relPath,
       );
     case 'EROFS':
-      return l10n.t('Den could not write {0}: the file system is read-only (EROFS).', relPath);
+      return l10n.t('Could not write {0}: the file system is read-only (EROFS).', relPath);
     case 'EACCES':
     case 'EPERM':
       return l10n.t(
-        'Den could not write {0}: permission denied ({1}). Check who may write to that folder, then try again.',
+        'Could not write {0}: permission denied ({1}). Check who may write to that folder, then try again.',
         relPath,
         code,
       );
     default: {
       const why = err instanceof Error ? err.message : String(err);
-      return l10n.t('Den could not write {0}: {1}', relPath, why);
+      return l10n.t('Could not write {0}: {1}', relPath, why);
     }
   }
 }

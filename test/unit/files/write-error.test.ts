@@ -11,7 +11,7 @@ describe('write errors in words', () => {
     assert.equal(writeErrorCode(err), 'ENOSPC');
     assert.equal(
       cannotWriteText('src/x.ts', err),
-      'Den could not write src/x.ts: the disk is full (ENOSPC). Free some space on that disk, then try again.',
+      'Could not write src/x.ts: the disk is full (ENOSPC). Free some space on that disk, then try again.',
     );
   });
 
@@ -32,6 +32,6 @@ describe('write errors in words', () => {
       cannotWriteText('a', { code: 'EACCES' }),
       /permission denied \(EACCES\)\. Check who may write/,
     );
-    assert.equal(cannotWriteText('a', new Error('boom')), 'Den could not write a: boom');
+    assert.equal(cannotWriteText('a', new Error('boom')), 'Could not write a: boom');
   });
 });

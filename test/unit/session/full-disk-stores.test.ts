@@ -99,7 +99,7 @@ describe('Den’s stores on a full disk', function () {
     fill();
     await assert.rejects(
       history.add({ ...request, query: 'x'.repeat(64 * 1024) }),
-      /^Error: Den could not write the web task history: the disk is full \(ENOSPC\)\. Free some space on that disk, then try again\.$/,
+      /^Error: Could not write the web task history: the disk is full \(ENOSPC\)\. Free some space on that disk, then try again\.$/,
     );
     assert.deepEqual(
       (await history.list()).map((r) => r.id),
