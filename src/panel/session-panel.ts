@@ -77,7 +77,14 @@ export class SessionPanel implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'den.svg');
     this.#subscriptions.push(
       webview.onDidReceiveMessage((m: unknown) => void this.handleMessage(m)),
-      panel.onDidChangeViewState(() => host.link.setVisible(panel.visible)),
+      panel.onDidChangeViewState(() => {
+        host.link.setVisible(panel.visible);
+        if (panel.active) host.lookedAt();
+      }),
+      // Back in this window: a turn may have been started in another one meanwhile.
+      vscode.window.onDidChangeWindowState((state) => {
+        if (state.focused && panel.visible) host.lookedAt();
+      }),
       panel.onDidDispose(() => {
         host.link.detach();
         for (const d of this.#subscriptions) d.dispose();

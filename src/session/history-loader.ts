@@ -13,6 +13,7 @@ import { presentError } from './error-text';
 import type { HostView } from './host-view';
 import type { SessionTranscript } from './session-transcript';
 import type { TranscriptCache } from './transcript-cache';
+import type { WatchRead } from './turn-watch';
 
 export interface HistoryLoaderDeps {
   sessionId: string;
@@ -26,6 +27,8 @@ export interface HistoryLoaderDeps {
   disposed(): boolean;
   /** Follows the turns left open by what was painted or loaded (called after every fetch). */
   followOpenTurns(): void;
+  /** The stored history was read and every turn in it merged: the session's `updatedAt` then. */
+  historyRead?(updatedAt: number): void;
   reportSuccess?(): void;
   reportFailure?(err: unknown): void;
 }
@@ -81,30 +84,36 @@ export class HistoryLoader {
    * Reads the stored history again without a word in the panel (no loading state, no failure
    * shown; a failure is only logged): what `TurnWatch` does to find turns started elsewhere. Only
    * when the service has a turn not shown here is the history merged in and its open turns
-   * followed; otherwise nothing changes.
+   * followed (`new`); otherwise nothing changes (`none`). `not-read`: it failed, or a load was
+   * under way (whose result stands).
    */
-  refresh(): Promise<void> {
+  async refresh(): Promise<WatchRead> {
     const d = this.#deps;
-    if (this.#loading) return this.#loading;
-    const run = (async () => {
-      try {
-        const detail = await d.client().getSession(d.sessionId);
-        if (d.disposed()) return;
-        const fresh = transcriptFromDetail(detail);
-        // Only a turn not shown yet is worth a merge (and its repaint, cache write, …).
-        const known = new Set(d.live.value.turns.map((t) => t.agentMessageId));
-        if (!fresh.turns.some((t) => t.agentMessageId && !known.has(t.agentMessageId))) return;
+    if (this.#loading) {
+      await this.#loading;
+      return 'not-read';
+    }
+    try {
+      const detail = await d.client().getSession(d.sessionId);
+      if (d.disposed()) return 'not-read';
+      const fresh = transcriptFromDetail(detail);
+      // Only a turn not shown yet is worth a merge (and its repaint, cache write, …).
+      const known = new Set(d.live.value.turns.map((t) => t.agentMessageId));
+      const news = fresh.turns.some((t) => t.agentMessageId && !known.has(t.agentMessageId));
+      if (news) {
         d.logger.info(`Session ${d.sessionId}: a turn was started elsewhere; following it`);
         d.live.merge(fresh);
-      } catch (err) {
-        d.logger.debug(
-          `Session ${d.sessionId}: looking for turns started elsewhere failed: ${err instanceof Error ? err.message : String(err)}`,
-        );
-        return;
       }
-      d.followOpenTurns();
-    })();
-    return run;
+      d.historyRead?.(detail.session.updatedAt);
+      if (!news) return 'none';
+    } catch (err) {
+      d.logger.debug(
+        `Session ${d.sessionId}: looking for turns started elsewhere failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+      return 'not-read';
+    }
+    d.followOpenTurns();
+    return 'new';
   }
 
   /** A turn is being started: with nothing shown and nothing fetched yet, the session may be new. */
@@ -131,6 +140,7 @@ export class HistoryLoader {
       this.#expectNew = false;
       this.#fetched = true;
       d.live.merge(transcriptFromDetail(detail));
+      d.historyRead?.(detail.session.updatedAt);
     } catch (err) {
       if (err instanceof DenError && err.code === 'not_found' && this.#expectNew) {
         // A session created by the turn just started: the service may not list it yet.

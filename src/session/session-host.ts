@@ -29,7 +29,7 @@ import { SessionTranscript } from './session-transcript';
 import type { TranscriptCache } from './transcript-cache';
 import { startTurn, stopTurn, type TurnActionHost, type TurnRequest } from './turn-actions';
 import { TurnFollowers, type FollowTarget } from './turn-followers';
-import { TurnWatch } from './turn-watch';
+import { TurnWatch, type TurnWatchStats } from './turn-watch';
 import type { UploadIndex } from './upload-index';
 import { ViewLink } from './view-link';
 
@@ -174,16 +174,19 @@ export class SessionHost {
       logger: deps.logger,
       disposed: () => this.#disposed,
       followOpenTurns: () => this.#followOpenTurns(),
+      historyRead: (updatedAt) => this.#watch.historyRead(updatedAt),
       reportSuccess: deps.reportSuccess,
       reportFailure: deps.reportFailure,
     });
     this.#watch = new TurnWatch({
+      sessionId: deps.sessionId,
       clock,
       logger: deps.logger,
       intervalMs: deps.watchIntervalMs,
       shown: () => !this.#disposed && this.link.visible,
       idle: () => this.#history.loaded && !this.#history.busy && !this.busy,
-      check: () => this.#history.refresh(),
+      list: (query) => deps.client().listSessions(query),
+      read: () => this.#history.refresh(),
     });
     this.#wait = new RateLimitWait({ view: this.view, clock, send: (req) => this.startTurn(req) });
     this.#actions = {
@@ -250,6 +253,16 @@ export class SessionHost {
   /** What reconciling with the stored history did so far. */
   get reconcileStats(): ReconcileStats {
     return this.#reconciler.stats;
+  }
+
+  /** What the watch for turns started elsewhere did so far (tests, diagnostics). */
+  get watchStats(): TurnWatchStats {
+    return this.#watch.stats;
+  }
+
+  /** The person looks at the panel again (it or its window got the focus): the watch looks soon. */
+  lookedAt(): void {
+    this.#watch.again();
   }
 
   /** Resolves once no reconciliation with the stored history is pending or running. */

@@ -18,6 +18,7 @@ export interface ResolvedOptions {
   maxConcurrent: number;
   downloads: 'template' | 'absolute-url' | 'none';
   lamSessions: boolean;
+  listUpdatedAt: boolean;
 }
 
 export interface EmulatorContext {

@@ -47,6 +47,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     maxConcurrent: Math.max(1, options.maxConcurrent ?? 3),
     downloads: options.downloads ?? 'template',
     lamSessions: options.lamSessions ?? false,
+    listUpdatedAt: options.listUpdatedAt ?? true,
   };
   const keys: EmulatorKeys = { ...DEFAULT_KEYS, ...options.keys };
   const store = new Store(keys);

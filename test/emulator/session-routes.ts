@@ -111,7 +111,11 @@ export function listSessions(ctx: EmulatorContext, url: URL, owner: KeyOwner): J
     return c !== 0 ? c * dir : a.sessionId.localeCompare(b.sessionId);
   });
   const total = mine.length;
-  const items = mine.slice((page - 1) * limit, page * limit).map((s) => sessionJson(s, ctx.opts.variant));
+  const items = mine.slice((page - 1) * limit, page * limit).map((s) => {
+    const json = sessionJson(s, ctx.opts.variant);
+    if (!ctx.opts.listUpdatedAt) delete json.updatedAt;
+    return json;
+  });
   return {
     status: 200,
     body: {

@@ -58,6 +58,11 @@ export interface EmulatorOptions {
    * false), so a client can open the session a web task links to.
    */
   lamSessions?: boolean;
+  /**
+   * Default true; false: `GET /sessions` entries carry no `updatedAt` (a service whose list does not
+   * say when a session changed; it still sorts by it, and `GET /sessions/{id}` still has it).
+   */
+  listUpdatedAt?: boolean;
   /** Serve HTTPS (and WSS) with this PEM key and certificate instead of plain HTTP. */
   tls?: { key: string; cert: string };
 }
