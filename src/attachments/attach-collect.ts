@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { checkInside, nodeRealPath } from '../core/files/real-path';
 import { FOLDER_LIMITS, folderVerdict, listed, overLimit, sizeLimitMessage } from './attach-limits';
 import { walkFolder, type WalkFs } from './folder-walk';
-import { excludeMatcher } from './glob';
+import { excludeMatcher } from '../core/files/glob';
 import { fileSource, type AttachmentSource } from './sources';
 import { l10n } from '../core/l10n';
 

@@ -1,10 +1,11 @@
 import { l10n } from '../l10n';
+import { globSource } from './glob';
 /**
  * Which workspace files can run code: files an editor, an extension, Git, a package manager, a
  * shell hook or a CI service runs (or takes a program to run from) without the person asking to
  * run that file. Apply names them first, writes them only after a separate confirmation, and
  * refuses them in a workspace that is not trusted (`docs/decisions/2026-11-26-files-that-run-code.md`
- * says why each is on the list, and why some are not). Pure; imports only `l10n`.
+ * says why each is on the list, and why some are not). Pure; imports only `l10n` and `glob`.
  *
  * Paths are workspace-relative and `/`-separated, as `safeRelativePath` makes them (so `..`,
  * look-alike characters, 8.3 short names and trailing dots are already refused); they are matched
@@ -94,7 +95,7 @@ export function globsMatcher(globs: readonly string[]): (relPath: string) => boo
 /**
  * A glob as a regular expression over a whole `/`-separated relative path: `*` is any characters
  * but `/`, `?` one of them, `**` (a whole segment) any number of folders, `{a,b}` either
- * (nested too); a glob without `/` matches a name at any depth (`*.sh` is `**\/*.sh`),
+ * (nested too), `[abc]` one of them (`globSource`, as VS Code reads `files.exclude`); a glob without `/` matches a name at any depth (`*.sh` is `**\/*.sh`),
  * as in `.gitignore`; a leading `/` or `./` anchors it at the folder. Matching ignores case.
  */
 export function globToRegExp(glob: string): RegExp {
@@ -103,36 +104,5 @@ export function globToRegExp(glob: string): RegExp {
   else if (g.startsWith('/')) g = g.slice(1);
   else if (!g.includes('/')) g = `**/${g}`;
   if (g.endsWith('/')) g += '**';
-  let re = '';
-  let depth = 0;
-  for (let i = 0; i < g.length; i++) {
-    const c = g[i];
-    if (c === '*' && g[i + 1] === '*') {
-      const atStart = i === 0 || g[i - 1] === '/';
-      const atEnd = i + 2 === g.length || g[i + 2] === '/';
-      if (atStart && atEnd) {
-        // `**/` any folders (none too); a final `**` anything below.
-        if (i + 2 === g.length) re += '.*';
-        else {
-          re += '(?:[^/]*/)*';
-          i++;
-        }
-        i++;
-        continue;
-      }
-      re += '[^/]*';
-      i++;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '{') {
-      depth++;
-      re += '(?:';
-    } else if (c === '}' && depth > 0) {
-      depth--;
-      re += ')';
-    } else if (c === ',' && depth > 0) re += '|';
-    else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
-  }
-  re += ')'.repeat(depth);
-  return new RegExp(`^${re}$`, 'i');
+  return new RegExp(`^${globSource(g)}$`, 'i');
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { excludeMatcher, globMatcher } from '../../../src/attachments/glob';
+import { excludeMatcher, globMatcher } from '../../../src/core/files/glob';
 
 describe('files.exclude globs', () => {
   const cases: [glob: string, path: string, match: boolean][] = [

@@ -6,7 +6,7 @@
  */
 
 /** The regular expression source of one glob. */
-function globSource(glob: string): string {
+export function globSource(glob: string): string {
   let out = '';
   let i = 0;
   let braces = 0;
