@@ -3,6 +3,7 @@
  * what the transcript already holds, and the connection state they add up to. No `vscode` import.
  */
 import type { Agent } from 'node:http';
+import { isProxyOrCertificateError } from '../core/api/http-errors';
 import type { AgentEvent } from '../core/api/types';
 import type { Logger } from '../core/log';
 import { formatCount, l10n } from '../core/l10n';
@@ -177,6 +178,12 @@ function describe(f: Follower): [number, ConnectionView] {
         return [3, { state: 'reconnecting', message: info.error.message }];
       const s =
         info.delayMs !== undefined ? formatCount(Math.max(1, Math.ceil(info.delayMs / 1000))) : undefined;
+      // A proxy or a certificate in the way: its own words say which setting to change.
+      if (info.error && isProxyOrCertificateError(info.error)) {
+        const why = info.error.message.replace(/[.\s]*$/, '');
+        const message = s ? l10n.t('{0}. Retrying in {1} s.', why, s) : l10n.t('{0}.', why);
+        return [4, { state: 'offline', message }];
+      }
       if (info.error?.fault === 'network' && info.attempt >= OFFLINE_AFTER) {
         const message = s
           ? l10n.t('Den cannot reach the service. Retrying in {0} s.', s)

@@ -3,6 +3,7 @@ import type { Agent, IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { DenError, redact } from '../api/errors';
+import { errorFromException, isProxyOrCertificateError } from '../api/http-errors';
 import { upgradeError } from './upgrade-error';
 
 /** What one connection reports. Nothing is reported after `close()` or after `lost`. */
@@ -80,12 +81,19 @@ export class StreamConnection {
       this.#lastFrameAt = performance.now();
     });
     ws.on('error', (err) => {
+      // A proxy or a certificate in the way says which setting to change, as for HTTP requests.
+      const known = errorFromException(err, {
+        operation: l10n.t('follow the live stream'),
+        secrets: [options.secret],
+      });
       this.#fail(
         ws,
-        new DenError({
-          code: 'network',
-          message: l10n.t('The live stream failed: {0}', redact(err.message, options.secret)),
-        }),
+        isProxyOrCertificateError(known)
+          ? known
+          : new DenError({
+              code: 'network',
+              message: l10n.t('The live stream failed: {0}', redact(err.message, options.secret)),
+            }),
       );
     });
     ws.on('close', (code) => {
