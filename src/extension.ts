@@ -90,7 +90,12 @@ function publishForTests(context: vscode.ExtensionContext, internals: DenTestInt
 function readSettings() {
   return parseSettings((name) => {
     const dot = name.indexOf('.');
-    return vscode.workspace.getConfiguration(name.slice(0, dot)).get(name.slice(dot + 1));
+    const config = vscode.workspace.getConfiguration(name.slice(0, dot));
+    const key = name.slice(dot + 1);
+    // The service's address comes from user settings only: a workspace's settings (a cloned
+    // repository's) must not send the API key to another service. Not a `machine` scope: that
+    // would ignore the user's own setting in a remote window.
+    return name === 'den.baseUrl' ? config.inspect(key)?.globalValue : config.get(key);
   });
 }
 

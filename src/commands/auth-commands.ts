@@ -64,7 +64,7 @@ async function configure(given?: string): Promise<string | undefined> {
       title: l10n.t('Den: Service URL'),
       prompt: l10n.t('Base URL of your Agent Session Service'),
       placeHolder: 'https://agents.example.com',
-      value: config.get<string>('baseUrl') ?? '',
+      value: config.inspect<string>('baseUrl')?.globalValue ?? '',
       ignoreFocusOut: true,
       validateInput: (v) => validateBaseUrl(v).problem,
     }));
