@@ -181,7 +181,7 @@ function describe(f: Follower): [number, ConnectionView] {
       // A proxy or a certificate in the way: its own words say which setting to change.
       if (info.error && isProxyOrCertificateError(info.error)) {
         const why = info.error.message.replace(/[.\s]*$/, '');
-        const message = s ? l10n.t('{0}. Retrying in {1} s.', why, s) : l10n.t('{0}.', why);
+        const message = s ? l10n.t('{0}. Retrying in {1} s.', why, s) : `${why}.`;
         return [4, { state: 'offline', message }];
       }
       if (info.error?.fault === 'network' && info.attempt >= OFFLINE_AFTER) {
