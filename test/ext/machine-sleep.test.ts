@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { ConnectionView } from '../../src/protocol/view';
 import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';
-import { lastTurn, openPanel, turnEnded, waitShows, withStoredTurn } from './panel-helpers';
+import { lastTurn, openPanel, turnEnded, waitShows, withStoredTurn, recordConnection } from './panel-helpers';
 
 /** Five minutes asleep, as the wall clock sees it on waking. */
 const SLEPT_MS = 5 * 60_000;
@@ -29,11 +28,7 @@ describe('The machine slept', () => {
     Date.now = () => realNow() + slept;
     const id = randomUUID();
     const panel = await openPanel(den.api, id, { turn: { task: 'slow answer in 20 events', mode: 'auto' } });
-    const told: ConnectionView[] = [];
-    const untap = panel.host.link.tap((m) => {
-      if (m.type === 'init') told.push(m.connection);
-      if (m.type === 'batch') for (const d of m.deltas) if (d.type === 'connection') told.push(d.connection);
-    });
+    const { told, stop: untap } = recordConnection(panel);
     try {
       const turn = lastTurn(panel);
       await waitFor('the turn to stream', () => turn.status === 'running' && turn.blocks.length > 0);

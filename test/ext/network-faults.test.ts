@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ConnectionView } from '../../src/protocol/view';
 import { startEmulator, type Emulator } from '../emulator';
 import { startConnectProxy, type ConnectProxy } from '../support/connect-proxy';
 import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';
 import { denApi, denLogText, signIn, sessionsView } from './helpers';
 import { resetHttpSettings, selfSignedCertificate, setHttpSetting } from './network-helpers';
-import { lastTurn, openPanel, turnEnded, waitShows, withStoredTurn } from './panel-helpers';
+import { lastTurn, openPanel, turnEnded, waitShows, withStoredTurn, recordConnection } from './panel-helpers';
 
 /** The turn's stream reconnects with a backoff capped at 10 s: room for it after the outage. */
 const RECONNECT_BUDGET_MS = 30_000;
@@ -77,11 +76,7 @@ describe('Network faults', () => {
     this.timeout(90_000);
     const id = randomUUID();
     const panel = await openPanel(den.api, id, { turn: { task: 'slow answer in 20 events', mode: 'auto' } });
-    const told: ConnectionView[] = [];
-    const untap = panel.host.link.tap((m) => {
-      if (m.type === 'init') told.push(m.connection);
-      if (m.type === 'batch') for (const d of m.deltas) if (d.type === 'connection') told.push(d.connection);
-    });
+    const { told, stop: untap } = recordConnection(panel);
     try {
       const turn = lastTurn(panel);
       await waitFor('the turn to stream', () => turn.status === 'running' && turn.blocks.length > 0);

@@ -12,6 +12,7 @@ import { transcriptFromDetail } from '../../src/core/transcript/from-history';
 import { isTerminalStatus, type Transcript, type Turn } from '../../src/core/transcript/model';
 import { applyEvent, beginTurn, createTranscript } from '../../src/core/transcript/reducer';
 import type { WebviewDigest } from '../../src/protocol/messages';
+import type { ConnectionView } from '../../src/protocol/view';
 import type { SessionPanel } from '../../src/panel/session-panel';
 import type { TranscriptCache } from '../../src/session/transcript-cache';
 import { blockText } from '../../src/webview/state';
@@ -145,4 +146,17 @@ export async function cachedOnClose(api: DenApi, sessionId: string): Promise<Tra
     await cache.flush();
     return cache.read(sessionId);
   });
+}
+
+/**
+ * Records every connection state the panel is told (its `init` and each `connection` delta), from
+ * now until `stop()`: states that pass before a poll would see them.
+ */
+export function recordConnection(panel: SessionPanel): { told: ConnectionView[]; stop(): void } {
+  const told: ConnectionView[] = [];
+  const stop = panel.host.link.tap((m) => {
+    if (m.type === 'init') told.push(m.connection);
+    if (m.type === 'batch') for (const d of m.deltas) if (d.type === 'connection') told.push(d.connection);
+  });
+  return { told, stop };
 }
