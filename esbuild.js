@@ -44,8 +44,8 @@ if (fs.existsSync('src/extension.ts')) {
 }
 // The webviews' entry points: each builds its page on import (browser bundles, not unit-loadable).
 const WEBVIEW_ENTRIES = [
-  ['src/webview/main.ts', 'dist/webview.js'],
-  ['src/webview/webtask-main.ts', 'dist/webtask.js'],
+  ['src/webview/session-panel/main.ts', 'dist/webview.js'],
+  ['src/webview/webtask-panel/main.ts', 'dist/webtask.js'],
 ];
 for (const [entry, outfile] of WEBVIEW_ENTRIES) {
   if (!fs.existsSync(entry)) continue;

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { WebSocketServer } from 'ws';
-import type { AgentEvent } from '../src/core/api/types';
+import type { AgentEvent } from '../src/core/client/types';
 import { eventFactory } from '../test/support/events';
 
 /**

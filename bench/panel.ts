@@ -6,15 +6,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentEvent } from '../src/core/api/types';
+import type { AgentEvent } from '../src/core/client/types';
 import type { Transcript } from '../src/core/transcript/model';
 import { applyEvent, beginTurn, createTranscript } from '../src/core/transcript/reducer';
-import { DeltaBatcher, type InitBody } from '../src/session/delta-batcher';
-import type { HostMessage } from '../src/protocol/messages';
-import { TranscriptCache } from '../src/session/transcript-cache';
-import { transcriptViews } from '../src/session/turn-view';
+import { DeltaBatcher, type InitBody } from '../src/model/session/delta-batcher';
+import type { HostMessage } from '../src/protocol/session-panel/messages';
+import { TranscriptCache } from '../src/model/session/transcript-cache';
+import { transcriptViews } from '../src/model/session/turn-view';
 import { eventFactory } from '../test/support/events';
-import { closeBrowser, openHarness, type Harness } from '../test/unit/webview/browser-harness';
+import { closeBrowser, openHarness, type Harness } from '../test/unit/webview/session-panel/browser-harness';
 
 const SESSION = '11111111-2222-4333-8444-555555555555';
 

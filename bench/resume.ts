@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ApiClient } from '../src/core/api/client';
-import type { AgentEvent } from '../src/core/api/types';
+import { ApiClient } from '../src/core/client/client';
+import type { AgentEvent } from '../src/core/client/types';
 import { SessionStream } from '../src/core/stream/session-stream';
 import { startEmulator } from '../test/emulator';
 

@@ -1,5 +1,5 @@
-import { ApiClient } from '../src/core/api/client';
-import { SessionList } from '../src/session/list/session-list';
+import { ApiClient } from '../src/core/client/client';
+import { SessionList } from '../src/model/sessions-list/session-list';
 import { startEmulator } from '../test/emulator';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { Readable } from 'node:stream';
-import { ApiClient } from '../src/core/api/client';
+import { ApiClient } from '../src/core/client/client';
 
 /**
  * Uploads a 200 MB generated body to an emulator running in a child process (so the server's

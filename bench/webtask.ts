@@ -1,7 +1,7 @@
-import { checkResult } from '../src/core/webtask/result-check';
-import { rowFilter, sortedIndexes, toTable } from '../src/core/webtask/flatten';
-import { toCsv, toJsonLines, toPrettyJson } from '../src/core/webtask/writers';
-import { compareRuns } from '../src/core/webtask/compare';
+import { checkResult } from '../src/core/webtasks/result-check';
+import { rowFilter, sortedIndexes, toTable } from '../src/core/webtasks/flatten';
+import { toCsv, toJsonLines, toPrettyJson } from '../src/core/webtasks/writers';
+import { compareRuns } from '../src/core/webtasks/compare';
 import { sampleFor } from '../test/emulator/lam';
 import { WEB_TASK_SAMPLE } from '../test/emulator/web-task-sample';
 

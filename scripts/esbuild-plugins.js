@@ -144,15 +144,15 @@ function hostBundle(entry, { production, outfile, metafile = false, plugins = []
  * task's checks, comparison, exports and JSON Schema conversion): they are built into `cold.js`
  * beside the activation bundle and loaded on their first call (docs/decisions/2026-11-24-cold-bundle.md).
  * Each must be pure: no state of its own that the rest of Den shares (the l10n bundle is shared
- * through `globalThis`, see src/core/l10n.ts), no class the rest of Den checks with `instanceof`.
+ * through `globalThis`, see src/core/shared/l10n.ts), no class the rest of Den checks with `instanceof`.
  */
 const COLD_MODULES = [
-  'src/core/files/merge.ts',
+  'src/core/merge/merge.ts',
   'src/core/transcript/markdown-export.ts',
-  'src/core/webtask/compare.ts',
-  'src/core/webtask/writers.ts',
-  'src/core/webtask/result-check.ts',
-  'src/core/webtask/json-schema.ts',
+  'src/core/webtasks/compare.ts',
+  'src/core/webtasks/writers.ts',
+  'src/core/webtasks/result-check.ts',
+  'src/core/webtasks/json-schema.ts',
 ];
 const ROOT = path.join(__dirname, '..');
 const COLD_FILE = 'cold.js';
@@ -240,7 +240,7 @@ function extensionBuildOptions({ production, outfile = path.join('dist', 'extens
  * shares no module with dist/extension.js (docs/decisions/2026-11-24-integrations-bundle.md).
  */
 function integrationsBuildOptions({ production, outfile = path.join('dist', 'integrations.js'), metafile }) {
-  return hostBundle('src/integrations/main.ts', { production, outfile, metafile });
+  return hostBundle('src/editor/integrations/main.ts', { production, outfile, metafile });
 }
 
 /**

@@ -9,7 +9,8 @@ const { getL10nJson } = require('@vscode/l10n-dev');
 const { listTs } = require('./lib/list-ts');
 
 const ROOT = path.join(__dirname, '..');
-const OWN_L10N = /^import \{ (?:[\w, ]+, )?l10n(?:, [\w, ]+)? \} from '(?:\.\.?\/)+(?:core\/)?l10n';$/m;
+const OWN_L10N =
+  /^import \{ (?:[\w, ]+, )?l10n(?:, [\w, ]+)? \} from '(?:\.\.?\/)+(?:core\/)?(?:shared\/)?l10n';$/m;
 
 async function main() {
   const files = listTs(path.join(ROOT, 'src'))

@@ -1,39 +1,43 @@
 import * as vscode from 'vscode';
-import { formatCount, l10n, setL10nBundle } from './core/l10n';
-import { createDenApi } from './api/den-api';
-import type { DenExtensionApi } from './api/types';
-import { seedDemoKey } from './auth/demo-key';
-import { KeyStore } from './auth/key-store';
-import { registerAttachCommands } from './commands/attach-commands';
-import { registerApplyCommands } from './commands/apply-commands';
-import { offerWalkthrough, registerAuthCommands, registerGetStarted } from './commands/auth-commands';
-import { registerFileCommands } from './commands/file-commands';
-import { registerPanelCommands } from './commands/panel-commands';
-import { registerReviewCommands } from './commands/review-commands';
-import { registerSessionCommands } from './commands/session-commands';
-import { linkOf, sessionUriHandler } from './commands/session-link-commands';
-import { registerTurnCommands } from './commands/turn-commands';
-import { registerWebTaskCommands } from './commands/webtask-commands';
-import { parseSettings } from './config/settings';
-import { redactingLogger, type Logger } from './core/log';
-import { SessionFileSystem } from './files/session-fs';
-import { ApplyPreviews } from './files/apply-review';
-import { WorkspaceFileStatus } from './files/file-status';
-import { BaseStore } from './session/bases';
-import { Connection } from './service/connection';
-import { Attention } from './panel/attention';
-import { PanelManager } from './panel/panel-manager';
-import { SessionFiles } from './session/session-files';
-import { MARKDOWN_SCHEME, SessionMarkdownProvider, openSessionMarkdown } from './sessions/markdown-view';
-import { SessionDropController } from './sessions/session-drop';
-import { SessionsTreeProvider } from './sessions/sessions-tree';
-import { StatusBar } from './status/status-bar';
-import { PasscodeStore } from './webtasks/passcode-store';
-import { WEB_TASK_VIEW_TYPE } from './webtasks/webtask-panel';
-import { WebTasks } from './webtasks/web-tasks';
-import { registerIntegrations, type IntegrationsHandle } from './integrations/register';
+import { formatCount, l10n, setL10nBundle } from './core/shared/l10n';
+import { createDenApi } from './editor/api/den-api';
+import type { DenExtensionApi } from './editor/api/types';
+import { seedDemoKey } from './editor/platform/demo-key';
+import { KeyStore } from './editor/platform/key-store';
+import { registerAttachCommands } from './editor/commands/attach-commands';
+import { registerApplyCommands } from './editor/commands/apply-commands';
+import { offerWalkthrough, registerAuthCommands, registerGetStarted } from './editor/commands/auth-commands';
+import { registerFileCommands } from './editor/commands/file-commands';
+import { registerPanelCommands } from './editor/commands/panel-commands';
+import { registerReviewCommands } from './editor/commands/review-commands';
+import { registerSessionCommands } from './editor/commands/session-commands';
+import { linkOf, sessionUriHandler } from './editor/commands/session-link-commands';
+import { registerTurnCommands } from './editor/commands/turn-commands';
+import { registerWebTaskCommands } from './editor/commands/webtask-commands';
+import { parseSettings } from './editor/platform/settings';
+import { redactingLogger, type Logger } from './core/shared/log';
+import { SessionFileSystem } from './editor/session-files/session-fs';
+import { ApplyPreviews } from './editor/apply/apply-review';
+import { WorkspaceFileStatus } from './editor/session-files/workspace-file-status';
+import { BaseStore } from './model/apply/bases';
+import { Connection } from './editor/platform/connection';
+import { Attention } from './editor/session-panel/attention-signals';
+import { PanelManager } from './editor/session-panel/panel-manager';
+import { SessionFiles } from './model/session-files/session-files';
+import {
+  MARKDOWN_SCHEME,
+  SessionMarkdownProvider,
+  openSessionMarkdown,
+} from './editor/sessions-view/markdown-view';
+import { SessionDropController } from './editor/sessions-view/session-drop';
+import { SessionsTreeProvider } from './editor/sessions-view/sessions-tree';
+import { StatusBar } from './editor/sessions-view/status-bar';
+import { PasscodeStore } from './editor/webtasks/passcode-store';
+import { WEB_TASK_VIEW_TYPE } from './editor/webtasks/webtask-panel';
+import { WebTasks } from './editor/webtasks/web-tasks';
+import { registerIntegrations, type IntegrationsHandle } from './editor/integrations/register';
 
-export type * from './api/types';
+export type * from './editor/api/types';
 
 /**
  * Den's live pieces, for Den's own integration tests only: never returned by `activate` (another

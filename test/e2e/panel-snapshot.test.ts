@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { FrameLocator, Page } from 'playwright-core';
-import type { AgentEvent } from '../../src/core/api/types';
+import type { AgentEvent } from '../../src/core/client/types';
 import { applyEvent, beginTurn, createTranscript } from '../../src/core/transcript/reducer';
 import { startEmulator, type Emulator } from '../emulator';
 import { openWorkbench, webviewFrame, type Workbench } from '../harness/workbench';

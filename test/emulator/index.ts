@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { Socket } from 'node:net';
-import type { AgentEvent, Mode } from '../../src/core/api/types';
+import type { AgentEvent, Mode } from '../../src/core/client/types';
 import type { EmulatorContext, ResolvedOptions } from './context';
 import { FaultState } from './faults';
 import { requestHandler } from './http-routes';

@@ -2,7 +2,7 @@
  * Scripted turns: the event sequence a turn emits, chosen from the task text (see the emulator
  * contract). Payload fields follow the event-kind table of service-behaviour.md.
  */
-import type { FileInfo, Mode } from '../../src/core/api/types';
+import type { FileInfo, Mode } from '../../src/core/client/types';
 import { notesFor, rewrite, type AttachedText } from './write-back';
 
 /** One scripted event; `writes` are applied to the session's files when the event is emitted. */

@@ -4,7 +4,7 @@
  * and optional generated sessions for paging.
  */
 import { randomUUID } from 'node:crypto';
-import type { AgentEvent, FileInfo, Mode } from '../../src/core/api/types';
+import type { AgentEvent, FileInfo, Mode } from '../../src/core/client/types';
 import type { EmulatorContext } from './context';
 import { isTerminalKind, scriptFor, type ScriptStep } from './scripts';
 import { PRIMARY_USER, SECOND_USER, type StoredMessage, type StoredSession } from './store';

@@ -1,6 +1,6 @@
 /** Session and turn endpoints: start a turn, list, fetch, rename, delete, abort. */
 import type { IncomingMessage } from 'node:http';
-import { EFFORTS, MODES, type FileInfo, type Mode } from '../../src/core/api/types';
+import { EFFORTS, MODES, type FileInfo, type Mode } from '../../src/core/client/types';
 import type { EmulatorContext } from './context';
 import { HttpError, readJson } from './http-util';
 import { messageJson, sessionJson } from './shapes';

@@ -2,7 +2,7 @@
  * Wire shapes of sessions and messages in both variants: `current` (sessionId, events) and
  * `legacy` (chatId, blocks + status, state snapshots).
  */
-import type { AgentEvent, LegacyBlock } from '../../src/core/api/types';
+import type { AgentEvent, LegacyBlock } from '../../src/core/client/types';
 import type { StoredMessage, StoredSession } from './store';
 
 export type Variant = 'current' | 'legacy';

@@ -6,7 +6,7 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { AgentEvent, FileInfo, Mode } from '../../src/core/api/types';
+import type { AgentEvent, FileInfo, Mode } from '../../src/core/client/types';
 import { errorBody, parseStreamEntryId, streamEntryAfter, type EmulatorContext } from './context';
 import { FaultySender } from './faults';
 import { stateSnapshot } from './shapes';

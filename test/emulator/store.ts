@@ -3,7 +3,7 @@
  * and media (uploaded and generated file contents).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AgentEvent, FileInfo, Mode } from '../../src/core/api/types';
+import type { AgentEvent, FileInfo, Mode } from '../../src/core/client/types';
 import type { EmulatorKeys } from './types';
 
 /** Who a key belongs to. */

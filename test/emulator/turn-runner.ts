@@ -2,7 +2,7 @@
  * Runs turns inside the emulator on timers, whether or not anybody listens: per-session queueing,
  * per-user concurrency, abort, and fan-out of every stored event to live listeners.
  */
-import type { AgentEvent, FileInfo, Mode } from '../../src/core/api/types';
+import type { AgentEvent, FileInfo, Mode } from '../../src/core/client/types';
 import { isTerminalKind, scriptFor, type ScriptStep } from './scripts';
 import type { Store, StoredMessage, StoredSession } from './store';
 import type { TimerSet } from './timers';

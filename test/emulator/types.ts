@@ -2,7 +2,7 @@
  * Public option and control types of the local emulator of the Agent Session Service.
  * `index.ts` re-exports them; see /tmp/emu-contract.md and shared/spec/service-behaviour.md.
  */
-import type { AgentEvent, FileInfo, Mode } from '../../src/core/api/types';
+import type { AgentEvent, FileInfo, Mode } from '../../src/core/client/types';
 
 /** How the emulator starts. Every field is optional. */
 export interface EmulatorOptions {

@@ -7,7 +7,7 @@
  * file's line-comment syntax), and every line containing `TODO` replaced by
  * `<indent><comment> Done: <what followed TODO>`. The notes file is `<dir>/<name>.notes.md`.
  */
-import type { FileInfo } from '../../src/core/api/types';
+import type { FileInfo } from '../../src/core/client/types';
 
 /** An attachment of a turn, resolved to its content: where it goes and what the client sent. */
 export interface AttachedText {

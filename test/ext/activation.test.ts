@@ -144,7 +144,7 @@ describe('Activation', () => {
       ['service', 'key', 'task', 'attach', 'apply'],
     );
     const registered = new Set(await vscode.commands.getCommands(true));
-    // the contexts Den sets (src/service/connection.ts; den.walkthroughOpen: Get Started)
+    // the contexts Den sets (src/editor/platform/connection.ts; den.walkthroughOpen: Get Started)
     const contexts = new Set(['den.configured', 'den.signedIn', 'den.walkthroughOpen']);
     for (const step of walkthrough.steps) {
       assert.ok(fs.existsSync(path.join(ext.extensionPath, step.media.markdown)), step.media.markdown);

@@ -38,7 +38,7 @@ interface ProbeReport {
   };
 }
 
-/** The public API's members (src/api/types.ts, docs/api.md), and nothing else. */
+/** The public API's members (src/editor/api/types.ts, docs/api.md), and nothing else. */
 const PUBLIC_MEMBERS = [
   'apiVersion',
   'followTurn',

@@ -1,12 +1,12 @@
 /**
- * Den's public extension API (`src/api/types.ts`, docs/api.md), as another extension uses it:
+ * Den's public extension API (`src/editor/api/types.ts`, docs/api.md), as another extension uses it:
  * `vscode.extensions.getExtension('den-dev.den').exports`.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { DenExtensionApi, DenTurnSnapshot } from '../../src/api/types';
+import type { DenExtensionApi, DenTurnSnapshot } from '../../src/editor/api/types';
 import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';
 import { emuFetch, EXTENSION_ID, settleKeyChange } from './helpers';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { ApplyResult } from '../../src/files/apply-command';
+import type { ApplyResult } from '../../src/editor/apply/apply-command';
 import { root, useApply } from './apply-helpers';
 
 /**

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { ApplyResult } from '../../src/files/apply-command';
+import type { ApplyResult } from '../../src/editor/apply/apply-command';
 import { waitFor } from '../support/wait';
 import { root, turnPaths, useApply } from './apply-helpers';
 

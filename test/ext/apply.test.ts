@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { applyAgentFiles, type ApplyDeps, type ApplyResult } from '../../src/files/apply-command';
-import type { ApplyPreviews } from '../../src/files/apply-review';
+import { applyAgentFiles, type ApplyDeps, type ApplyResult } from '../../src/editor/apply/apply-command';
+import type { ApplyPreviews } from '../../src/editor/apply/apply-review';
 import { waitFor } from '../support/wait';
 import { root, turnPaths, useApply } from './apply-helpers';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { SessionActivityEvent } from '../../src/session/session-activity';
+import type { SessionActivityEvent } from '../../src/model/session/session-activity';
 import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';
 import { EXTENSION_ID, sessionsView, setDenSetting } from './helpers';

@@ -1,7 +1,7 @@
 /** A new person's first minutes: the walkthrough in an empty editor area, once per profile. */
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { offerWalkthrough } from '../../src/commands/auth-commands';
+import { offerWalkthrough } from '../../src/editor/commands/auth-commands';
 import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';
 import { setDenSetting } from './helpers';

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import type { DenTestInternals } from '../../src/extension';
-import type { PanelTurnRequest } from '../../src/panel/panel-manager';
-import type { SessionNode } from '../../src/sessions/tree-nodes';
+import type { PanelTurnRequest } from '../../src/editor/session-panel/panel-manager';
+import type { SessionNode } from '../../src/editor/sessions-view/tree-nodes';
 import type { Emulator } from '../emulator';
 import { waitFor } from '../support/wait';
 
@@ -20,7 +20,7 @@ import { waitFor } from '../support/wait';
  * public API only, docs/api.md).
  */
 export type DenApi = DenTestInternals;
-export type { SessionNode } from '../../src/sessions/tree-nodes';
+export type { SessionNode } from '../../src/editor/sessions-view/tree-nodes';
 
 export const EXTENSION_ID = 'den-dev.den';
 
@@ -62,7 +62,7 @@ export async function setDenSetting(api: DenApi, name: string, value: unknown): 
   });
 }
 
-/** Den's key in SecretStorage (src/auth/key-store.ts). */
+/** Den's key in SecretStorage (src/editor/platform/key-store.ts). */
 const SECRET_ID = 'den.apiKey';
 
 /**

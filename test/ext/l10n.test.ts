@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { setL10nBundle } from '../../src/core/l10n';
+import { setL10nBundle } from '../../src/core/shared/l10n';
 import { useDen } from './fixtures';
 import { emuFetch, groupedRows, labelOf, rows, signIn } from './helpers';
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
-import type { DenSettings } from '../../src/config/settings';
+import type { DenSettings } from '../../src/editor/platform/settings';
 import { waitFor } from '../support/wait';
 import type { DenApi } from './helpers';
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { ReviewResult } from '../../src/files/review-changes';
+import type { ReviewResult } from '../../src/editor/apply/review-changes';
 import { useApply, root } from './apply-helpers';
 import { openPanel } from './panel-helpers';
 import { waitFor } from '../support/wait';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { waitFor } from '../support/wait';
-import { sessionFileShownAt } from '../../src/files/session-fs';
+import { sessionFileShownAt } from '../../src/editor/session-files/session-fs';
 import { useDen } from './fixtures';
 import { emuFetch, labelOf, rows } from './helpers';
 import { lastTurn, openPanel, seededSession, turnEnded } from './panel-helpers';

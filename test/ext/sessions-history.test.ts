@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { silentLogger } from '../../src/core/log';
-import type { IdStorage } from '../../src/session/list/recent-ids';
-import { SessionsTreeProvider } from '../../src/sessions/sessions-tree';
+import { silentLogger } from '../../src/core/shared/log';
+import type { IdStorage } from '../../src/model/sessions-list/recent-ids';
+import { SessionsTreeProvider } from '../../src/editor/sessions-view/sessions-tree';
 import type { Emulator } from '../emulator';
 import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { EMPTY_WEB_TASK_FORM } from '../../src/protocol/webtask-messages';
+import { EMPTY_WEB_TASK_FORM } from '../../src/protocol/webtask-panel/webtask-messages';
 import { useDen } from './fixtures';
 
 /**

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { toCsv, toJsonLines, toPrettyJson } from '../../src/core/webtask/writers';
+import { toCsv, toJsonLines, toPrettyJson } from '../../src/core/webtasks/writers';
 import {
   EMPTY_WEB_TASK_FORM,
   type WebTaskForm,
   type WebTaskHostMessage,
-} from '../../src/protocol/webtask-messages';
+} from '../../src/protocol/webtask-panel/webtask-messages';
 import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';
 import { denApi, denLogText, setDenSetting, type DenApi } from './helpers';

@@ -63,7 +63,7 @@ async function main(): Promise<void> {
       'workbench.startupEditor': 'none',
       'den.showWalkthroughOnFirstRun': true,
     },
-    // Den stores it in SecretStorage on its first start (src/auth/demo-key.ts): signed in already.
+    // Den stores it in SecretStorage on its first start (src/editor/platform/demo-key.ts): signed in already.
     env: { DEN_DEMO_API_KEY: emulator.keys.primary },
   }));
 

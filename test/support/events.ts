@@ -2,7 +2,7 @@
  * Agent events for tests and benchmarks, shaped as one agent message's stream carries them: ids,
  * stream entry ids and timestamps that increase by one per event.
  */
-import type { AgentEvent } from '../../src/core/api/types';
+import type { AgentEvent } from '../../src/core/client/types';
 
 /** Makes the next event of the stream: its kind, payload (`{}` if left out) and block. */
 export type EventMaker = (kind: string, payload?: unknown, blockId?: string) => AgentEvent;

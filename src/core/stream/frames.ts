@@ -1,6 +1,6 @@
 import type { RawData } from 'ws';
-import type { AgentEvent } from '../api/types';
-import { isFiniteNumber, isNonNegativeInteger, isRecord, isString, object, refine } from '../schema';
+import type { AgentEvent } from '../client/types';
+import { isFiniteNumber, isNonNegativeInteger, isRecord, isString, object, refine } from '../shared/schema';
 
 /** One server frame of the session socket, classified. */
 export type StreamFrame =

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../api/types';
+import type { AgentEvent } from '../client/types';
 import { compareEntries, entryPosition } from './entry-id';
 
 /** Where a stream starts and how patient it is with gaps. */

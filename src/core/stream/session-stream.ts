@@ -1,10 +1,10 @@
-import { l10n } from '../l10n';
+import { l10n } from '../shared/l10n';
 import { performance } from 'node:perf_hooks';
 import type { RawData } from 'ws';
-import { DenError, MISSING_KEY, redact } from '../api/errors';
-import type { AgentEvent, TurnFile } from '../api/types';
-import { redactingLogger, silentLogger, type Logger } from '../log';
-import { backoffDelay, delayWithRetryAfter, type BackoffOptions } from '../backoff';
+import { DenError, MISSING_KEY, redact } from '../client/errors';
+import type { AgentEvent, TurnFile } from '../client/types';
+import { redactingLogger, silentLogger, type Logger } from '../shared/log';
+import { backoffDelay, delayWithRetryAfter, type BackoffOptions } from '../shared/backoff';
 import { frameText, parseFrame, terminalKind, terminalPhase } from './frames';
 import { Sequencer, START_CURSOR, type ExpireResult } from './sequencer';
 import { StreamConnection } from './stream-connection';

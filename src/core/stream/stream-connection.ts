@@ -1,9 +1,9 @@
-import { l10n } from '../l10n';
+import { l10n } from '../shared/l10n';
 import type { Agent, IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import { DenError, redact } from '../api/errors';
-import { errorFromException, isProxyOrCertificateError } from '../api/http-errors';
+import { DenError, redact } from '../client/errors';
+import { errorFromException, isProxyOrCertificateError } from '../client/http-errors';
 import { upgradeError } from './upgrade-error';
 
 /** What one connection reports. Nothing is reported after `close()` or after `lost`. */

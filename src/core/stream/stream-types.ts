@@ -1,8 +1,8 @@
 import type { Agent } from 'node:http';
-import type { DenError } from '../api/errors';
-import type { AgentEvent } from '../api/types';
-import type { Logger } from '../log';
-import type { BackoffOptions } from '../backoff';
+import type { DenError } from '../client/errors';
+import type { AgentEvent } from '../client/types';
+import type { Logger } from '../shared/log';
+import type { BackoffOptions } from '../shared/backoff';
 
 /** How the stream spaces its reconnects: 250 ms doubling to 10 s, up to half of it taken off at random. */
 export const STREAM_BACKOFF: Readonly<BackoffOptions> = Object.freeze({

@@ -1,5 +1,5 @@
-import { l10n } from '../l10n';
-import { DenError } from '../api/errors';
+import { l10n } from '../shared/l10n';
+import { DenError } from '../client/errors';
 
 /** What goes into the socket address of one agent message's stream. */
 export interface StreamUrlParts {

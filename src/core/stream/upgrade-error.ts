@@ -1,8 +1,8 @@
-import { l10n } from '../l10n';
+import { l10n } from '../shared/l10n';
 import type { IncomingHttpHeaders } from 'node:http';
-import { DenError, redact, type DenErrorCode } from '../api/errors';
-import { beyondStatus, codeForStatus, parseRetryAfter, quoteBody } from '../api/http-errors';
-import { isRecord, isString } from '../schema';
+import { DenError, redact, type DenErrorCode } from '../client/errors';
+import { beyondStatus, codeForStatus, parseRetryAfter, quoteBody } from '../client/http-errors';
+import { isRecord, isString } from '../shared/schema';
 
 /**
  * The `DenError` for a socket upgrade the server answered with an HTTP status instead of 101.

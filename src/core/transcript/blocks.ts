@@ -14,7 +14,7 @@ import type {
   ToolLog,
   ToolStatus,
 } from './model';
-import { isRecord } from '../schema';
+import { isRecord } from '../shared/schema';
 import { assignSafe, copyRecord, readFiles, str, type Rec } from './read';
 
 interface BlockIndex {

@@ -1,4 +1,4 @@
-import { l10n } from '../l10n';
+import { l10n } from '../shared/l10n';
 /**
  * What each event kind does to a turn (see service-behaviour.md, "Event kinds"). Every handler reads
  * its payload tolerantly; an event that cannot be placed becomes a generic block, never an error.
@@ -32,7 +32,7 @@ import {
   type TurnStatus,
 } from './model';
 import { mergeTodos } from './plan';
-import { isRecord } from '../schema';
+import { isRecord } from '../shared/schema';
 import { copyRecord, num, readFiles, rec, str, strOrNum, type Rec } from './read';
 
 /** One event being applied to one turn. */

@@ -1,6 +1,6 @@
 /** `sandbox.snapshot`: which files a turn added, updated or deleted. */
 import type { FileChange, Transcript, Turn } from './model';
-import { isRecord } from '../schema';
+import { isRecord } from '../shared/schema';
 import { basename, num, str, type Rec } from './read';
 
 /** The session's files as of the start of `turn`: every earlier turn's changes, in order. */

@@ -2,7 +2,7 @@
  * Builds a transcript from stored history (`GET /sessions/{id}`), current or legacy variant, with the
  * same reducer live frames go through, so a stored turn and a followed one fold to the same model.
  */
-import type { Message, SessionDetail } from '../api/types';
+import type { Message, SessionDetail } from '../client/types';
 import { addBlock, newMarkdown } from './blocks';
 import { emptyChangeSet } from './change-set';
 import { applyLegacyState } from './legacy';

@@ -26,7 +26,7 @@ import {
   type TurnStatus,
 } from './model';
 import { mergeTodos } from './plan';
-import { isRecord } from '../schema';
+import { isRecord } from '../shared/schema';
 import { copyRecord, num, readFiles, rec, str, strOrNum, type Rec } from './read';
 
 /** What a legacy state carries; every field optional and untrusted. */

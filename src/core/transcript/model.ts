@@ -3,7 +3,7 @@
  * instances, no `undefined`-valued keys), built by folding agent events with `reducer.ts`, from stored
  * history (`from-history.ts`) and from live frames alike.
  */
-import type { Effort, FileInfo, Mode } from '../api/types';
+import type { Effort, FileInfo, Mode } from '../client/types';
 
 /** A session's conversation: its turns in order. */
 export interface Transcript {

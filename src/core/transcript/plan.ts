@@ -1,6 +1,6 @@
 /** `plan.update`: todos merged by id, first-seen order kept, statuses applied. */
 import type { Plan, Todo, TodoStatus } from './model';
-import { isRecord } from '../schema';
+import { isRecord } from '../shared/schema';
 import { str, strOrNum } from './read';
 
 /** Reads a todo status in the service's or a common spelling; undefined when unrecognised. */

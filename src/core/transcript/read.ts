@@ -3,8 +3,8 @@
  * garbage event never throws in the reducer. Built on the primitives of `../schema` (`isRecord` is
  * the one plain-object check).
  */
-import type { FileInfo } from '../api/types';
-import { isFiniteNumber, isRecord, isString } from '../schema';
+import type { FileInfo } from '../client/types';
+import { isFiniteNumber, isRecord, isString } from '../shared/schema';
 
 export type Rec = Record<string, unknown>;
 

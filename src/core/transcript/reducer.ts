@@ -2,7 +2,7 @@
  * The transcript reducer: a deterministic fold of agent events into the view model, updated in place.
  * Each call returns a `ChangeSet` saying exactly what changed, so a host can post deltas.
  */
-import type { AgentEvent, Effort, FileInfo, Mode } from '../api/types';
+import type { AgentEvent, Effort, FileInfo, Mode } from '../client/types';
 import { emptyChangeSet } from './change-set';
 import { applyKind, type EventContext } from './event-kinds';
 import {
@@ -13,7 +13,7 @@ import {
   type Turn,
   type TurnStatus,
 } from './model';
-import { isRecord } from '../schema';
+import { isRecord } from '../shared/schema';
 import { num, rec, str } from './read';
 
 export function createTranscript(sessionId: string, title?: string): Transcript {

@@ -3,7 +3,7 @@
  * snapshot that is not exactly what this version writes reads as `undefined` (refetch instead).
  * The check is a schema whose type is asserted, below, to be exactly the model's.
  */
-import type { Effort, FileInfo, Mode } from '../api/types';
+import type { Effort, FileInfo, Mode } from '../client/types';
 import {
   arrayOf,
   custom,
@@ -19,7 +19,7 @@ import {
   variant,
   type Guard,
   type Infer,
-} from '../schema';
+} from '../shared/schema';
 import type { Block, FileChange, Plan, Transcript, Turn, UserMessage } from './model';
 
 export const TRANSCRIPT_SNAPSHOT_VERSION = 1;

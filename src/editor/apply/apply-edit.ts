@@ -1,0 +1,116 @@
+/**
+ * Writing a plan's entries as one `vscode.WorkspaceEdit`, so the whole apply is one undo step:
+ * new files are created with their contents (never over an existing file), existing text files
+ * get their whole text replaced through their document (an editor with unsaved changes is edited,
+ * never overwritten on disk; the change stays unsaved there), binary files are replaced, and
+ * confirmed deletions delete. No editor is opened or focused. Right before building the edit, every
+ * entry is checked again against the workspace (`stillAsPlanned`, and the links): if anything
+ * changed since the plan was made, nothing is written.
+ */
+import { formatCount, l10n } from '../../core/shared/l10n';
+import { checkInside } from '../../core/paths/real-path';
+import { stillAsPlanned, type PlanEntry, type PlanFolder } from '../../model/apply/apply-plan';
+import * as vscode from 'vscode';
+import { fileUri, openDocument } from './apply-folder';
+import { spaceProblem } from './apply-space';
+import { undoFailedEdit } from './apply-undo';
+
+export type ApplyOutcome =
+  | {
+      ok: true;
+      written: PlanEntry[];
+      /** Edited in their documents but not saved (the save failed, e.g. a full disk): their new text waits in the editor. */
+      unsaved?: string[];
+    }
+  | { ok: false; message: string; changed?: string[] };
+
+/** Checks the entries again and applies them in one edit; saves the files that had no unsaved changes. */
+export async function applyEntries(
+  folder: vscode.WorkspaceFolder,
+  reader: PlanFolder,
+  entries: readonly PlanEntry[],
+): Promise<ApplyOutcome> {
+  if (entries.length === 0) return { ok: true, written: [] };
+  const changed: string[] = [];
+  for (const e of entries) {
+    const rel = e.relPath!;
+    if (reader.realPath) {
+      const inside = await checkInside(reader.root, rel, reader.realPath, {
+        caseInsensitive: reader.caseInsensitive,
+      });
+      if (!inside.ok) return { ok: false, message: inside.message };
+    }
+    let current: Uint8Array | undefined;
+    try {
+      current = await reader.readFile(rel);
+    } catch {
+      changed.push(rel);
+      continue;
+    }
+    if (!stillAsPlanned(e, current) || reader.isDirty(rel) !== e.dirty) changed.push(rel);
+  }
+  if (changed.length > 0) {
+    return {
+      ok: false,
+      changed,
+      message:
+        changed.length > 5
+          ? l10n.t(
+              'Nothing was applied: {0} and {1} more changed while you were deciding. Run Apply again to see the new plan.',
+              changed.slice(0, 5).join(', '),
+              formatCount(changed.length - 5),
+            )
+          : l10n.t(
+              'Nothing was applied: {0} changed while you were deciding. Run Apply again to see the new plan.',
+              changed.join(', '),
+            ),
+    };
+  }
+  if (folder.uri.scheme === 'file') {
+    const space = await spaceProblem(folder.uri.fsPath, entries);
+    if (space) return { ok: false, message: space.message };
+  }
+  const edit = new vscode.WorkspaceEdit();
+  /** Documents that had no unsaved changes before the edit: saved after it, as the agent's files are. */
+  const toSave: { uri: vscode.Uri; relPath: string }[] = [];
+  /** The text of each edited document before the edit, to put back if the edit fails. */
+  const texts = new Map<string, string>();
+  for (const e of entries) {
+    const uri = fileUri(folder, e.relPath!);
+    const label = e.relPath!;
+    const metadata: vscode.WorkspaceEditEntryMetadata = { label, needsConfirmation: false };
+    if (e.action === 'delete') {
+      edit.deleteFile(uri, { ignoreIfNotExists: true }, metadata);
+    } else if (e.expected === null) {
+      edit.createFile(uri, { overwrite: false, contents: e.newContent! }, metadata);
+    } else if (e.binary) {
+      edit.createFile(uri, { overwrite: true, contents: e.newContent! }, metadata);
+    } else {
+      const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
+      const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
+      edit.replace(uri, whole, textOf(e.newContent!), metadata);
+      texts.set(label, doc.getText());
+      if (!doc.isDirty) toSave.push({ uri, relPath: label });
+    }
+  }
+  const done = await vscode.workspace.applyEdit(edit);
+  // VS Code stops at the first file it cannot write and keeps what it wrote before: undone here.
+  if (!done) return { ok: false, message: await undoFailedEdit(folder, entries, texts) };
+  const unsaved: string[] = [];
+  for (const { uri, relPath } of toSave) {
+    // Saved whatever `isDirty` says: the extension host may not have heard yet that the edit made
+    // the document dirty, or may have closed a document no editor shows (the edited text then
+    // stayed unsaved and the disk unchanged: seen in test/ext/round-trip.test.ts). Saving a
+    // document without changes writes nothing.
+    const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
+    if (!(await doc.save()) && doc.isDirty) unsaved.push(relPath);
+  }
+  if (unsaved.length > 0) return { ok: true, written: [...entries], unsaved };
+  return { ok: true, written: [...entries] };
+}
+
+/** UTF-8 text without a byte order mark (the document keeps its own encoding and mark). */
+function textOf(bytes: Uint8Array): string {
+  const text = new TextDecoder('utf-8').decode(bytes);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

@@ -1,0 +1,133 @@
+/**
+ * Review Changes: the workspace beside the agent, without writing anything. The left side of each
+ * pair is the workspace file (`file:` or the folder's scheme; absent for a file the agent created),
+ * the right side the agent's version as a `den-session:` URI (a turn's own version for a turn;
+ * absent for a file the agent deleted). One file opens VS Code's diff editor (`vscode.diff`),
+ * several its multi-file diff editor (`vscode.changes`). Paths map to the folder exactly as Apply
+ * maps them (`session/workspace-paths.ts`); refused paths are named in a warning, never opened.
+ */
+import { sessionFilePath } from '../../model/session-files/file-index';
+import { workspacePaths } from '../../model/apply/workspace-paths';
+import { formatCount, l10n } from '../../core/shared/l10n';
+import * as vscode from 'vscode';
+import { chooseFolder, fileUri, type FolderWords } from './apply-folder';
+import { EMPTY_URI } from './apply-review';
+import type { AgentVersions } from './apply-sources';
+import { sessionFileShownAt, sessionFileUri } from '../session-files/session-fs';
+
+/** One file to review: the agent's path (as the sandbox names it) and its version, or none when deleted. */
+export interface ReviewEntry {
+  path: string;
+  agent: vscode.Uri | undefined;
+}
+
+/** What a review opened, for tests and other extensions (URIs as strings). */
+export interface ReviewResult {
+  opened: 'diff' | 'changes' | 'none';
+  title?: string;
+  /** Workspace-relative path, workspace side (undefined: none), agent side (undefined: deleted). */
+  pairs: { relPath: string; original?: string; modified?: string }[];
+  /** The refused paths, as the agent named them. */
+  refused: string[];
+}
+
+export interface ReviewOptions {
+  /** The workspace folder (URI string); default: the only one, or a quick pick. */
+  folder?: string;
+}
+
+const reviewWords = (): FolderWords => ({
+  none: l10n.t('Review compares the agent’s files with a workspace folder, and this window has none.'),
+  title: l10n.t('Den: Compare with Which Folder?'),
+  placeHolder: l10n.t('The workspace folder to compare the agent’s files with'),
+});
+
+/**
+ * The entries of a scope: each version as a `den-session:` URI; with `versioned` (a turn's files),
+ * the URI names exactly that version, which later turns do not change.
+ */
+export function reviewEntries(sessionId: string, source: AgentVersions, versioned: boolean): ReviewEntry[] {
+  return [...source.files].map(([path, v]) => ({
+    path,
+    agent: v.deleted
+      ? undefined
+      : sessionFileUri(sessionId, sessionFilePath(sessionId, path), versioned ? v.info : undefined),
+  }));
+}
+
+/** The title of a multi-file review of `source`. */
+export function reviewTitle(source: Pick<AgentVersions, 'title' | 'turn'>): string {
+  return source.turn !== undefined
+    ? l10n.t('Den: Changes of turn {0} — {1}', source.turn, source.title)
+    : l10n.t('Den: Changes of “{0}”', source.title);
+}
+
+/** Chooses the folder, pairs the entries with it and opens the diff; says when there is nothing to show. */
+export async function openReview(
+  entries: readonly ReviewEntry[],
+  labels: { title: string; what: string },
+  options: ReviewOptions = {},
+): Promise<ReviewResult> {
+  const folder = await chooseFolder(options.folder, reviewWords());
+  if (!folder) return { opened: 'none', pairs: [], refused: [] };
+  const mapped = workspacePaths(entries.map((e) => e.path));
+  const refused: string[] = [];
+  const reasons: string[] = [];
+  const pairs: [vscode.Uri, vscode.Uri | undefined, vscode.Uri | undefined][] = [];
+  const result: ReviewResult['pairs'] = [];
+  for (const [k, entry] of entries.entries()) {
+    const m = mapped[k];
+    if (!m.ok) {
+      refused.push(entry.path);
+      reasons.push(m.message);
+      continue;
+    }
+    const target = fileUri(folder, m.relPath);
+    const original = (await exists(target)) ? target : undefined;
+    // Deleted by the agent and absent here: nothing to compare.
+    if (!original && !entry.agent) continue;
+    // The agent's side under the workspace file's path: the editor shows a change, not a rename.
+    const modified = entry.agent && (sessionFileShownAt(entry.agent, target) ?? entry.agent);
+    pairs.push([target, original, modified]);
+    result.push({
+      relPath: m.relPath,
+      ...(original ? { original: original.toString() } : {}),
+      ...(modified ? { modified: modified.toString() } : {}),
+    });
+  }
+  if (refused.length > 0) {
+    void vscode.window.showWarningMessage(
+      refused.length === 1
+        ? l10n.t('Den: not shown, a path Den refuses: {0}', reasons.join(' '))
+        : l10n.t(
+            'Den: not shown, {0} paths Den refuses: {1}',
+            formatCount(refused.length),
+            reasons.join(' '),
+          ),
+    );
+  }
+  if (pairs.length === 0) {
+    void vscode.window.showInformationMessage(l10n.t('Den: no changes to review in {0}.', labels.what));
+    return { opened: 'none', pairs: [], refused };
+  }
+  if (pairs.length === 1) {
+    const [, original, agent] = pairs[0];
+    const title = l10n.t('{0} (workspace) ↔ Den: agent', result[0].relPath);
+    await vscode.commands.executeCommand('vscode.diff', original ?? EMPTY_URI, agent ?? EMPTY_URI, title, {
+      preview: true,
+    });
+    return { opened: 'diff', title, pairs: result, refused };
+  }
+  await vscode.commands.executeCommand('vscode.changes', labels.title, pairs);
+  return { opened: 'changes', title: labels.title, pairs: result, refused };
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch (err) {
+    if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') return false;
+    throw err;
+  }
+}

@@ -1,0 +1,60 @@
+import * as vscode from 'vscode';
+import type { PanelManager } from '../session-panel/panel-manager';
+import { firstLine } from '../../core/shared/format';
+import type { RunningTurn } from '../../model/session/running-turn';
+import { showError } from '../platform/show-error';
+import { l10n } from '../../core/shared/l10n';
+
+interface TurnItem extends vscode.QuickPickItem {
+  turn: RunningTurn;
+}
+
+async function pickTurn(turns: RunningTurn[], title: string): Promise<RunningTurn | undefined> {
+  const items: TurnItem[] = turns.map((t) => ({
+    label: `${t.queued ? '$(clock)' : '$(sync~spin)'} ${firstLine(t.title, 60) || l10n.t('Untitled session')}`,
+    ...(t.queued ? { description: l10n.t('queued') } : {}),
+    detail: firstLine(t.task, 120),
+    turn: t,
+  }));
+  return (await vscode.window.showQuickPick(items, { title, matchOnDetail: true }))?.turn;
+}
+
+/**
+ * `den.showRunningTurns` (pick a running turn, open its panel) and `den.stopTurn` (stop the turn of
+ * the focused panel, the only running turn, or a picked one; a session id may be passed).
+ */
+export function registerPanelCommands(panels: PanelManager): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('den.showRunningTurns', async () => {
+      const turns = panels.runningTurns();
+      if (!turns.length) {
+        void vscode.window.showInformationMessage(l10n.t('Den: no turn is running.'));
+        return;
+      }
+      const t = await pickTurn(turns, l10n.t('Den: Running Turns'));
+      if (t) await panels.open(t.sessionId);
+    }),
+    vscode.commands.registerCommand('den.stopTurn', async (arg?: string | { sessionId?: string }) => {
+      try {
+        let sessionId = typeof arg === 'string' ? arg : arg?.sessionId;
+        const turns = panels.runningTurns();
+        if (!sessionId) {
+          const active = panels.activePanel()?.sessionId;
+          if (active && turns.some((t) => t.sessionId === active)) sessionId = active;
+          else if (turns.length === 1) sessionId = turns[0].sessionId;
+          else if (turns.length > 1)
+            sessionId = (await pickTurn(turns, l10n.t('Den: Stop Which Turn?')))?.sessionId;
+        }
+        if (!sessionId) {
+          if (!turns.length) void vscode.window.showInformationMessage(l10n.t('Den: no turn is running.'));
+          return;
+        }
+        if (!(await panels.stop(sessionId))) {
+          void vscode.window.showInformationMessage(l10n.t('Den: that session has no running turn.'));
+        }
+      } catch (err) {
+        void showError(err, l10n.t('stop the turn'));
+      }
+    }),
+  ];
+}

@@ -1,0 +1,96 @@
+import * as vscode from 'vscode';
+import { l10n } from '../../core/shared/l10n';
+import { showError } from '../platform/show-error';
+import {
+  UnseenTurns,
+  attentionText,
+  decideAttention,
+  type AttentionSettings,
+} from '../../model/session/attention';
+import type { TurnActivity } from '../../model/session/session-activity';
+
+/** What attention needs of the rest of the extension. */
+export interface AttentionDeps {
+  settings: () => AttentionSettings;
+  /** Whether the session's panel is open and visible. */
+  panelVisible: (sessionId: string) => boolean;
+  /** Opens (or reveals) the session's panel. */
+  open: (sessionId: string) => Promise<void>;
+  /** Shows the count of unseen turns on the Sessions view (0: no badge). */
+  setBadge: (count: number) => void;
+}
+
+/**
+ * Tells the person about turns that finish or need input while they look elsewhere (the decision is
+ * `session/attention.ts`'s): a notification with **Open** and, for a turn with files, **Review
+ * Changes**; and the count of turns that finished unseen on the Sessions view's badge.
+ */
+export class Attention implements vscode.Disposable {
+  /** Whether the window has focus (tests replace it: a test window's focus cannot be set). */
+  windowFocused: () => boolean = () => vscode.window.state.focused;
+  readonly #unseen = new UnseenTurns();
+  readonly #disposables: vscode.Disposable[];
+
+  readonly #deps: AttentionDeps;
+  constructor(deps: AttentionDeps) {
+    this.#deps = deps;
+    this.#disposables = [vscode.window.onDidChangeWindowState(() => this.focusChanged())];
+  }
+
+  /** The window's focus changed: on return, the sessions whose panels show are seen. */
+  focusChanged(): void {
+    if (!this.windowFocused()) return;
+    for (const id of this.#unseen.sessions()) if (this.#deps.panelVisible(id)) this.seen(id);
+  }
+
+  /** The number on the badge. */
+  get unseenCount(): number {
+    return this.#unseen.count;
+  }
+
+  /** A followed turn changed: notify and count it, or not. */
+  turnChanged({ event, turn }: TurnActivity): void {
+    const { kind, sessionId } = event;
+    const looking = { windowFocused: this.windowFocused(), panelVisible: this.#deps.panelVisible(sessionId) };
+    const settings = this.#deps.settings();
+    const { notify, unseen } = decideAttention(kind, settings, looking);
+    if (unseen) {
+      this.#unseen.add(sessionId, event.agentMessageId);
+      this.#updateBadge(settings);
+    }
+    if (!notify) return;
+    const files = kind !== 'needsInput' && turn.files.length + (turn.outputFiles?.length ?? 0) > 0;
+    const show = kind === 'failed' ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
+    const open = l10n.t('Open');
+    const review = l10n.t('Review Changes');
+    const actions = files ? [open, review] : [open];
+    // Not awaited: the notification stays until dismissed.
+    void Promise.resolve(show(attentionText(event), ...actions))
+      .then((choice) => {
+        if (choice === open) return this.#deps.open(sessionId);
+        if (choice === review)
+          return vscode.commands.executeCommand('den.reviewTurn', sessionId, event.agentMessageId);
+      })
+      .catch((err: unknown) => showError(err, 'open the session'));
+  }
+
+  /** The person saw a session (its panel was shown) or, without an id, every session. */
+  seen(sessionId?: string): void {
+    if (sessionId !== undefined && !this.windowFocused()) return;
+    if (this.#unseen.clear(sessionId)) this.#updateBadge(this.#deps.settings());
+  }
+
+  /** The settings changed: the badge goes when it is turned off. */
+  settingsChanged(): void {
+    this.#updateBadge(this.#deps.settings());
+  }
+
+  #updateBadge(settings: AttentionSettings): void {
+    if (!settings.badge) this.#unseen.clear();
+    this.#deps.setBadge(this.#unseen.count);
+  }
+
+  dispose(): void {
+    for (const d of this.#disposables) d.dispose();
+  }
+}

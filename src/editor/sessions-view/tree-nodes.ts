@@ -1,0 +1,265 @@
+import * as vscode from 'vscode';
+import type { FileInfo, Message, Session } from '../../core/client/types';
+import { formatCount, l10n } from '../../core/shared/l10n';
+import { sessionFileUri } from '../session-files/session-fs';
+import { firstLine, formatBytes, relativeTime } from '../../core/shared/format';
+import { fileStatusText, fileStatusWords, runsCodeNote } from '../../protocol/session-panel/file-status-text';
+import type { FileStatus } from '../../model/session-files/file-status';
+import { sessionFilePath } from '../../model/session-files/file-index';
+import { GROUP_LABELS, type SessionGroup } from '../../model/sessions-list/history-groups';
+import type { TurnState } from '../../model/sessions-list/sessions-model';
+
+/** The elements of the Sessions tree. Ids are stable so VS Code keeps expansion and selection. */
+export type SessionNode =
+  | { kind: 'day'; group: SessionGroup }
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'group'; group: 'turns' | 'files'; sessionId: string }
+  | { kind: 'turn'; sessionId: string; message: Message; agent?: Message }
+  | { kind: 'file'; sessionId: string; path: string; file: FileInfo }
+  | { kind: 'more' }
+  | { kind: 'note'; id: string; label: string; icon: string };
+
+/** One object per logical node, so VS Code's targeted refresh finds the element it knows. */
+export class NodeCache {
+  readonly #nodes = new Map<string, SessionNode>();
+
+  /** The known node for `n`; turns and files are replaced, as their data may have changed. */
+  node(n: SessionNode): SessionNode {
+    const key = nodeKey(n);
+    const known = this.#nodes.get(key);
+    if (known && n.kind !== 'turn' && n.kind !== 'file') return known;
+    this.#nodes.set(key, n);
+    return n;
+  }
+}
+
+function nodeKey(n: SessionNode): string {
+  switch (n.kind) {
+    case 'day':
+      return `d:${n.group}`;
+    case 'session':
+      return `s:${n.sessionId}`;
+    case 'group':
+      return `g:${n.group}:${n.sessionId}`;
+    case 'turn':
+      return `t:${n.sessionId}:${n.message.id}`;
+    case 'file':
+      return `f:${n.sessionId}:${n.path}`;
+    case 'more':
+      return 'more';
+    case 'note':
+      return `n:${n.id}`;
+  }
+}
+
+/** The icon and theme colour of each known state of a session's last turn (its name is the word). */
+const TURN_STATE: Record<TurnState, [icon: string, color: string]> = {
+  running: ['sync', 'charts.blue'],
+  done: ['pass', 'testing.iconPassed'],
+  failed: ['error', 'testing.iconFailed'],
+  stopped: ['debug-stop', 'charts.orange'],
+};
+
+/** The word shown for a state of a session's last turn. */
+function turnStateWord(state: TurnState): string {
+  switch (state) {
+    case 'running':
+      return l10n.t('running');
+    case 'done':
+      return l10n.t('done');
+    case 'failed':
+      return l10n.t('failed');
+    case 'stopped':
+      return l10n.t('stopped');
+  }
+}
+
+/** How a session row is drawn besides its data: its last turn's state (when known), archived here. */
+export interface SessionLook {
+  state?: TurnState;
+  archived?: boolean;
+}
+
+export function sessionItem(s: Session, look: SessionLook, now: number): vscode.TreeItem {
+  const { state, archived } = look;
+  const title = s.title || l10n.t('Untitled session');
+  const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `session:${s.sessionId}`;
+  const when = relativeTime(s.updatedAt, now);
+  const marks = [
+    s.isPinned && l10n.t('pinned'),
+    archived && l10n.t('archived'),
+    state && turnStateWord(state),
+  ].filter(Boolean);
+  item.description = [...marks, when].join(' · ');
+  item.contextValue = `session${s.isPinned ? '.pinned' : ''}${archived ? '.archived' : ''}`;
+  const icon = state && TURN_STATE[state];
+  item.iconPath = icon
+    ? new vscode.ThemeIcon(icon[0], new vscode.ThemeColor(icon[1]))
+    : s.isPinned
+      ? new vscode.ThemeIcon('pinned', new vscode.ThemeColor('charts.yellow'))
+      : new vscode.ThemeIcon('comment-discussion');
+  const files = Object.keys(s.fileSnapshot).length;
+  const tip = new vscode.MarkdownString(undefined, true);
+  tip.appendMarkdown(
+    `**${escapeMd(title)}**${state ? ` — $(${TURN_STATE[state][0]}) ${turnStateWord(state)}` : ''}\n\n`,
+  );
+  tip.appendMarkdown(`${l10n.t('Session ID: {0}', `\`${s.sessionId}\``)}  \n`);
+  tip.appendMarkdown(`${l10n.t('Created: {0}', new Date(s.createdAt).toLocaleString())}  \n`);
+  tip.appendMarkdown(`${l10n.t('Updated: {0}', new Date(s.updatedAt).toLocaleString())}  \n`);
+  // Backslash escapes show literally inside a code span: drop the one character that could end it.
+  if (s.sandboxImage)
+    tip.appendMarkdown(`${l10n.t('Sandbox image: {0}', `\`${s.sandboxImage.replace(/`/g, "'")}\``)}  \n`);
+  tip.appendMarkdown(
+    l10n.t('Files: {0}', formatCount(files)) +
+      (s.isPinned ? `  \n${l10n.t('Pinned')}` : '') +
+      (archived ? `  \n${l10n.t('Archived here')}` : ''),
+  );
+  item.tooltip = tip;
+  item.accessibilityInformation = { label: [title, ...marks, l10n.t('updated {0}', when)].join(', ') };
+  // A click (or Enter) opens the session, what a person came for; the twistie (or →) still expands it.
+  item.command = { command: 'den.openSession', title: l10n.t('Open Session'), arguments: [s.sessionId] };
+  return item;
+}
+
+/** A group at the root (Pinned, Today, …): expanded, but Archived, which holds what was put away. */
+export function dayItem(group: SessionGroup, count: number): vscode.TreeItem {
+  const item = new vscode.TreeItem(
+    GROUP_LABELS[group],
+    group === 'archived'
+      ? vscode.TreeItemCollapsibleState.Collapsed
+      : vscode.TreeItemCollapsibleState.Expanded,
+  );
+  item.id = `day:${group}`;
+  item.description = formatCount(count);
+  item.contextValue = `day.${group}`;
+  item.accessibilityInformation = {
+    label:
+      count === 1
+        ? l10n.t('{0}, 1 session', GROUP_LABELS[group])
+        : l10n.t('{0}, {1} sessions', GROUP_LABELS[group], formatCount(count)),
+  };
+  return item;
+}
+
+export function groupItem(group: 'turns' | 'files', sessionId: string, count?: number): vscode.TreeItem {
+  const label = group === 'turns' ? l10n.t('Turns') : l10n.t('Files');
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `${group}:${sessionId}`;
+  item.description = count === undefined ? undefined : formatCount(count);
+  item.iconPath = new vscode.ThemeIcon(group === 'turns' ? 'history' : 'files');
+  item.contextValue = `group.${group}`;
+  return item;
+}
+
+export function turnItem(
+  n: Extract<SessionNode, { kind: 'turn' }>,
+  running: boolean,
+  now: number,
+): vscode.TreeItem {
+  const m = n.message;
+  const item = new vscode.TreeItem(
+    firstLine(m.content) || l10n.t('(empty prompt)'),
+    vscode.TreeItemCollapsibleState.None,
+  );
+  item.id = `turn:${n.sessionId}:${m.id}`;
+  const aborted = n.agent?.aborted || m.aborted;
+  const parts = [
+    m.inputMode ?? 'auto',
+    aborted ? l10n.t('aborted') : running ? l10n.t('running') : '',
+    relativeTime(m.createdAt, now),
+  ];
+  item.description = parts.filter(Boolean).join(' · ');
+  item.iconPath = aborted
+    ? new vscode.ThemeIcon('debug-stop', new vscode.ThemeColor('errorForeground'))
+    : running
+      ? new vscode.ThemeIcon('sync')
+      : new vscode.ThemeIcon('comment');
+  item.tooltip = new vscode.MarkdownString().appendText(m.content || l10n.t('(empty prompt)'));
+  item.contextValue = aborted ? 'turn.aborted' : 'turn';
+  item.command = { command: 'den.openSession', title: l10n.t('Open Session'), arguments: [n.sessionId] };
+  return item;
+}
+
+/** The icon and theme color of each state (the Source Control view's colors). */
+const STATE_ICON: Record<FileStatus['state'], [icon: string, color: string]> = {
+  new: ['diff-added', 'gitDecoration.addedResourceForeground'],
+  modified: ['diff-modified', 'gitDecoration.modifiedResourceForeground'],
+  deleted: ['diff-removed', 'gitDecoration.deletedResourceForeground'],
+  conflicts: ['warning', 'gitDecoration.conflictingResourceForeground'],
+  identical: ['check', 'gitDecoration.ignoredResourceForeground'],
+  refused: ['circle-slash', 'errorForeground'],
+  failed: ['error', 'errorForeground'],
+};
+
+/** The icon of a file that can run code (`FileStatus.runsCode`), beside any state. */
+const RUNS_CODE_ICON: [string, string] = ['shield', 'list.warningForeground'];
+
+/** The key a row's drawn state is compared by (undefined: drawn without one). */
+export function statusKey(status: FileStatus | undefined): string | undefined {
+  return status && JSON.stringify(status);
+}
+
+/**
+ * A file row. With `status` (its state against the workspace folder, see `files/file-status.ts`),
+ * the description, icon, tooltip and accessible label say it; without, the directory and size.
+ */
+export function fileItem(n: Extract<SessionNode, { kind: 'file' }>, status?: FileStatus): vscode.TreeItem {
+  // The snapshot's map key may be a storage key (`<session>/<path>`); the file's name is its path.
+  const shown = n.file.name || n.path;
+  const name = shown.split('/').filter(Boolean).pop() ?? shown;
+  const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
+  item.id = `file:${n.sessionId}:${n.path}`;
+  const dir = shown.includes('/') ? shown.slice(0, shown.lastIndexOf('/')) : '';
+  const state = status && fileStatusText(status);
+  item.description = [state ?? '', dir, state ? '' : formatBytes(n.file.size)].filter(Boolean).join(' · ');
+  const path = sessionFilePath(n.sessionId, n.path, n.file);
+  item.resourceUri = sessionFileUri(n.sessionId, path);
+  // A file that can run code: its own icon, whatever applying it would do.
+  const look = status && (status.runsCode !== undefined ? RUNS_CODE_ICON : STATE_ICON[status.state]);
+  item.iconPath = look
+    ? new vscode.ThemeIcon(look[0], new vscode.ThemeColor(look[1]))
+    : vscode.ThemeIcon.File;
+  item.command = {
+    command: 'den.openGeneratedFile',
+    title: l10n.t('Open Generated File'),
+    arguments: [n.sessionId, path],
+  };
+  const against = status && [
+    l10n.t('Against the workspace: {0}', fileStatusWords(status)),
+    runsCodeNote(status),
+    status.reason ?? '',
+  ];
+  item.tooltip = [shown, formatBytes(n.file.size), l10n.t('key: {0}', n.file.key), ...(against ?? [])]
+    .filter(Boolean)
+    .join('\n');
+  item.contextValue = 'file';
+  item.accessibilityInformation = {
+    label: [name, dir && l10n.t('in {0}', dir), formatBytes(n.file.size), status && fileStatusWords(status)]
+      .filter(Boolean)
+      .join(', '),
+  };
+  return item;
+}
+
+export function moreItem(loaded: number, total: number): vscode.TreeItem {
+  const item = new vscode.TreeItem(l10n.t('Load more…'), vscode.TreeItemCollapsibleState.None);
+  item.id = 'more';
+  item.description = l10n.t('{0} of {1}', formatCount(loaded), formatCount(total));
+  item.iconPath = new vscode.ThemeIcon('ellipsis');
+  item.command = { command: 'den.loadMoreSessions', title: l10n.t('Load More Sessions') };
+  item.contextValue = 'more';
+  return item;
+}
+
+export function noteItem(n: Extract<SessionNode, { kind: 'note' }>): vscode.TreeItem {
+  const item = new vscode.TreeItem(n.label, vscode.TreeItemCollapsibleState.None);
+  item.id = n.id;
+  item.iconPath = new vscode.ThemeIcon(n.icon);
+  item.contextValue = 'note';
+  return item;
+}
+
+function escapeMd(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

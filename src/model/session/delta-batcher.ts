@@ -1,0 +1,311 @@
+/**
+ * Turns the reducer's ChangeSets into the protocol's posts: coalesced `batch`es at most every
+ * `intervalMs`, nothing while the view cannot receive, one catch-up when it can again. Every post
+ * (init, batch, or a direct message) carries the next `seq`. No `vscode` import.
+ */
+import { findBlock } from '../../core/transcript/blocks';
+import type { ChangeSet, LogStream, Transcript, Turn } from '../../core/transcript/model';
+import { findTurn } from '../../core/transcript/reducer';
+import { systemClock, type Clock } from '../shared/clock';
+import type { Delta, HostMessage } from '../../protocol/session-panel/messages';
+import { turnHeader } from './turn-view';
+
+type InitMessage = Extract<HostMessage, { type: 'init' }>;
+/** What `init` carries besides its type and seq. */
+export type InitBody = Omit<InitMessage, 'type' | 'seq'>;
+type Unsequenced<M> = M extends unknown ? Omit<M, 'seq'> : never;
+/** A post other than `init` and `batch` (probe, fullLog, focusComposer), before it gets its seq. */
+export type DirectMessage = Unsequenced<Exclude<HostMessage, { type: 'init' } | { type: 'batch' }>>;
+/** Deltas that say something happened once: each is sent, in order, never folded with another. */
+export type OnceDelta = Extract<Delta, { type: 'sendResult' }>;
+/** Deltas about the panel rather than the transcript; of each type only the latest is sent. */
+export type ViewDelta = Extract<
+  Delta,
+  { type: 'composer' | 'connection' | 'notice' | 'title' | 'fileStatus' }
+>;
+
+export interface DeltaBatcherOptions {
+  /** The live transcript: content is read from it when a batch is built. */
+  transcript: () => Transcript;
+  /** The whole view, for `init`. */
+  init: () => InitBody;
+  post: (message: HostMessage) => void;
+  clock?: Clock;
+  /** Least time between two posts (default 34 ms: at most 30 posts in any second). */
+  intervalMs?: number;
+  /**
+   * A catch-up touching more than this many turns + blocks is sent as an `init` instead of a batch
+   * (default 200): past that, a whole repaint is cheaper for the webview than that many replacements.
+   */
+  initThreshold?: number;
+}
+
+/** Counters for tests and benchmarks. */
+export interface BatcherStats {
+  /** Every post, whatever its type. */
+  posts: number;
+  /** Deltas inside batches. */
+  deltas: number;
+  inits: number;
+  batches: number;
+}
+
+interface AppendRun {
+  text: string;
+  stream?: LogStream;
+}
+
+/** What changed in one block: replaced whole, or only text appended (in order, runs merged). */
+type BlockChange = { whole: true } | { whole: false; runs: AppendRun[] };
+
+interface TurnChanges {
+  /** The turn is new to the view: everything of it is sent. */
+  created: boolean;
+  header: boolean;
+  /** First-touched order; a block created in the window sits there in creation order. */
+  blocks: Map<string, BlockChange>;
+  plan: boolean;
+  files: boolean;
+  /** Blocks were removed or moved: the order is sent whole. */
+  order: boolean;
+}
+
+const WHOLE: BlockChange = { whole: true };
+/** Most once-deltas kept for a view that does not listen (a send each: far more than can wait). */
+const MAX_ONCE = 50;
+
+export class DeltaBatcher {
+  readonly #opts: DeltaBatcherOptions;
+  readonly #clock: Clock;
+  readonly #intervalMs: number;
+  readonly #initThreshold: number;
+  #pending = new Map<string, TurnChanges>();
+  #views = new Map<ViewDelta['type'], ViewDelta>();
+  #once: OnceDelta[] = [];
+  #seqValue = 0;
+  #visibleValue = false;
+  #needsInit = false;
+  #lastPostAt = Number.NEGATIVE_INFINITY;
+  #timer: unknown;
+  readonly #counters: BatcherStats = { posts: 0, deltas: 0, inits: 0, batches: 0 };
+
+  constructor(options: DeltaBatcherOptions) {
+    this.#opts = options;
+    this.#clock = options.clock ?? systemClock;
+    this.#intervalMs = Math.max(1, options.intervalMs ?? 34);
+    this.#initThreshold = Math.max(0, options.initThreshold ?? 200);
+  }
+
+  /** The seq of the last post (0 before any). */
+  get seq(): number {
+    return this.#seqValue;
+  }
+
+  /** Whether posts go out (the view exists, is shown and listens). */
+  get visible(): boolean {
+    return this.#visibleValue;
+  }
+
+  get stats(): BatcherStats {
+    return { ...this.#counters };
+  }
+
+  /** Whether changes wait to be sent. */
+  get hasPending(): boolean {
+    return this.#pending.size > 0 || this.#views.size > 0 || this.#once.length > 0;
+  }
+
+  /** Records what one `applyEvent`/`beginTurn` changed. */
+  push(cs: ChangeSet): void {
+    if (cs.ignored) return;
+    let ch = this.#pending.get(cs.turnId);
+    if (!ch) {
+      ch = { created: false, header: false, blocks: new Map(), plan: false, files: false, order: false };
+      this.#pending.set(cs.turnId, ch);
+    }
+    if (cs.turnCreated) ch.created = true;
+    if (cs.statusChanged || cs.turnInfoChanged) ch.header = true;
+    if (cs.planChanged) ch.plan = true;
+    if (cs.filesChanged) ch.files = true;
+    if (cs.orderChanged) ch.order = true;
+    if (!ch.created) {
+      for (const id of cs.blocksCreated) ch.blocks.set(id, WHOLE);
+      for (const id of cs.blocksUpdated) {
+        const append = this.#visibleValue ? cs.appends.find((a) => a.blockId === id) : undefined;
+        const known = ch.blocks.get(id);
+        if (!append) ch.blocks.set(id, WHOLE);
+        else if (!known) ch.blocks.set(id, { whole: false, runs: [run(append.text, append.stream)] });
+        else if (!known.whole) addRun(known.runs, append.text, append.stream);
+      }
+    }
+    this.#schedule();
+  }
+
+  /** Records a panel delta (composer, connection, notice, title); the latest of each type wins. */
+  pushView(delta: ViewDelta): void {
+    // Re-inserted so that the order of the last changes is kept.
+    this.#views.delete(delta.type);
+    this.#views.set(delta.type, delta);
+    this.#schedule();
+  }
+
+  /**
+   * Records a delta that says something happened once (a send's result): unlike `pushView`, every
+   * one is sent, after the panel deltas of its batch (the state it ends in comes first). Kept while
+   * hidden and through an `init`, which does not cover it; at most {@link MAX_ONCE}, the oldest
+   * dropped first.
+   */
+  pushOnce(delta: OnceDelta): void {
+    this.#once.push(delta);
+    if (this.#once.length > MAX_ONCE) this.#once.splice(0, this.#once.length - MAX_ONCE);
+    this.#schedule();
+  }
+
+  /**
+   * Shows or hides the view. Hidden: nothing is posted and only which turns and blocks changed is
+   * kept (texts are read again when shown). Shown again: one catch-up post, a batch with the
+   * current content of what changed, or an `init` when `how` asks for one, after `invalidate`, or
+   * when more than `initThreshold` turns + blocks changed.
+   */
+  setVisible(visible: boolean, how: 'catch-up' | 'init' = 'catch-up'): void {
+    if (visible === this.#visibleValue) return;
+    this.#visibleValue = visible;
+    if (!visible) {
+      this.#cancelTimer();
+      for (const ch of this.#pending.values()) {
+        for (const [id, b] of ch.blocks) if (!b.whole) ch.blocks.set(id, WHOLE);
+      }
+      return;
+    }
+    if (how === 'init' || this.#needsInit || this.#changedItems() > this.#initThreshold) this.sendInit();
+    else this.flush();
+  }
+
+  /** The view must be repainted whole (the transcript was replaced): now, or when next shown. */
+  invalidate(): void {
+    this.#needsInit = true;
+    if (this.#visibleValue) this.sendInit();
+  }
+
+  /**
+   * Posts the whole view now (when visible) and forgets pending changes, which it covers; what
+   * happened once (`pushOnce`) follows in a batch right after it.
+   */
+  sendInit(): boolean {
+    if (!this.#visibleValue) return false;
+    this.#cancelTimer();
+    this.#pending = new Map();
+    this.#views = new Map();
+    this.#needsInit = false;
+    this.#counters.inits++;
+    this.#emit({ type: 'init', seq: 0, ...this.#opts.init() });
+    if (this.#once.length > 0) this.flush();
+    return true;
+  }
+
+  /** Posts a message now with the next seq; false (nothing sent) while hidden. */
+  send(message: DirectMessage): boolean {
+    if (!this.#visibleValue) return false;
+    this.#emit({ ...message, seq: 0 } as HostMessage);
+    return true;
+  }
+
+  /** Posts pending changes now, if visible and there are any. */
+  flush(): void {
+    this.#cancelTimer();
+    if (!this.#visibleValue || !this.hasPending) return;
+    const deltas = this.#build();
+    if (deltas.length === 0) return;
+    this.#counters.batches++;
+    this.#counters.deltas += deltas.length;
+    this.#emit({ type: 'batch', seq: 0, deltas });
+  }
+
+  dispose(): void {
+    this.#cancelTimer();
+    this.#visibleValue = false;
+  }
+
+  #emit(message: HostMessage): void {
+    message.seq = ++this.#seqValue;
+    this.#counters.posts++;
+    this.#lastPostAt = this.#clock.now();
+    this.#opts.post(message);
+  }
+
+  #schedule(): void {
+    if (!this.#visibleValue || this.#timer !== undefined) return;
+    const delay = Math.max(0, this.#lastPostAt + this.#intervalMs - this.#clock.now());
+    // Even with no wait, a timer: a synchronous burst of events becomes one post.
+    this.#timer = this.#clock.setTimeout(() => {
+      this.#timer = undefined;
+      this.flush();
+    }, delay);
+  }
+
+  #cancelTimer(): void {
+    if (this.#timer === undefined) return;
+    this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #changedItems(): number {
+    const t = this.#opts.transcript();
+    let n = 0;
+    for (const [id, ch] of this.#pending) {
+      n += 1 + (ch.created ? (findTurn(t, id)?.blocks.length ?? 0) : ch.blocks.size + (ch.order ? 1 : 0));
+    }
+    return n;
+  }
+
+  #build(): Delta[] {
+    const t = this.#opts.transcript();
+    const out: Delta[] = [];
+    for (const [id, ch] of this.#pending) {
+      const turn = findTurn(t, id);
+      if (turn) this.#turnDeltas(turn, ch, out);
+    }
+    out.push(...this.#views.values(), ...this.#once);
+    this.#pending = new Map();
+    this.#views = new Map();
+    this.#once = [];
+    return out;
+  }
+
+  #turnDeltas(turn: Turn, ch: TurnChanges, out: Delta[]): void {
+    const turnId = turn.agentMessageId;
+    if (ch.created || ch.header) out.push({ type: 'turn', turn: turnHeader(turn) });
+    if (ch.created) {
+      for (const block of turn.blocks) out.push({ type: 'block', turnId, block });
+    } else {
+      for (const [blockId, change] of ch.blocks) {
+        const block = findBlock(turn.blocks, blockId);
+        if (!block) continue;
+        if (change.whole) out.push({ type: 'block', turnId, block });
+        else {
+          for (const r of change.runs) {
+            out.push(
+              r.stream === undefined
+                ? { type: 'append', turnId, blockId, text: r.text }
+                : { type: 'append', turnId, blockId, text: r.text, stream: r.stream },
+            );
+          }
+        }
+      }
+      if (ch.order) out.push({ type: 'blockOrder', turnId, blockIds: turn.blocks.map((b) => b.id) });
+    }
+    if ((ch.created || ch.plan) && turn.plan) out.push({ type: 'plan', turnId, plan: turn.plan });
+    if ((ch.created && turn.files.length > 0) || ch.files)
+      out.push({ type: 'files', turnId, files: turn.files });
+  }
+}
+
+function run(text: string, stream?: LogStream): AppendRun {
+  return stream === undefined ? { text } : { text, stream };
+}
+
+function addRun(runs: AppendRun[], text: string, stream?: LogStream): void {
+  const last = runs[runs.length - 1];
+  if (last && last.stream === stream) last.text += text;
+  else runs.push(run(text, stream));
+}

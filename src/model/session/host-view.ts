@@ -1,0 +1,179 @@
+/**
+ * What a session's panel shows besides the transcript: the composer, the connection, the notice
+ * and the title, each posted (through the batcher) only when it changed. No `vscode` import.
+ */
+import type { Transcript } from '../../core/transcript/model';
+import type { Choice } from './composer-choice';
+import { presentError } from '../shared/error-text';
+import type { DeltaBatcher, InitBody } from './delta-batcher';
+import type {
+  AttachmentView,
+  ComposerState,
+  ConnectionView,
+  FileStatusView,
+  Notice,
+  SendOutcome,
+} from '../../protocol/session-panel/messages';
+import { openTurns, transcriptViews } from './turn-view';
+
+/** What the host reads from the extension's settings, each time it needs it. */
+export interface HostSettings {
+  /** `den.basePrompt`, sent as `base_prompt` when not empty. */
+  basePrompt?: string;
+  /** The service's host name, shown in the header. */
+  service: string;
+  /** Why nothing can be sent now (not signed in…). */
+  disabledReason?: string;
+  /** `vscode.l10n.bundle`, for the webview's texts (absent: English). */
+  l10n?: Record<string, string>;
+}
+
+/** Where the view's facts come from. */
+export interface HostViewSource {
+  sessionId: string;
+  transcript(): Transcript;
+  title(): string;
+  settings(): HostSettings;
+  /** The composer's mode and fast/think (its owner is the session's `ComposerChoice`). */
+  choice(): Choice;
+  attachments(): AttachmentView[];
+  /** The live streams' state; undefined when none is open. */
+  streams(): ConnectionView | undefined;
+  /** The history is being fetched. */
+  loading(): boolean;
+  titleChanged(): void;
+}
+
+export class HostView {
+  /** A turn start is on its way. */
+  sending = false;
+  /** Unix ms until which the service asked not to start turns (429; kept by `RateLimitWait`). */
+  rateLimitedUntil?: number;
+  /** The task of the message held back by a 429, if any. */
+  heldText?: string;
+  /** Why loading or following failed, shown while no stream is open. */
+  failure?: ConnectionView;
+  #noticeValue: Notice | null = null;
+  #fileStatusValue: FileStatusView[] = [];
+  #lastFileStatus = '[]';
+  #lastComposer = '';
+  #lastConnection = '';
+  #lastTitle: string;
+
+  readonly #src: HostViewSource;
+  readonly #batcher: DeltaBatcher;
+  constructor(src: HostViewSource, batcher: DeltaBatcher) {
+    this.#src = src;
+    this.#batcher = batcher;
+    this.#lastTitle = src.title();
+  }
+
+  get notice(): Notice | null {
+    return this.#noticeValue;
+  }
+
+  /** The whole view, for `init`. */
+  initBody(): InitBody {
+    return {
+      session: {
+        sessionId: this.#src.sessionId,
+        title: this.#src.title(),
+        service: this.#src.settings().service,
+      },
+      turns: transcriptViews(this.#src.transcript()),
+      composer: this.composer(),
+      connection: this.connection(),
+      notice: this.#noticeValue,
+      fileStatus: this.#fileStatusValue,
+      l10n: this.#src.settings().l10n ?? null,
+    };
+  }
+
+  /** Posts the files' states against the workspace when they changed. */
+  setFileStatus(files: FileStatusView[]): void {
+    const key = JSON.stringify(files);
+    if (key === this.#lastFileStatus) return;
+    this.#lastFileStatus = key;
+    this.#fileStatusValue = files;
+    this.#batcher.pushView({ type: 'fileStatus', files });
+  }
+
+  composer(): ComposerState {
+    const s = this.#src.settings();
+    const open = openTurns(this.#src.transcript());
+    const c: ComposerState = {
+      ...this.#src.choice(),
+      attachments: this.#src.attachments(),
+      running: open.length > 0,
+      queued: open.filter((t) => t.status === 'queued').length,
+      sending: this.sending,
+    };
+    if (this.rateLimitedUntil !== undefined && this.rateLimitedUntil > Date.now()) {
+      c.rateLimitedUntil = this.rateLimitedUntil;
+    }
+    if (this.heldText !== undefined) c.held = this.heldText;
+    if (s.disabledReason) c.disabledReason = s.disabledReason;
+    return c;
+  }
+
+  connection(): ConnectionView {
+    return (
+      this.#src.streams() ?? this.failure ?? (this.#src.loading() ? { state: 'loading' } : { state: 'idle' })
+    );
+  }
+
+  /**
+   * The webview already shows the composer as it is now (it changed mode or effort itself): the
+   * next init has it, and it is not echoed back.
+   */
+  composerShown(): void {
+    this.#lastComposer = JSON.stringify(this.composer());
+  }
+
+  /** Posts the composer when it changed (sign-in state, running turns, attachments…). */
+  updateComposer(): void {
+    const composer = this.composer();
+    const key = JSON.stringify(composer);
+    if (key === this.#lastComposer) return;
+    this.#lastComposer = key;
+    this.#batcher.pushView({ type: 'composer', composer });
+  }
+
+  updateConnection(): void {
+    const connection = this.connection();
+    const key = JSON.stringify(connection);
+    if (key === this.#lastConnection) return;
+    this.#lastConnection = key;
+    this.#batcher.pushView({ type: 'connection', connection });
+  }
+
+  updateTitle(): void {
+    const title = this.#src.title();
+    if (title === this.#lastTitle) return;
+    this.#lastTitle = title;
+    this.#batcher.pushView({ type: 'title', title });
+    this.#src.titleChanged();
+  }
+
+  /**
+   * Tells the webview how its send `sendId` ended. Sent as its own delta, never folded: `sending`
+   * going on and off between two posts must not hide a refusal (the webview gives the text back).
+   */
+  settleSend(sendId: string, outcome: SendOutcome): void {
+    this.updateComposer();
+    this.#batcher.pushOnce({ type: 'sendResult', sendId, outcome });
+  }
+
+  /** Shows a banner above the composer (null removes it). */
+  setNotice(notice: Notice | null): void {
+    if (JSON.stringify(notice) === JSON.stringify(this.#noticeValue)) return;
+    this.#noticeValue = notice;
+    this.#batcher.pushView({ type: 'notice', notice });
+  }
+
+  /** Shows an error as a notice, with what to do. */
+  showError(err: unknown, doing: string): void {
+    const p = presentError(err, doing);
+    this.setNotice({ level: p.transient ? 'warning' : 'error', message: p.message, actions: p.actions });
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * What the webview's messages do in its session: the handlers the host owns (the panel adapter adds
+ * those that need the editor: links, files, clipboard, the file dialog, commands). No `vscode`
+ * import.
+ */
+import { findBlock } from '../../core/transcript/blocks';
+import type { Transcript } from '../../core/transcript/model';
+import { findTurn } from '../../core/transcript/reducer';
+import type { Effort, Mode } from '../../core/client/types';
+import type { Handlers } from '../../protocol/shared/handlers';
+import type { SendOutcome, WebviewMessage } from '../../protocol/session-panel/messages';
+import type { AttachmentList } from '../attachments/attachment-list';
+import type { ComposerChoice } from './composer-choice';
+import type { HostView } from './host-view';
+import type { RateLimitWait } from './rate-limit-wait';
+import { fullBlockText } from './turn-view';
+import type { ViewLink } from './view-link';
+
+/** The webview messages a session's host handles without the editor. */
+export type SessionMessage = Extract<
+  WebviewMessage,
+  {
+    type:
+      | 'ready'
+      | 'send'
+      | 'stop'
+      | 'removeAttachment'
+      | 'showFullLog'
+      | 'retry'
+      | 'heldTurn'
+      | 'probeResult'
+      | 'composerChoice';
+  }
+>;
+
+/** The parts of the host the handlers act on. */
+export interface SessionMessageTarget {
+  link: ViewLink;
+  view: HostView;
+  wait: RateLimitWait;
+  attachments: AttachmentList;
+  choice: ComposerChoice;
+  transcript(): Transcript;
+  send(text: string, mode: Mode, effort: Effort, continueTurnId?: string): Promise<boolean>;
+  stop(): Promise<void>;
+  load(): Promise<void>;
+}
+
+export function sessionHandlers(t: SessionMessageTarget): Handlers<SessionMessage> {
+  return {
+    ready: (m) => {
+      t.link.ready(m.lastSeq);
+    },
+    send: async (m) => {
+      let outcome: SendOutcome = 'refused';
+      try {
+        if (await t.send(m.text, m.mode, m.effort, m.continueTurnId)) outcome = 'started';
+        else if (t.view.heldText !== undefined && t.view.heldText === m.text.trim()) outcome = 'held';
+      } finally {
+        // Whatever happened, the webview learns it: a refused send's text goes back to the composer.
+        if (m.sendId !== undefined) t.view.settleSend(m.sendId, outcome);
+      }
+    },
+    stop: () => t.stop(),
+    removeAttachment: (m) => {
+      t.attachments.remove(m.id);
+    },
+    showFullLog: (m) => {
+      const block = findBlock(findTurn(t.transcript(), m.turnId)?.blocks ?? [], m.blockId);
+      if (!block) return;
+      const { text, droppedChars } = fullBlockText(block);
+      t.link.send({
+        type: 'fullLog',
+        turnId: m.turnId,
+        blockId: m.blockId,
+        text,
+        ...(droppedChars > 0 ? { droppedChars } : {}),
+      });
+    },
+    retry: async () => {
+      t.view.setNotice(null);
+      await t.load();
+    },
+    heldTurn: (m) => t.wait.act(m.action),
+    probeResult: (m) => t.link.probeResult(m.id, m.digest),
+    // The webview shows the choice already: it is kept, not echoed.
+    composerChoice: (m) => {
+      t.choice.choose(m.mode, m.effort);
+      t.view.composerShown();
+    },
+  };
+}

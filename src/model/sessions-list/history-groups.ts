@@ -1,0 +1,90 @@
+import type { Session } from '../../core/client/types';
+import { l10n } from '../../core/shared/l10n';
+
+/** A group of the Sessions view's root, in the order shown. */
+export type SessionGroup = 'pinned' | 'today' | 'yesterday' | 'week' | 'older' | 'archived';
+
+export const GROUP_ORDER: readonly SessionGroup[] = [
+  'pinned',
+  'today',
+  'yesterday',
+  'week',
+  'older',
+  'archived',
+];
+
+/** The groups' names, translated when read (getters: the bundle is set at activation). */
+export const GROUP_LABELS: Readonly<Record<SessionGroup, string>> = {
+  get pinned() {
+    return l10n.t('Pinned');
+  },
+  get today() {
+    return l10n.t('Today');
+  },
+  get yesterday() {
+    return l10n.t('Yesterday');
+  },
+  get week() {
+    return l10n.t('Last 7 Days');
+  },
+  get older() {
+    return l10n.t('Older');
+  },
+  get archived() {
+    return l10n.t('Archived');
+  },
+};
+
+/**
+ * The day group of a time, by local calendar days before `now`'s day: today (and the future),
+ * yesterday, the 5 days before (with today and yesterday, the last 7 days), older. Days are counted
+ * with the calendar, so a 23- or 25-hour day (daylight saving) moves no boundary.
+ */
+export function dayGroup(at: number, now: number): 'today' | 'yesterday' | 'week' | 'older' {
+  const day = new Date(now);
+  day.setHours(0, 0, 0, 0);
+  if (at >= day.getTime()) return 'today';
+  day.setDate(day.getDate() - 1);
+  if (at >= day.getTime()) return 'yesterday';
+  day.setDate(day.getDate() - 5);
+  return at >= day.getTime() ? 'week' : 'older';
+}
+
+/** Which of the loaded sessions the view shows, and where. */
+export interface HistoryScope {
+  /** Only sessions started from this workspace (`isLocal`); pinned ones are always shown. */
+  readonly workspaceOnly: boolean;
+  isLocal(sessionId: string): boolean;
+  /** Archived here (hidden locally): listed in the Archived group only. */
+  isArchived(sessionId: string): boolean;
+}
+
+/** The group a session is shown in, or undefined when the scope hides it. */
+export function groupOf(s: Session, scope: HistoryScope, now: number): SessionGroup | undefined {
+  if (scope.workspaceOnly && !s.isPinned && !scope.isLocal(s.sessionId)) return undefined;
+  if (scope.isArchived(s.sessionId)) return 'archived';
+  return s.isPinned ? 'pinned' : dayGroup(s.updatedAt, now);
+}
+
+/**
+ * The loaded sessions in their groups: each group once, in `GROUP_ORDER`, its sessions in list
+ * order (newest first), empty groups left out. Loading another page only adds to the groups.
+ */
+export function groupSessions(
+  sessions: readonly Session[],
+  scope: HistoryScope,
+  now: number,
+): { group: SessionGroup; sessions: Session[] }[] {
+  const by = new Map<SessionGroup, Session[]>();
+  for (const s of sessions) {
+    const g = groupOf(s, scope, now);
+    if (!g) continue;
+    const list = by.get(g);
+    if (list) list.push(s);
+    else by.set(g, [s]);
+  }
+  return GROUP_ORDER.flatMap((group) => {
+    const list = by.get(group);
+    return list ? [{ group, sessions: list }] : [];
+  });
+}

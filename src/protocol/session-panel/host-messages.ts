@@ -1,0 +1,150 @@
+/**
+ * Host → webview: the posts the Session panel's host sends, written once as schemas whose types are
+ * the messages. The webview applies nothing that fails them. Where the declared view types (a
+ * block, a turn, the composer) are richer than what the webview must check, `custom` guards check
+ * the fields the webview relies on and carry the declared type. No `vscode` import.
+ */
+import type { Block, FileChange, Plan } from '../../core/transcript/model';
+import {
+  arrayOf,
+  custom,
+  isNonNegativeInteger,
+  isRecord,
+  isString,
+  isUnknown,
+  nullable,
+  object,
+  oneOf,
+  optional,
+  recordOf,
+  refine,
+  variant,
+  type Infer,
+} from '../../core/shared/schema';
+import type {
+  ComposerState,
+  ConnectionView,
+  FileStatusView,
+  Notice,
+  SessionHeader,
+  TurnHeader,
+  TurnView,
+} from './view';
+
+const isArray = arrayOf(isUnknown);
+
+/** How a composer's send ended (see the `sendResult` delta). */
+export const SEND_OUTCOMES = ['started', 'held', 'refused'] as const;
+export type SendOutcome = (typeof SEND_OUTCOMES)[number];
+
+const isBlock = custom<Block>(
+  refine(
+    object({ id: isString, type: isString }),
+    (b) => b.type !== 'tool' || object({ log: object({ segments: isArray }) })(b),
+  ),
+);
+
+const headerShape = {
+  id: isString,
+  status: isString,
+  userMessage: object({ text: isString, files: isArray }),
+};
+const isTurnHeader = custom<TurnHeader>(object(headerShape));
+const isTurnView = custom<TurnView>(object({ ...headerShape, blocks: arrayOf(isBlock), files: isArray }));
+
+const isComposer = custom<ComposerState>(
+  object({ mode: isString, effort: isString, attachments: isArray, queued: (v) => typeof v === 'number' }),
+);
+
+const FILE_STATES = ['new', 'modified', 'deleted', 'identical', 'conflicts', 'refused', 'failed'] as const;
+
+const isFileStatus = custom<FileStatusView>(
+  object({
+    path: isString,
+    state: oneOf(FILE_STATES),
+    added: isNonNegativeInteger,
+    removed: isNonNegativeInteger,
+    conflicts: optional(isNonNegativeInteger),
+    reason: optional(isString),
+  }),
+);
+
+/** Whether one delta (one change to the view) is well-formed. */
+export const isDelta = variant('type', {
+  /** Creates or updates a turn's header. */
+  turn: { turn: isTurnHeader },
+  /** Creates or replaces a block of a turn (appended at the end when new). */
+  block: { turnId: isString, block: isBlock },
+  /**
+   * The turn's blocks are exactly these, in this order: blocks not listed are removed, the others
+   * keep their content (sent after the `block` deltas of the same batch).
+   */
+  blockOrder: { turnId: isString, blockIds: arrayOf(isString) },
+  /** Appends text to a markdown/thought/text block, or to a tool block's log (`stream` set). */
+  append: {
+    turnId: isString,
+    blockId: isString,
+    text: isString,
+    stream: optional(oneOf(['stdout', 'stderr'] as const)),
+  },
+  plan: { turnId: isString, plan: custom<Plan>(object({ todos: isArray })) },
+  files: { turnId: isString, files: custom<FileChange[]>(isArray) },
+  composer: { composer: isComposer },
+  connection: { connection: custom<ConnectionView>(object({ state: isString })) },
+  notice: { notice: nullable(custom<Notice>(object({ message: isString, actions: isArray }))) },
+  title: { title: isString },
+  /**
+   * The state of the session's files against the workspace folder, by path: all of them (a path
+   * not listed has no state). See `session/file-status.ts`.
+   */
+  fileStatus: { files: arrayOf(isFileStatus) },
+  /**
+   * How the composer's send `sendId` ended: a turn `started`, the service `held` it back (429, the
+   * composer state's `held` says what follows), or it was `refused` (failed; the composer gets its
+   * text back). One per send, never folded with another: the `sending` state can change twice
+   * between two posts.
+   */
+  sendResult: { sendId: isString, outcome: oneOf(SEND_OUTCOMES) },
+});
+
+/** One change to the view. */
+export type Delta = Infer<typeof isDelta>;
+
+/** Every post carries `seq`, increasing by one (see messages.ts). */
+const seq = custom<number>(Number.isInteger);
+
+/** Whether a posted value is a HostMessage the webview can apply. */
+export const isHostMessage = variant('type', {
+  /** The whole view: on open, on restore, or when the webview missed posts. */
+  init: {
+    seq,
+    session: custom<SessionHeader>(object({ sessionId: isString })),
+    turns: arrayOf(isTurnView),
+    composer: isComposer,
+    connection: custom<ConnectionView>(isRecord),
+    notice: nullable(custom<Notice>(isRecord)),
+    /** The files' states, as the last `fileStatus` delta gave them. */
+    fileStatus: optional(arrayOf(isFileStatus)),
+    /** `vscode.l10n.bundle`: the webview's texts translated (null: English). */
+    l10n: nullable(recordOf(isString)),
+  },
+  batch: { seq, deltas: arrayOf(isDelta) },
+  /**
+   * The whole log of a tool block, after the user asked to "show all": all Den kept of it, and how
+   * many characters before that it dropped (its log cap), so the view can keep saying so.
+   */
+  fullLog: {
+    seq,
+    turnId: isString,
+    blockId: isString,
+    text: isString,
+    droppedChars: optional(isNonNegativeInteger),
+  },
+  /** Test hook: the webview answers with a `probeResult`. */
+  probe: { seq, id: isString },
+  /** Moves keyboard focus to the composer (after "New Session" and similar). */
+  focusComposer: { seq },
+});
+
+/** Host → webview. */
+export type HostMessage = Infer<typeof isHostMessage>;

@@ -1,0 +1,113 @@
+/**
+ * The panel's header (session title, service host, connection state with Retry) and the notice
+ * banner (an error, warning or note with action buttons that run Den commands through the host).
+ */
+import { l10n } from '../../core/shared/l10n';
+import type { ConnectionView, Notice, SessionHeader } from '../../protocol/session-panel/messages';
+import { clear, h } from '../shared/dom';
+import type { Post } from '../shared/post';
+
+const connectionText = (): Record<ConnectionView['state'], string> => ({
+  idle: l10n.t('Idle'),
+  loading: l10n.t('Loading…'),
+  live: l10n.t('Live'),
+  reconnecting: l10n.t('Reconnecting…'),
+  offline: l10n.t('Offline'),
+  failed: l10n.t('Connection failed'),
+});
+
+export class HeaderView {
+  readonly el: HTMLElement;
+  private readonly title: HTMLElement;
+  private readonly service: HTMLElement;
+  private readonly state: HTMLElement;
+  private readonly retry: HTMLButtonElement;
+  private readonly connection: HTMLElement;
+
+  constructor(post: Post) {
+    this.title = h('h1', { id: 'session-title', class: 'session-title', text: l10n.t('Session') });
+    this.service = h('span', { class: 'service' });
+    this.state = h('span', { class: 'connection-text' });
+    this.retry = h('button', {
+      id: 'retry',
+      class: 'secondary small',
+      text: l10n.t('Retry'),
+      attrs: { type: 'button' },
+      on: { click: () => post({ type: 'retry' }) },
+    });
+    this.connection = h('div', { id: 'connection', class: 'connection' }, [
+      h('span', { class: 'connection-dot', attrs: { 'aria-hidden': 'true' } }),
+      this.state,
+      this.retry,
+    ]);
+    this.el = h('header', { class: 'panel-header' }, [
+      h('div', { class: 'title-line' }, [this.title, this.service]),
+      this.connection,
+    ]);
+    this.setConnection({ state: 'loading' });
+  }
+
+  setSession(s: SessionHeader): void {
+    this.title.textContent = s.title || l10n.t('Untitled session');
+    this.service.textContent = s.service;
+    this.service.hidden = !s.service;
+  }
+
+  setConnection(c: ConnectionView): void {
+    this.connection.setAttribute('data-state', c.state);
+    this.state.textContent = connectionText()[c.state] ?? c.state;
+    this.connection.title = c.message ?? '';
+    this.retry.hidden = c.state !== 'offline' && c.state !== 'failed';
+  }
+}
+
+export class NoticeView {
+  readonly el: HTMLElement;
+
+  constructor(private readonly post: Post) {
+    this.el = h('div', { id: 'notice', class: 'notice' });
+    this.el.hidden = true;
+  }
+
+  set(n: Notice | null): void {
+    clear(this.el);
+    this.el.hidden = !n;
+    if (!n) {
+      this.el.removeAttribute('data-level');
+      this.el.removeAttribute('role');
+      return;
+    }
+    this.el.setAttribute('data-level', n.level);
+    // Errors interrupt; warnings and notes wait their turn.
+    this.el.setAttribute('role', n.level === 'error' ? 'alert' : 'status');
+    this.el.appendChild(
+      h('span', { class: 'notice-icon', text: ICON[n.level], attrs: { 'aria-hidden': 'true' } }),
+    );
+    this.el.appendChild(h('span', { class: 'notice-message', text: n.message }));
+    if (n.actions.length > 0) {
+      this.el.appendChild(
+        h(
+          'span',
+          { class: 'notice-actions' },
+          n.actions.map((a) =>
+            'heldTurn' in a
+              ? h('button', {
+                  class: 'notice-action secondary small',
+                  text: a.title,
+                  attrs: { type: 'button', 'data-held-turn': a.heldTurn },
+                  on: { click: () => this.post({ type: 'heldTurn', action: a.heldTurn }) },
+                })
+              : h('button', {
+                  class: 'notice-action secondary small',
+                  text: a.title,
+                  attrs: { type: 'button', 'data-command': a.command },
+                  on: { click: () => this.post({ type: 'runCommand', command: a.command }) },
+                }),
+          ),
+        ),
+      );
+    }
+  }
+}
+
+const ICON: Record<Notice['level'], string> = { error: '✕', warning: '⚠', info: 'ℹ' };

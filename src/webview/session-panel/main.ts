@@ -1,0 +1,162 @@
+/**
+ * The Session panel's webview: builds the page inside `#app`, applies what the host posts (checked,
+ * in `seq` order) and renders it once per animation frame, posts the person's intents back, and
+ * keeps draft, choices and scroll position with `setState`.
+ */
+import { dispatch, type Handlers } from '../../protocol/shared/handlers';
+import { setL10nBundle } from '../../core/shared/l10n';
+import {
+  isHostMessage,
+  type HostMessage,
+  type WebviewPersistedState,
+} from '../../protocol/session-panel/messages';
+import { Announcer } from '../shared/announcer';
+import { ComposerView } from './composer';
+import { h, installContentHandlers } from '../shared/dom';
+import { installDropTarget } from './drop';
+import { needsInputText, turnStatusText } from '../shared/format';
+import { HeaderView, NoticeView } from './header';
+import type { Post } from '../shared/post';
+import { Store } from './state';
+import { TranscriptView } from './transcript-view';
+
+function readPersisted(v: unknown): Partial<WebviewPersistedState> {
+  if (typeof v !== 'object' || v === null) return {};
+  const s = v as Record<string, unknown>;
+  const out: Partial<WebviewPersistedState> = {};
+  if (typeof s.sessionId === 'string') out.sessionId = s.sessionId;
+  if (typeof s.draft === 'string') out.draft = s.draft;
+  if (typeof s.mode === 'string') out.mode = s.mode as WebviewPersistedState['mode'];
+  if (typeof s.effort === 'string') out.effort = s.effort as WebviewPersistedState['effort'];
+  if (typeof s.scrollTop === 'number' && Number.isFinite(s.scrollTop)) out.scrollTop = s.scrollTop;
+  const p = s.pendingSend as Record<string, unknown> | undefined;
+  if (typeof p === 'object' && p !== null && typeof p.id === 'string' && typeof p.text === 'string')
+    out.pendingSend = { id: p.id, text: p.text };
+  return out;
+}
+
+function start(): void {
+  const vscode = acquireVsCodeApi();
+  const post: Post = (m) => vscode.postMessage(m);
+  let persisted = readPersisted(vscode.getState());
+  const persist = (patch: Partial<WebviewPersistedState>): void => {
+    persisted = { ...persisted, ...patch };
+    if ('scrollTop' in patch && patch.scrollTop === undefined) delete persisted.scrollTop;
+    if ('pendingSend' in patch && patch.pendingSend === undefined) delete persisted.pendingSend;
+    vscode.setState({ sessionId: '', draft: '', ...persisted });
+  };
+
+  const store = new Store({ post });
+  const ui = (): ((m: HostMessage) => void) => {
+    const header = new HeaderView(post);
+    const notice = new NoticeView(post);
+    const announcer = new Announcer();
+    const transcript = new TranscriptView({ store, post, expanded: new Set() });
+    const composer = new ComposerView(
+      {
+        post: (m) => {
+          // whoever sends wants to see the turn arrive, wherever they had scrolled to
+          if (m.type === 'send') transcript.jumpToLatest();
+          post(m);
+        },
+        persist,
+        hasTurnWithText: (text) => store.turns.some((t) => t.header.userMessage.text.trim() === text.trim()),
+      },
+      persisted,
+    );
+    const app = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
+    app.classList.add('den-panel');
+    app.append(
+      header.el,
+      h('div', { class: 'transcript-wrap' }, [transcript.el, transcript.jump]),
+      notice.el,
+      composer.el,
+      announcer.el,
+    );
+    installContentHandlers(transcript.el, post);
+    installDropTarget(app, post);
+
+    let scrollTimer: ReturnType<typeof setTimeout> | undefined;
+    transcript.onScroll = (top) => {
+      if (scrollTimer) clearTimeout(scrollTimer);
+      scrollTimer = setTimeout(() => persist({ scrollTop: top }), 300);
+    };
+
+    let restoreScroll = true;
+    const flush = (): void => {
+      const c = store.takeChanges();
+      if (c.reset) {
+        const session = store.session!;
+        if (persisted.sessionId && persisted.sessionId !== session.sessionId) {
+          // State saved by a panel of another session: its draft and scroll position do not apply.
+          persisted = { sessionId: session.sessionId, draft: '' };
+          composer.setDraft('');
+          restoreScroll = false;
+        }
+        persist({ sessionId: session.sessionId });
+      }
+      if (c.reset || c.title) header.setSession(store.session!);
+      if (c.reset || c.connection) header.setConnection(store.connection);
+      if (c.reset || c.notice) notice.set(store.notice);
+      transcript.update(c);
+      if (c.reset && restoreScroll) {
+        restoreScroll = false;
+        if (persisted.scrollTop !== undefined) transcript.restoreScroll(persisted.scrollTop);
+      }
+      if (store.composer && (c.reset || c.composer || c.turns.size > 0 || c.structure)) {
+        composer.setState(store.composer, store.continuable()?.header.id);
+      }
+      for (const r of c.sendResults) composer.settle(r.sendId, r.outcome);
+      if (!c.reset) {
+        for (const text of c.spoken) announcer.answer(text);
+        for (const id of c.statuses) {
+          const t = store.turn(id);
+          if (t) announcer.status(needsInputText(t.header) || turnStatusText(t.header));
+        }
+      }
+    };
+
+    let frame = 0;
+    const schedule = (): void => {
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        flush();
+      });
+    };
+
+    // What each post does once the store applied it (every post goes through the store first).
+    const after: Handlers<HostMessage> = {
+      init: schedule,
+      batch: schedule,
+      fullLog: schedule,
+      probe: (m) => {
+        flush();
+        post({
+          type: 'probeResult',
+          id: m.id,
+          digest: store.digest(transcript.renderedBlocks(), composer.text()),
+        });
+      },
+      focusComposer: () => composer.focus(),
+    };
+    window.addEventListener('resize', () => transcript.resized());
+    return (m) => dispatch(after, m);
+  };
+  // The page is built on the first init, once its texts can be translated.
+  let apply: ((m: HostMessage) => void) | undefined;
+  window.addEventListener('message', (ev: MessageEvent<unknown>) => {
+    const msg = ev.data;
+    if (!isHostMessage(msg)) return;
+    if (msg.type === 'init') {
+      setL10nBundle(msg.l10n ?? undefined);
+      apply ??= ui();
+    }
+    store.receive(msg);
+    apply?.(msg);
+  });
+  post({ type: 'ready', lastSeq: null });
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
+else start();

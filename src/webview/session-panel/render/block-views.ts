@@ -1,0 +1,169 @@
+/**
+ * Row views of the content blocks: a markdown section, a thought (collapsed by default), plain text,
+ * a message the agent received, and a generic block for kinds Den does not know.
+ */
+import { l10n } from '../../../core/shared/l10n';
+import { clear, h, patchDom } from '../../shared/dom';
+import { formatBytes, valueText } from '../../shared/format';
+import { renderMarkdown } from '../markdown';
+import { blockKey } from '../state';
+import type { VNode } from '../../shared/vnode';
+import type { RowView, ViewContext } from './context';
+
+/** Largest generic payload shown (pretty JSON), in characters. */
+const GENERIC_CLIP = 20_000;
+
+function blockEl(
+  tag: 'div' | 'details',
+  type: string,
+  turnId: string,
+  blockId: string,
+  extra = '',
+): HTMLElement {
+  return h(tag, {
+    class: `row block block-${type}${extra}`,
+    attrs: { 'data-block-type': type, 'data-block-id': blockId, 'data-turn-id': turnId },
+  });
+}
+
+/** One section of a markdown block; a long answer is several of these rows. */
+export class MarkdownSectionView implements RowView {
+  readonly el: HTMLElement;
+  private rendered: string | undefined;
+  private shown: readonly VNode[] | undefined;
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+    private readonly blockId: string,
+    private readonly part: number,
+  ) {
+    this.el = blockEl('div', 'markdown', turnId, blockId, ' md-part');
+    this.el.setAttribute('data-part', String(part));
+    this.update();
+  }
+
+  update(): void {
+    const src = this.ctx.sectionText(this.turnId, this.blockId, this.part);
+    if (src === this.rendered) return;
+    this.rendered = src;
+    this.shown = patchDom(this.el, this.shown, renderMarkdown(src));
+  }
+}
+
+/** The agent's reasoning: a `<details>` closed by default, rendered only while open. */
+export class ThoughtView implements RowView {
+  readonly el: HTMLDetailsElement;
+  private readonly summary: HTMLElement;
+  private readonly body: HTMLElement;
+  private rendered: string | undefined;
+  private shown: readonly VNode[] | undefined;
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+    private readonly blockId: string,
+  ) {
+    this.el = rememberedDetails(ctx, 'thought', turnId, blockId, () => this.update());
+    this.summary = h('summary', { class: 'thought-summary' });
+    this.body = h('div', { class: 'thought-body' });
+    this.el.append(this.summary, this.body);
+    this.update();
+  }
+
+  update(): void {
+    const b = this.ctx.store.block(this.turnId, this.blockId);
+    if (b?.type !== 'thought') return;
+    this.summary.textContent = b.final ? l10n.t('Thought') : l10n.t('Thinking…');
+    if (!this.el.open || b.text === this.rendered) return;
+    this.rendered = b.text;
+    this.shown = patchDom(this.body, this.shown, renderMarkdown(b.text));
+  }
+}
+
+/** Plain text (`text` blocks) and messages the agent received (`message` blocks). */
+export class TextView implements RowView {
+  readonly el: HTMLElement;
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+    private readonly blockId: string,
+    type: 'text' | 'message',
+  ) {
+    this.el = blockEl('div', type, turnId, blockId);
+    this.update();
+  }
+
+  update(): void {
+    const b = this.ctx.store.block(this.turnId, this.blockId);
+    if (!b || (b.type !== 'text' && b.type !== 'message')) return;
+    clear(this.el);
+    if (b.type === 'message')
+      this.el.appendChild(h('div', { class: 'block-label', text: l10n.t('Message received') }));
+    this.el.appendChild(h('p', { class: 'text-body', text: b.text }));
+    if (b.type === 'message' && b.files.length > 0) {
+      this.el.appendChild(
+        h(
+          'ul',
+          { class: 'file-chips' },
+          b.files.map((f) => h('li', { class: 'file-chip', text: `${f.name} (${formatBytes(f.size)})` })),
+        ),
+      );
+    }
+  }
+}
+
+/** A block of a kind Den does not know: its kind and its payload as JSON, both as text. */
+export class GenericView implements RowView {
+  readonly el: HTMLDetailsElement;
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+    private readonly blockId: string,
+  ) {
+    this.el = rememberedDetails(ctx, 'generic', turnId, blockId);
+    this.update();
+  }
+
+  update(): void {
+    const b = this.ctx.store.block(this.turnId, this.blockId);
+    if (b?.type !== 'generic') return;
+    clear(this.el);
+    const json = valueText(b.payload);
+    this.el.append(
+      h('summary', { class: 'generic-summary' }, [h('span', { class: 'generic-kind', text: b.kind })]),
+      h('pre', {
+        class: 'generic-payload',
+        attrs: { tabindex: '0', 'aria-label': l10n.t('Payload of {0}', b.kind) },
+        text:
+          json.length > GENERIC_CLIP
+            ? `${json.slice(0, GENERIC_CLIP)}\n… ${l10n.t('({0} more characters)', json.length - GENERIC_CLIP)}`
+            : json,
+      }),
+    );
+  }
+}
+
+/**
+ * A block's `<details>` that stays open or closed across re-renders and windowing (kept in
+ * `ctx.expanded`); `onToggle` runs after each toggle.
+ */
+function rememberedDetails(
+  ctx: ViewContext,
+  type: string,
+  turnId: string,
+  blockId: string,
+  onToggle?: () => void,
+): HTMLDetailsElement {
+  const key = `open\u0000${blockKey(turnId, blockId)}`;
+  const el = blockEl('details', type, turnId, blockId) as HTMLDetailsElement;
+  el.open = ctx.expanded.has(key);
+  el.addEventListener('toggle', () => {
+    if (el.open) ctx.expanded.add(key);
+    else ctx.expanded.delete(key);
+    onToggle?.();
+  });
+  return el;
+}

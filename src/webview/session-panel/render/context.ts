@@ -1,0 +1,24 @@
+/** What every row view is given: the store, a way to talk to the host, and the UI-only state. */
+import type { WebviewMessage } from '../../../protocol/session-panel/messages';
+import type { Store } from '../state';
+
+export interface ViewContext {
+  store: Store;
+  post: (m: WebviewMessage) => void;
+  /**
+   * UI state that must survive re-renders and windowing (a row leaving the DOM and coming back):
+   * open thoughts and generic blocks, expanded parameter values, logs shown whole.
+   */
+  expanded: Set<string>;
+  /** The Markdown text of one section of a markdown block (fence prefix included). */
+  sectionText(turnId: string, blockId: string, part: number): string;
+}
+
+/** One rendered row of the transcript. */
+export interface RowView {
+  readonly el: HTMLElement;
+  /** Re-renders from the store (the row's data changed). */
+  update(): void;
+  /** Tool rows: text appended to the log (rendered incrementally). */
+  appendLog?(text: string, stream: 'stdout' | 'stderr'): void;
+}

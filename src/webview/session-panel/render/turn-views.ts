@@ -1,0 +1,279 @@
+/**
+ * Row views around a turn's blocks: the request (a heading, mode, fast/think, attachments), the plan
+ * checklist (updated in place), the changed files (each opens the file) and the status line.
+ */
+import { l10n } from '../../../core/shared/l10n';
+import type { Todo } from '../../../core/transcript/model';
+import {
+  fileStatusText,
+  fileStatusWords,
+  runsCodeNote,
+} from '../../../protocol/session-panel/file-status-text';
+import type { FileStatusView } from '../../../protocol/session-panel/messages';
+import { clear, h } from '../../shared/dom';
+import { effortLabels, modeLabels, formatBytes, needsInputText, turnStatusText } from '../../shared/format';
+import type { RowView, ViewContext } from './context';
+
+/** Characters of the request shown in the turn's heading (the rest follows it as text). */
+const TITLE_CLIP = 160;
+
+function rowEl(cls: string, turnId: string): HTMLElement {
+  return h('div', { class: `row ${cls}`, attrs: { 'data-turn-id': turnId } });
+}
+
+export class UserMessageView implements RowView {
+  readonly el: HTMLElement;
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+  ) {
+    this.el = rowEl('turn-header', turnId);
+    this.update();
+  }
+
+  update(): void {
+    const t = this.ctx.store.turn(this.turnId);
+    if (!t) return;
+    const u = t.header.userMessage;
+    clear(this.el);
+    const text = u.text.trim() || l10n.t('(no request text)');
+    const firstLine = text.split('\n')[0];
+    const title = firstLine.length > TITLE_CLIP ? `${firstLine.slice(0, TITLE_CLIP)}…` : firstLine;
+    this.el.appendChild(
+      h('h2', { class: 'turn-title' }, [
+        h('span', { class: 'visually-hidden', text: l10n.t('You asked: ') }),
+        title,
+      ]),
+    );
+    if (title !== text) this.el.appendChild(h('p', { class: 'turn-text', text }));
+    const meta = h('div', { class: 'turn-meta' });
+    if (u.mode)
+      meta.appendChild(h('span', { class: 'badge turn-mode', text: modeLabels()[u.mode] ?? u.mode }));
+    if (u.effort)
+      meta.appendChild(h('span', { class: 'badge turn-effort', text: effortLabels()[u.effort] ?? u.effort }));
+    if (u.files.length > 0) {
+      meta.appendChild(
+        h(
+          'ul',
+          { class: 'file-chips', attrs: { 'aria-label': l10n.t('Attachments') } },
+          u.files.map((f) => h('li', { class: 'file-chip', text: `${f.name} (${formatBytes(f.size)})` })),
+        ),
+      );
+    }
+    if (meta.childNodes.length > 0) this.el.appendChild(meta);
+  }
+}
+
+const todoState = (): Record<Todo['status'], { icon: string; checked: string; words: string }> => ({
+  pending: { icon: '○', checked: 'false', words: l10n.t('to do') },
+  active: { icon: '◐', checked: 'mixed', words: l10n.t('in progress') },
+  completed: { icon: '✓', checked: 'true', words: l10n.t('done') },
+});
+
+export class PlanView implements RowView {
+  readonly el: HTMLElement;
+  private readonly progress: HTMLElement;
+  private readonly list: HTMLUListElement;
+  private readonly items = new Map<string, HTMLLIElement>();
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+  ) {
+    this.el = rowEl('block-plan plan', turnId);
+    this.progress = h('span', { class: 'plan-progress' });
+    this.list = h('ul', { class: 'todos' });
+    this.el.append(h('h3', { class: 'plan-title' }, [l10n.t('Plan '), this.progress]), this.list);
+    this.update();
+  }
+
+  /** Updates items in place (keyed by todo id) so focus and screen-reader position survive. */
+  update(): void {
+    const todos = this.ctx.store.turn(this.turnId)?.plan?.todos ?? [];
+    const seen = new Set<string>();
+    let done = 0;
+    const states = todoState();
+    todos.forEach((todo, i) => {
+      seen.add(todo.id);
+      if (todo.status === 'completed') done++;
+      const st = states[todo.status] ?? states.pending;
+      let li = this.items.get(todo.id);
+      if (!li) {
+        li = h('li', { class: 'todo', attrs: { 'data-todo-id': todo.id } }, [
+          h('span', { class: 'todo-check', attrs: { role: 'checkbox', 'aria-readonly': 'true' } }, [
+            h('span', { class: 'todo-icon', attrs: { 'aria-hidden': 'true' } }),
+            h('span', { class: 'todo-text' }),
+            h('span', { class: 'visually-hidden todo-state' }),
+          ]),
+        ]);
+        this.items.set(todo.id, li);
+      }
+      if (this.list.children[i] !== li) this.list.insertBefore(li, this.list.children[i] ?? null);
+      li.setAttribute('data-status', todo.status);
+      const check = li.firstElementChild as HTMLElement;
+      check.setAttribute('aria-checked', st.checked);
+      (check.children[0] as HTMLElement).textContent = st.icon;
+      (check.children[1] as HTMLElement).textContent = todo.content;
+      (check.children[2] as HTMLElement).textContent = ` (${st.words})`;
+    });
+    for (const [id, li] of this.items) {
+      if (!seen.has(id)) {
+        li.remove();
+        this.items.delete(id);
+      }
+    }
+    this.progress.textContent = `${done}/${todos.length}`;
+  }
+}
+
+const changes = (): Record<string, { badge: string; words: string }> => ({
+  added: { badge: 'A', words: l10n.t('added') },
+  updated: { badge: 'M', words: l10n.t('updated') },
+  deleted: { badge: 'D', words: l10n.t('deleted') },
+});
+
+/**
+ * A turn's changed files: each opens the file, says its state against the workspace when the host
+ * sent one (`fileStatus`) and can be compared with the workspace file; the turn's changes can be
+ * reviewed or applied. The buttons run Den's commands (`runCommand`).
+ */
+export class FilesView implements RowView {
+  readonly el: HTMLElement;
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+  ) {
+    this.el = rowEl('block-files files', turnId);
+    this.update();
+  }
+
+  update(): void {
+    const store = this.ctx.store;
+    const turn = store.turn(this.turnId);
+    const files = turn?.files ?? [];
+    const sessionId = store.session?.sessionId;
+    // `den.applyTurn` takes the agent message's id, or the request's while there is none.
+    const turnRef = this.turnId || turn?.header.userMessage.id;
+    clear(this.el);
+    const head = h('div', { class: 'files-head' }, [
+      h('h3', { class: 'files-title', text: l10n.t('Files changed ({0})', files.length) }),
+    ]);
+    if (sessionId && turnRef) {
+      head.append(
+        this.action(
+          l10n.t('Review Changes'),
+          l10n.t('Review this turn’s changes against the workspace'),
+          'den.reviewTurn',
+          [sessionId, turnRef],
+        ),
+        this.action(l10n.t('Apply'), l10n.t('Apply this turn’s files to the workspace'), 'den.applyTurn', [
+          sessionId,
+          turnRef,
+        ]),
+      );
+    }
+    this.el.appendChild(head);
+    const list = h('ul', { class: 'file-list' });
+    const change = changes();
+    for (const f of files) {
+      const c = change[f.change] ?? change.updated;
+      const item = h('li', { class: 'file-item' }, [
+        h(
+          'button',
+          {
+            class: 'file-change',
+            attrs: {
+              type: 'button',
+              'data-change': f.change,
+              'data-path': f.path,
+              title: l10n.t('Open {0}', f.path),
+            },
+            on: { click: () => this.ctx.post({ type: 'openFile', turnId: this.turnId, path: f.path }) },
+          },
+          [
+            h('span', { class: 'file-badge', text: c.badge, attrs: { 'aria-hidden': 'true' } }),
+            h('span', { class: 'file-path', text: f.path }),
+            h('span', { class: 'visually-hidden', text: ` (${c.words})` }),
+          ],
+        ),
+      ]);
+      const st = store.fileStatusOf(f.path);
+      if (st) item.appendChild(stateBadge(st));
+      if (sessionId) {
+        item.appendChild(
+          this.action(
+            l10n.t('Compare'),
+            l10n.t('Compare {0} with the workspace file', f.path),
+            'den.compareWithWorkspace',
+            [sessionId, f.path],
+          ),
+        );
+      }
+      list.appendChild(item);
+    }
+    this.el.appendChild(list);
+  }
+
+  private action(text: string, label: string, command: string, args: string[]): HTMLElement {
+    return h('button', {
+      class: 'secondary small file-action',
+      text,
+      attrs: { type: 'button', 'aria-label': label, title: label, 'data-command': command },
+      on: { click: () => this.ctx.post({ type: 'runCommand', command, args }) },
+    });
+  }
+}
+
+/** A file's state against the workspace: short text shown, words for screen readers, why as a tooltip. */
+function stateBadge(st: FileStatusView): HTMLElement {
+  const attrs: Record<string, string> = { 'data-state': st.state };
+  if (st.runsCode !== undefined) attrs['data-runs-code'] = 'true';
+  const title = [runsCodeNote(st), st.reason ?? ''].filter(Boolean).join('\n');
+  if (title) attrs.title = title;
+  return h('span', { class: 'file-state', attrs }, [
+    h('span', { text: fileStatusText(st), attrs: { 'aria-hidden': 'true' } }),
+    h('span', {
+      class: 'visually-hidden',
+      text: l10n.t(', against the workspace: {0}', fileStatusWords(st)),
+    }),
+  ]);
+}
+
+const STATUS_ICON: Record<string, string> = {
+  queued: '…',
+  running: '◌',
+  completed: '✓',
+  aborted: '■',
+  error: '✕',
+};
+
+export class StatusLineView implements RowView {
+  readonly el: HTMLElement;
+
+  constructor(
+    private readonly ctx: ViewContext,
+    private readonly turnId: string,
+  ) {
+    this.el = rowEl('turn-status', turnId);
+    this.update();
+  }
+
+  update(): void {
+    const t = this.ctx.store.turn(this.turnId);
+    if (!t) return;
+    clear(this.el);
+    this.el.setAttribute('data-status', t.header.status);
+    this.el.append(
+      h('span', {
+        class: 'status-icon',
+        text: STATUS_ICON[t.header.status] ?? '',
+        attrs: { 'aria-hidden': 'true' },
+      }),
+      h('span', { class: 'status-text', text: turnStatusText(t.header) }),
+    );
+    const ask = needsInputText(t.header);
+    if (ask) this.el.append(h('div', { class: 'needs-input', text: ask }));
+  }
+}

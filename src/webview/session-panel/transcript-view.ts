@@ -1,0 +1,333 @@
+/**
+ * The transcript, windowed: only rows near the viewport are in the DOM, between two spacers whose
+ * heights (measured rows, estimates for the others) keep the scrollbar right. Follows the bottom while
+ * streaming until the person scrolls up ("Jump to latest" brings it back). Scroll anchoring is done
+ * by hand, so rows changing height above the viewport never make the text jump.
+ */
+import { l10n } from '../../core/shared/l10n';
+import { h } from '../shared/dom';
+import { advanceSections, newSectionState, type SectionState } from './markdown-sections';
+import type { RowView, ViewContext } from './render/context';
+import { createRowView } from './render/row-view';
+import { buildRows, estimateRowHeight, type Metrics, type Row } from './render/rows';
+import { blockKey, type StoreChanges } from './state';
+import { computeWindow, prefixSums, rowAt } from '../shared/windowing';
+
+interface Anchor {
+  key: string;
+  delta: number;
+}
+
+export class TranscriptView {
+  readonly el: HTMLElement;
+  readonly jump: HTMLButtonElement;
+  private readonly list: HTMLElement;
+  private readonly top: HTMLElement;
+  private readonly bottom: HTMLElement;
+  private readonly ctx: ViewContext;
+  private rows: Row[] = [];
+  private rowIndex = new Map<string, number>();
+  private heights = new Map<string, number>();
+  private estimates = new Map<string, number>();
+  private sizes: Float64Array = new Float64Array(0);
+  private offsets: Float64Array = new Float64Array(1);
+  private mounted = new Map<string, { row: Row; view: RowView }>();
+  private keyOf = new WeakMap<Element, string>();
+  private sections = new Map<string, SectionState>();
+  private userTexts = new Map<string, string>();
+  private follow = true;
+  private expectedTop = 0;
+  private metrics: Metrics = { lineHeight: 20, charsPerLine: 80 };
+  private readonly ro: ResizeObserver | undefined;
+
+  /** Called when the scroll position changes (undefined: following the bottom). */
+  onScroll: (scrollTop: number | undefined) => void = () => undefined;
+
+  constructor(ctx: Omit<ViewContext, 'sectionText'>) {
+    this.ctx = { ...ctx, sectionText: (t, b, p) => this.sectionText(t, b, p) };
+    this.top = h('div', { class: 'spacer', attrs: { 'aria-hidden': 'true' } });
+    this.bottom = h('div', { class: 'spacer', attrs: { 'aria-hidden': 'true' } });
+    this.list = h('div', { class: 'rows' });
+    this.el = h(
+      'main',
+      { id: 'transcript', class: 'transcript', attrs: { tabindex: '0', 'aria-label': l10n.t('Transcript') } },
+      [this.top, this.list, this.bottom],
+    );
+    this.jump = h('button', {
+      id: 'jump-to-latest',
+      class: 'jump-to-latest',
+      text: l10n.t('Jump to latest ↓'),
+      attrs: { type: 'button' },
+      on: { click: () => this.jumpToLatest() },
+    });
+    this.jump.hidden = true;
+    this.el.addEventListener('scroll', () => this.scrolled(), { passive: true });
+    this.el.addEventListener('wheel', (e) => e.deltaY < 0 && this.stopFollowing(), { passive: true });
+    this.el.addEventListener('keydown', (e) => {
+      if (['PageUp', 'ArrowUp', 'Home'].includes(e.key)) this.stopFollowing();
+    });
+    if (typeof ResizeObserver !== 'undefined') {
+      this.ro = new ResizeObserver((entries) => {
+        let changed = false;
+        for (const e of entries) {
+          const key = this.keyOf.get(e.target);
+          if (key === undefined || !this.mounted.has(key)) continue;
+          const hgt = e.target.getBoundingClientRect().height;
+          if (Math.abs((this.heights.get(key) ?? -1) - hgt) > 0.5) {
+            this.heights.set(key, hgt);
+            changed = true;
+          }
+        }
+        if (changed) this.layout(this.anchor());
+      });
+    }
+  }
+
+  /** Applies what changed in the store, then re-windows. */
+  update(c: StoreChanges): void {
+    const anchor = this.anchor();
+    const dirty = new Set<string>();
+    let rebuild = c.structure || c.reset;
+    if (c.reset) {
+      for (const key of [...this.mounted.keys()]) this.unmount(key);
+      this.sections.clear();
+      this.heights.clear();
+      this.estimates.clear();
+      this.userTexts.clear();
+      this.measureMetrics();
+    }
+    const store = this.ctx.store;
+    const markdownChanged = (key: string, replaced: boolean): void => {
+      const [turnId, blockId] = splitKey(key);
+      const b = store.block(turnId, blockId);
+      if (b?.type !== 'markdown') return;
+      let st = this.sections.get(key);
+      const before = st?.cuts.length ?? 0;
+      if (!st || replaced) {
+        st = newSectionState();
+        this.sections.set(key, st);
+      }
+      advanceSections(st, b.text);
+      if (replaced || st.cuts.length !== before) rebuild = true;
+      const from = replaced ? 0 : Math.max(0, before - 1);
+      for (let p = from; p <= st.cuts.length; p++) dirty.add(`m\u0000${key}\u0000${p}`);
+    };
+    for (const key of c.blocks) {
+      const b = store.block(...splitKey(key));
+      if (b?.type === 'markdown') markdownChanged(key, true);
+      else dirty.add(`b\u0000${key}`);
+    }
+    for (const key of c.appended) {
+      if (c.blocks.has(key)) continue;
+      const b = store.block(...splitKey(key));
+      if (b?.type === 'markdown') markdownChanged(key, false);
+      else dirty.add(`b\u0000${key}`);
+    }
+    for (const id of c.turns) {
+      dirty.add(`u\u0000${id}`);
+      dirty.add(`s\u0000${id}`);
+      // a tool card shows whether its turn still runs (see ToolCardView)
+      for (const b of store.turn(id)?.blocks ?? []) {
+        if (b.type === 'tool' && b.status === 'running') dirty.add(`b\u0000${blockKey(id, b.id)}`);
+      }
+      const text = store.turn(id)?.header.userMessage.text ?? '';
+      if (this.userTexts.get(id) !== text) rebuild = true;
+      this.userTexts.set(id, text);
+    }
+    for (const id of c.plans) dirty.add(`p\u0000${id}`);
+    for (const id of c.files) dirty.add(`f\u0000${id}`);
+    if (rebuild) this.rebuild();
+    for (const key of dirty) {
+      this.estimates.delete(key);
+      this.mounted.get(key)?.view.update();
+    }
+    for (const a of c.logAppends) {
+      const rowKey = `b\u0000${a.key}`;
+      this.estimates.delete(rowKey);
+      if (!dirty.has(rowKey)) this.mounted.get(rowKey)?.view.appendLog?.(a.text, a.stream);
+    }
+    if (!rebuild && dirty.size + c.logAppends.length > 0) this.refreshSizes();
+    this.layout(anchor);
+  }
+
+  /** Distinct blocks with at least one row in the DOM. */
+  renderedBlocks(): number {
+    const keys = new Set<string>();
+    for (const { row } of this.mounted.values()) {
+      if (row.kind === 'block' || row.kind === 'md') keys.add(blockKey(row.turnId, row.blockId));
+    }
+    return keys.size;
+  }
+
+  /** Restores a saved scroll position (undefined: follow the bottom). */
+  restoreScroll(scrollTop: number | undefined): void {
+    this.follow = scrollTop === undefined;
+    this.layout(undefined, scrollTop);
+  }
+
+  jumpToLatest(): void {
+    this.follow = true;
+    this.layout();
+    this.onScroll(undefined);
+  }
+
+  /** Re-windows after the viewport changed size (text reflows: heights measured before are stale). */
+  resized(): void {
+    const anchor = this.anchor();
+    const width = this.metrics.charsPerLine;
+    this.measureMetrics();
+    if (this.metrics.charsPerLine !== width) {
+      this.heights.clear();
+      this.estimates.clear();
+      this.refreshSizes();
+    }
+    this.layout(anchor);
+  }
+
+  private stopFollowing(): void {
+    if (this.follow && this.el.scrollHeight > this.el.clientHeight) this.follow = false;
+  }
+
+  private scrolled(): void {
+    if (Math.abs(this.el.scrollTop - this.expectedTop) < 1) return;
+    const distance = this.el.scrollHeight - this.el.clientHeight - this.el.scrollTop;
+    this.follow = distance <= Math.max(4, this.metrics.lineHeight);
+    this.layout(this.anchor());
+    this.onScroll(this.follow ? undefined : this.el.scrollTop);
+  }
+
+  private sectionText(turnId: string, blockId: string, part: number): string {
+    const key = blockKey(turnId, blockId);
+    const b = this.ctx.store.block(turnId, blockId);
+    if (b?.type !== 'markdown') return '';
+    const cuts = this.sections.get(key)?.cuts ?? [];
+    const start = part === 0 ? 0 : (cuts[part - 1]?.at ?? b.text.length);
+    const end = part < cuts.length ? cuts[part].at : b.text.length;
+    return (part === 0 ? '' : (cuts[part - 1]?.prefix ?? '')) + b.text.slice(start, end);
+  }
+
+  private rebuild(): void {
+    const store = this.ctx.store;
+    for (const t of store.turns) {
+      for (const b of t.blocks) {
+        const key = blockKey(t.header.id, b.id);
+        if (b.type === 'markdown' && !this.sections.has(key)) {
+          const st = newSectionState();
+          advanceSections(st, b.text);
+          this.sections.set(key, st);
+        }
+      }
+    }
+    this.rows = buildRows(store.turns, (key) => (this.sections.get(key)?.cuts.length ?? 0) + 1);
+    this.rowIndex = new Map(this.rows.map((r, i) => [r.key, i]));
+    for (const key of [...this.mounted.keys()]) if (!this.rowIndex.has(key)) this.unmount(key);
+    this.refreshSizes();
+  }
+
+  private refreshSizes(): void {
+    if (this.sizes.length !== this.rows.length) this.sizes = new Float64Array(this.rows.length);
+    this.rows.forEach((r, i) => (this.sizes[i] = this.heights.get(r.key) ?? this.estimate(r)));
+  }
+
+  private estimate(r: Row): number {
+    let e = this.estimates.get(r.key);
+    if (e === undefined) {
+      const store = this.ctx.store;
+      const turn = store.turn(r.turnId);
+      const block = r.kind === 'block' || r.kind === 'md' ? store.block(r.turnId, r.blockId) : undefined;
+      const len = r.kind === 'md' ? this.sectionText(r.turnId, r.blockId, r.part).length : 0;
+      e = estimateRowHeight(r, turn, block, len, this.metrics);
+      this.estimates.set(r.key, e);
+    }
+    return e;
+  }
+
+  private anchor(): Anchor | undefined {
+    if (this.follow || this.rows.length === 0) return undefined;
+    const top = this.el.scrollTop;
+    const i = rowAt(this.offsets, top);
+    const row = this.rows[i];
+    return row ? { key: row.key, delta: top - this.offsets[i] } : undefined;
+  }
+
+  /** Measures mounted rows, positions the scroll, mounts the rows of the window; settles in ≤ 3 passes. */
+  private layout(anchor?: Anchor, explicitTop?: number): void {
+    const viewport = this.el.clientHeight || 600;
+    let target = 0;
+    for (let pass = 0; pass < 3; pass++) {
+      this.measureMounted();
+      this.offsets = prefixSums(this.sizes);
+      const total = this.offsets[this.offsets.length - 1];
+      const max = Math.max(0, total - viewport);
+      if (this.follow) target = max;
+      else if (explicitTop !== undefined) target = Math.min(explicitTop, max);
+      else if (anchor && this.rowIndex.has(anchor.key))
+        target = this.offsets[this.rowIndex.get(anchor.key)!] + anchor.delta;
+      else target = Math.min(this.el.scrollTop, max);
+      const w = computeWindow(this.offsets, target, viewport, viewport);
+      const added = this.mountRange(w.start, w.end);
+      this.top.style.height = `${w.top}px`;
+      this.bottom.style.height = `${w.bottom}px`;
+      if (!added) break;
+    }
+    this.expectedTop = target;
+    if (Math.abs(this.el.scrollTop - target) >= 1) this.el.scrollTop = target;
+    this.expectedTop = this.el.scrollTop;
+    const distance = this.el.scrollHeight - this.el.clientHeight - this.el.scrollTop;
+    this.jump.hidden = this.follow || distance <= this.metrics.lineHeight * 2;
+  }
+
+  /** Makes the DOM hold exactly rows [start, end), in order; returns whether rows were created. */
+  private mountRange(start: number, end: number): boolean {
+    const keep = new Set<string>();
+    for (let i = start; i < end; i++) keep.add(this.rows[i].key);
+    for (const key of [...this.mounted.keys()]) if (!keep.has(key)) this.unmount(key);
+    let added = false;
+    let cursor = this.list.firstChild;
+    for (let i = start; i < end; i++) {
+      const row = this.rows[i];
+      let m = this.mounted.get(row.key);
+      if (!m) {
+        m = { row, view: createRowView(row, this.ctx) };
+        this.mounted.set(row.key, m);
+        this.keyOf.set(m.view.el, row.key);
+        this.ro?.observe(m.view.el);
+        added = true;
+      }
+      if (m.view.el === cursor) cursor = cursor.nextSibling;
+      else this.list.insertBefore(m.view.el, cursor);
+    }
+    return added;
+  }
+
+  private unmount(key: string): void {
+    const m = this.mounted.get(key);
+    if (!m) return;
+    this.ro?.unobserve(m.view.el);
+    m.view.el.remove();
+    this.mounted.delete(key);
+  }
+
+  private measureMounted(): void {
+    for (const [key] of this.mounted) {
+      const i = this.rowIndex.get(key);
+      const m = this.mounted.get(key)!;
+      const hgt = m.view.el.getBoundingClientRect().height;
+      if (hgt > 0) this.heights.set(key, hgt);
+      if (i !== undefined && hgt > 0) this.sizes[i] = hgt;
+    }
+  }
+
+  private measureMetrics(): void {
+    const cs = getComputedStyle(this.el);
+    const font = parseFloat(cs.fontSize) || 13;
+    const lh = parseFloat(cs.lineHeight) || font * 1.5;
+    const width = this.el.clientWidth || 600;
+    this.metrics = { lineHeight: lh, charsPerLine: Math.max(20, Math.floor(width / (font * 0.55))) };
+  }
+}
+
+function splitKey(key: string): [string, string] {
+  const i = key.indexOf('\u0000');
+  return [key.slice(0, i), key.slice(i + 1)];
+}
