@@ -8,53 +8,105 @@ import tseslint from 'typescript-eslint';
 const root = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * What each part of src/ may import from src/ (docs/layers.md). A folder not listed is not
- * restricted; add new folders here. Imports of the folder itself are always allowed.
- * `core/transcript`, `core/webtask`, `core/api/types.ts`, `core/schema.ts` and `core/l10n.ts` are the browser-safe part of
- * the core: the webview bundle reaches them (directly or through src/protocol), and
- * src/webview/tsconfig.json holds them to the same set. `core/webtask` may import only itself and
- * those files (not `core/transcript`).
+ * THE layer table: what each part of src/ may import from src/. This list is the one source of
+ * truth (docs/layers.md is generated from it by `npm run docs:layers`; folder READMEs do not repeat
+ * it). src/ is a grid: runtime layers (core → protocol → model → editor; webview apart) by feature
+ * folders with the same names in every layer (docs/architecture.md). Within a layer, feature folders
+ * may import each other (no cycles: import-x/no-cycle and scripts/check-cycles.js). A path not listed
+ * takes the rule of its closest listed parent; imports of the path itself are always allowed.
+ * `why` is the row's explanation in docs/layers.md.
  */
-const WEBVIEW_SAFE_CORE = ['core/transcript', 'core/api/types.ts', 'core/schema.ts', 'core/l10n.ts'];
-const WEBTASK = ['core/webtask', 'core/api/types.ts', 'core/schema.ts', 'core/l10n.ts'];
-const SESSION = ['core', 'protocol', 'session'];
-const GLUE_BASE = [...SESSION, 'config', 'auth', 'ui'];
-const GLUE_SERVICE = [...GLUE_BASE, 'service'];
-const GLUE_FILES = [...GLUE_SERVICE, 'files'];
-const GLUE_VIEWS = [...GLUE_FILES, 'status', 'sessions'];
-const layers = [
-  { dir: 'core', may: ['core'] },
-  { dir: 'core/transcript', may: WEBVIEW_SAFE_CORE },
-  { dir: 'core/webtask', may: WEBTASK },
-  { dir: 'core/api/types.ts', may: ['core/api/types.ts'] },
-  { dir: 'core/schema.ts', may: ['core/schema.ts'] },
-  { dir: 'core/l10n.ts', may: ['core/l10n.ts'] },
-  { dir: 'protocol', may: ['protocol', ...WEBVIEW_SAFE_CORE, 'core/webtask'] },
-  { dir: 'session', may: SESSION },
-  { dir: 'config', may: [...SESSION, 'config'] },
-  { dir: 'auth', may: [...SESSION, 'auth'] },
-  { dir: 'ui', may: [...SESSION, 'ui'] },
-  { dir: 'service', may: GLUE_SERVICE },
-  { dir: 'files', may: GLUE_FILES },
-  { dir: 'status', may: [...GLUE_FILES, 'status'] },
-  { dir: 'sessions', may: [...GLUE_FILES, 'sessions'] },
-  { dir: 'attachments', may: [...GLUE_VIEWS, 'attachments'] },
-  { dir: 'panel', may: [...GLUE_VIEWS, 'attachments', 'panel'] },
-  { dir: 'webtasks', may: [...GLUE_VIEWS, 'attachments', 'panel', 'webtasks'] },
-  { dir: 'commands', may: [...GLUE_VIEWS, 'attachments', 'panel', 'webtasks', 'commands', 'api/types.ts'] },
-  // The public API's types (vscode types only), its implementation over the glue, and the chat
-  // participant and language model tools, which reach Den only through that API (a separate bundle).
-  { dir: 'api/types.ts', may: ['api/types.ts'] },
-  { dir: 'api', may: [...GLUE_VIEWS, 'attachments', 'panel', 'webtasks', 'commands', 'api'] },
-  { dir: 'integrations', may: ['integrations', 'api/types.ts'] },
-  { dir: 'webview', may: ['webview', 'protocol', 'core/transcript', 'core/webtask', 'core/l10n.ts'] },
+const BROWSER_CORE = [
+  'core/transcript',
+  'core/webtasks',
+  'core/client/types.ts',
+  'core/shared/schema.ts',
+  'core/shared/l10n.ts',
+  'core/shared/format.ts',
 ];
+const CORE_AND_PROTOCOL = ['core', 'protocol'];
+const layers = [
+  {
+    dir: 'core',
+    may: ['core'],
+    why: 'pure logic and the service client: Node builtins, undici, ws; no vscode',
+  },
+  ...BROWSER_CORE.map((dir) => ({
+    dir,
+    may: BROWSER_CORE,
+    why: 'browser-safe core: the webviews reach it, so no package and no Node builtin',
+  })),
+  {
+    dir: 'protocol',
+    may: ['protocol', ...BROWSER_CORE],
+    why: 'the typed host ⇄ webview messages; browser-safe',
+  },
+  {
+    dir: 'model',
+    may: [...CORE_AND_PROTOCOL, 'model'],
+    why: "the extension's state and decisions, vscode-free",
+  },
+  {
+    dir: 'editor',
+    may: [...CORE_AND_PROTOCOL, 'model', 'editor'],
+    why: 'the glue to VS Code: views, panels, commands, the public API',
+  },
+  {
+    dir: 'editor/platform',
+    may: [...CORE_AND_PROTOCOL, 'model', 'editor/platform'],
+    why: 'settings, the key, the connection, errors: what every feature uses; imports no feature',
+  },
+  { dir: 'editor/api/types.ts', may: [], why: "the public API's types (vscode types only)" },
+  {
+    dir: 'editor/integrations',
+    may: ['editor/api/types.ts'],
+    why: 'chat participant and LM tools: a separate bundle that reaches Den only through its public API',
+  },
+  { dir: 'webview', may: ['protocol', ...BROWSER_CORE], why: 'the webviews: browser programs' },
+  { dir: 'webview/shared', may: ['protocol', ...BROWSER_CORE], why: 'what both webviews use; no panel' },
+  {
+    dir: 'webview/session-panel',
+    may: ['webview/shared', 'protocol', ...BROWSER_CORE],
+    why: 'the Session panel page',
+  },
+  {
+    dir: 'webview/webtask-panel',
+    may: ['webview/shared', 'protocol', ...BROWSER_CORE],
+    why: 'the Web Task panel page',
+  },
+];
+export { layers };
+
+/**
+ * The files a row governs: its folder (or file) minus the rows nested in it, so each file answers
+ * to exactly one row and a bad import is reported once. Globs: `!(a|b)` leaves out nested rows.
+ */
+function targetsOf(dir) {
+  const nested = layers.map((l) => l.dir).filter((d) => d.startsWith(`${dir}/`));
+  if (nested.length === 0) return [`./src/${dir}`];
+  const out = [];
+  const bySegment = new Map();
+  for (const d of nested) {
+    const [seg, ...rest] = d.slice(dir.length + 1).split('/');
+    if (!bySegment.has(seg)) bySegment.set(seg, []);
+    bySegment.get(seg).push(rest.join('/'));
+  }
+  const skip = [...bySegment.keys()].join('|');
+  out.push(`./src/${dir}/!(${skip})`, `./src/${dir}/!(${skip})/**`);
+  for (const [seg, rests] of bySegment) {
+    if (rests.includes('')) continue; // the segment is a row of its own
+    const sub = `${dir}/${seg}`;
+    const inner = [...new Set(rests.map((r) => r.split('/')[0]))].join('|');
+    out.push(`./src/${sub}/!(${inner})`, `./src/${sub}/!(${inner})/**`);
+  }
+  return out;
+}
 const zones = [
   ...layers.map(({ dir, may }) => ({
-    target: `./src/${dir}`,
+    target: targetsOf(dir),
     from: './src',
-    except: may.map((d) => `./${d}`),
-    message: `src/${dir} may import only src/{${may.join(',')}} (docs/layers.md).`,
+    except: [...new Set([dir, ...may])].map((d) => `./${d}`),
+    message: `src/${dir} may import only src/{${[...new Set([dir, ...may])].join(',')}} (docs/layers.md).`,
   })),
   {
     target: './src/extension.ts',
@@ -126,7 +178,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**/*.ts', 'src/session/**/*.ts'],
+    files: ['src/core/**/*.ts', 'src/model/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [noVscode] }],
       'no-restricted-syntax': dynamicImport("'vscode'", noVscode.message),
@@ -137,11 +189,7 @@ export default tseslint.config(
     files: [
       'src/webview/**/*.ts',
       'src/protocol/**/*.ts',
-      'src/core/transcript/**/*.ts',
-      'src/core/webtask/**/*.ts',
-      'src/core/api/types.ts',
-      'src/core/schema.ts',
-      'src/core/l10n.ts',
+      ...BROWSER_CORE.map((p) => (p.endsWith('.ts') ? `src/${p}` : `src/${p}/**/*.ts`)),
     ],
     rules: {
       'no-restricted-imports': ['error', { patterns: [noBareImports] }],
