@@ -7,8 +7,8 @@ import type { AttachCommandResult } from '../../src/commands/attach-commands';
 import type { SessionPanel } from '../../src/panel/session-panel';
 import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';
-import { setDenSetting } from './helpers';
 import { lastTurn, openPanel, seededSession, turnEnded } from './panel-helpers';
+import { setDenSetting } from './settings-helpers';
 
 /** A fresh folder inside the opened workspace (dropped URIs must be in the workspace). */
 function workspaceDir(): string {
