@@ -4,19 +4,10 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { startEmulator } from '../emulator';
 import { waitFor } from '../support/wait';
-import {
-  EXTENSION_ID,
-  denApi,
-  resetDen,
-  denManifest,
-  sessionsWelcomes,
-  spyOnClient,
-  startCountingProxy,
-  trackContext,
-  whenHolds,
-  type ClientSpy,
-  type DenApi,
-} from './helpers';
+import { sessionsWelcomes, trackContext, whenHolds } from './context-helpers';
+import { denApi, type DenApi, denManifest, EXTENSION_ID } from './den-api';
+import { type ClientSpy, spyOnClient, startCountingProxy } from './network-helpers';
+import { resetDen } from './sign-in-helpers';
 
 // test/ext/index.ts runs this file first: the extension is still inactive when it starts.
 describe('Activation', () => {

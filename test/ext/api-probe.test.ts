@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { denApi } from './den-api';
 import { useDen } from './fixtures';
-import { denApi } from './helpers';
 
 const PROBE_ID = 'den-test.api-probe';
 

@@ -8,8 +8,10 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DenExtensionApi, DenTurnSnapshot } from '../../src/editor/api/types';
 import { waitFor } from '../support/wait';
+import { EXTENSION_ID } from './den-api';
+import { emuFetch } from './emulator-helpers';
 import { useDen } from './fixtures';
-import { emuFetch, EXTENSION_ID, settleKeyChange } from './helpers';
+import { settleKeyChange } from './sign-in-helpers';
 
 /** The exports exactly as another extension sees them. */
 function publicApi(): DenExtensionApi {

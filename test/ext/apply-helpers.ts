@@ -5,40 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { useDen } from './fixtures';
-
-/** One message Den showed while answered: its text, options and buttons. */
-export interface Asked {
-  level: 'info' | 'warning';
-  text: string;
-  modal: boolean;
-  detail?: string;
-  buttons: string[];
-}
-
-/** Answers Den's messages: `choose` picks a button of the modal (undefined dismisses it). */
-export function answerMessages(choose: (a: Asked) => string | undefined): {
-  asked: Asked[];
-  restore(): void;
-} {
-  const w = vscode.window as unknown as Record<string, unknown>;
-  const saved = {
-    showInformationMessage: w.showInformationMessage,
-    showWarningMessage: w.showWarningMessage,
-  };
-  const asked: Asked[] = [];
-  const fake =
-    (level: Asked['level']) =>
-    async (text: string, ...rest: unknown[]): Promise<string | undefined> => {
-      const opts = typeof rest[0] === 'object' && rest[0] !== null ? (rest[0] as vscode.MessageOptions) : {};
-      const buttons = rest.filter((r): r is string => typeof r === 'string');
-      const a: Asked = { level, text, modal: opts.modal === true, detail: opts.detail, buttons };
-      asked.push(a);
-      return a.modal ? choose(a) : undefined;
-    };
-  w.showInformationMessage = fake('info');
-  w.showWarningMessage = fake('warning');
-  return { asked, restore: () => Object.assign(w, saved) };
-}
+import { answerMessages, type Asked } from './message-helpers';
 
 export function root(): string {
   const r = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;

@@ -5,9 +5,9 @@ import * as vscode from 'vscode';
 import { contentHash } from '../../src/core/merge/hash';
 import { applyAgentFiles, type ApplyDeps, type ApplyResult } from '../../src/editor/apply/apply-command';
 import type { ApplyPreviews } from '../../src/editor/apply/apply-review';
-import { root, turnPaths, useApply } from './apply-helpers';
-import { emuFetch } from './helpers';
 import { waitFor } from '../support/wait';
+import { root, turnPaths, useApply } from './apply-helpers';
+import { emuFetch } from './emulator-helpers';
 
 describe('Apply the agent’s files: review, merges, changes meanwhile', function () {
   this.timeout(30_000);

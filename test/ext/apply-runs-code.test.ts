@@ -13,7 +13,8 @@ import { applyAgentFiles, type ApplyDeps, type ApplyResult } from '../../src/edi
 import type { ApplyPreviews } from '../../src/editor/apply/apply-review';
 import { TASKS_JSON } from '../emulator/scripts';
 import { waitFor } from '../support/wait';
-import { root, useApply, type Asked } from './apply-helpers';
+import { root, useApply } from './apply-helpers';
+import type { Asked } from './message-helpers';
 
 const TASKS = '.vscode/tasks.json';
 

@@ -7,8 +7,8 @@ import type { AttachCommandResult } from '../../src/editor/commands/attach-comma
 import type { SessionPanel } from '../../src/editor/session-panel/session-panel';
 import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';
-import { setDenSetting } from './helpers';
 import { lastTurn, openPanel, seededSession, turnEnded } from './panel-helpers';
+import { setDenSetting } from './settings-helpers';
 
 /** A fresh folder inside the opened workspace (dropped URIs must be in the workspace). */
 function workspaceDir(): string {

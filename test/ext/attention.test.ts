@@ -3,9 +3,11 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { SessionActivityEvent } from '../../src/model/session/session-activity';
 import { waitFor } from '../support/wait';
+import { EXTENSION_ID } from './den-api';
 import { useDen } from './fixtures';
-import { EXTENSION_ID, sessionsView, setDenSetting } from './helpers';
 import { lastTurn, openPanel, seededSession, turnEnded } from './panel-helpers';
+import { setDenSetting } from './settings-helpers';
+import { sessionsView } from './tree-helpers';
 
 type ShowFn = (message: string, ...items: string[]) => Thenable<string | undefined>;
 

@@ -3,16 +3,12 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { startEmulator } from '../emulator';
 import { waitFor } from '../support/wait';
+import { trackContext } from './context-helpers';
+import { denLogText } from './den-api';
 import { useDen } from './fixtures';
-import {
-  denLogText,
-  resetDen,
-  rows,
-  sessionsView,
-  setDenSetting,
-  settleKeyChange,
-  trackContext,
-} from './helpers';
+import { setDenSetting } from './settings-helpers';
+import { resetDen, settleKeyChange } from './sign-in-helpers';
+import { rows, sessionsView } from './tree-helpers';
 
 describe('Sign-in and configuration', () => {
   const den = useDen({ signIn: false });

@@ -11,8 +11,10 @@ import type { DenExtensionApi } from '../../src/editor/api/types';
 import type { ChatExchange } from '../../src/editor/integrations/chat';
 import type * as Integrations from '../../src/editor/integrations/main';
 import { waitFor } from '../support/wait';
+import type { DenApi } from './den-api';
+import { emuFetch } from './emulator-helpers';
 import { useDen } from './fixtures';
-import { emuFetch, settleKeyChange, type DenApi } from './helpers';
+import { settleKeyChange } from './sign-in-helpers';
 
 /** Submits a request through the Chat view and resolves with `@den`'s answer to it. */
 async function chat(

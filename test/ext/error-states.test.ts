@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { waitFor } from '../support/wait';
+import { emuFetch } from './emulator-helpers';
 import { useDen } from './fixtures';
-import {
-  captureMessages,
-  emuFetch,
-  labelOf,
-  resetDen,
-  rows,
-  sessionIds,
-  sessionsView,
-  signIn,
-  startCountingProxy,
-  treeRetryPending,
-} from './helpers';
+import { captureMessages } from './message-helpers';
+import { startCountingProxy } from './network-helpers';
+import { resetDen, signIn } from './sign-in-helpers';
+import { labelOf, rows, sessionIds, sessionsView, treeRetryPending } from './tree-helpers';
 
 /** How long the tree may take to recover by itself after the service is back (first retry ≈ 2 s). */
 const RECOVERY_BUDGET_MS = 15_000;

@@ -4,8 +4,8 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import { waitFor } from '../support/wait';
 import { root, turnPaths, useApply } from './apply-helpers';
-import { labelOf, rows, type Row } from './helpers';
 import { openPanel } from './panel-helpers';
+import { labelOf, type Row, rows } from './tree-helpers';
 
 describe('File states against the workspace', function () {
   this.timeout(60_000);

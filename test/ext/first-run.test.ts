@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { offerWalkthrough } from '../../src/editor/commands/auth-commands';
 import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';
-import { setDenSetting } from './helpers';
+import { setDenSetting } from './settings-helpers';
 
 /** A Memento of one's own (Den's globalState is the real profile's). */
 function memento(): vscode.Memento {

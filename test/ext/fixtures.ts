@@ -7,20 +7,12 @@
 import * as vscode from 'vscode';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator';
 import { signedIn, type DenDriver, type Service, type SignedIn } from '../support/signed-in';
-import {
-  captureMessages,
-  denApi,
-  resetDen,
-  signIn,
-  spyOnPanels,
-  startRecordingProxy,
-  trackContext,
-  type ContextTracker,
-  type DenApi,
-  type MessageCapture,
-  type PanelSpy,
-  type RecordingProxy,
-} from './helpers';
+import { type ContextTracker, trackContext } from './context-helpers';
+import { denApi, type DenApi } from './den-api';
+import { captureMessages, type MessageCapture } from './message-helpers';
+import { type RecordingProxy, startRecordingProxy } from './network-helpers';
+import { type PanelSpy, spyOnPanels } from './panel-helpers';
+import { resetDen, signIn } from './sign-in-helpers';
 
 export interface DenTestOptions {
   /** Sign Den in before each test (default), or leave it reset and signed out. */

@@ -10,8 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { setL10nBundle } from '../../src/core/shared/l10n';
+import { emuFetch } from './emulator-helpers';
 import { useDen } from './fixtures';
-import { emuFetch, groupedRows, labelOf, rows, signIn } from './helpers';
+import { signIn } from './sign-in-helpers';
+import { groupedRows, labelOf, rows } from './tree-helpers';
 
 describe('Den in another language (its whole bundle pseudo-translated)', () => {
   const den = useDen();

@@ -4,10 +4,13 @@ import * as vscode from 'vscode';
 import { startEmulator, type Emulator } from '../emulator';
 import { startConnectProxy, type ConnectProxy } from '../support/connect-proxy';
 import { waitFor } from '../support/wait';
+import { denApi, denLogText } from './den-api';
 import { useDen } from './fixtures';
-import { denApi, denLogText, signIn, sessionsView } from './helpers';
-import { resetHttpSettings, selfSignedCertificate, setHttpSetting } from './network-helpers';
+import { selfSignedCertificate } from './network-helpers';
 import { lastTurn, openPanel, turnEnded, waitShows, withStoredTurn, recordConnection } from './panel-helpers';
+import { resetHttpSettings, setHttpSetting } from './settings-helpers';
+import { signIn } from './sign-in-helpers';
+import { sessionsView } from './tree-helpers';
 
 /** The turn's stream reconnects with a backoff capped at 10 s: room for it after the outage. */
 const RECONNECT_BUDGET_MS = 30_000;

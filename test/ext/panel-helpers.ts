@@ -1,6 +1,6 @@
 /**
  * Helpers of the Session panel's integration tests: opening a panel, what its webview shows (the
- * `probe` digest), and the transcript the service's stored events fold to.
+ * `probe` digest), the transcript the service's stored events fold to, and a spy on `panels.open`.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,12 +13,13 @@ import { isTerminalStatus, type Transcript, type Turn } from '../../src/core/tra
 import { applyEvent, beginTurn, createTranscript } from '../../src/core/transcript/reducer';
 import type { WebviewDigest } from '../../src/protocol/session-panel/messages';
 import type { ConnectionView } from '../../src/protocol/session-panel/view';
+import type { PanelTurnRequest } from '../../src/editor/session-panel/panel-manager';
 import type { SessionPanel } from '../../src/editor/session-panel/session-panel';
 import type { TranscriptCache } from '../../src/model/session/transcript-cache';
 import { blockText } from '../../src/webview/session-panel/state';
 import type { Emulator } from '../emulator';
 import { waitFor } from '../support/wait';
-import { EXTENSION_ID, type DenApi } from './helpers';
+import { EXTENSION_ID, type DenApi } from './den-api';
 
 /** What a webview showing exactly `t` reports in its digest. */
 export function digestOf(t: Transcript): WebviewDigest['turns'] {
@@ -159,4 +160,45 @@ export function recordConnection(panel: SessionPanel): { told: ConnectionView[];
     if (m.type === 'batch') for (const d of m.deltas) if (d.type === 'connection') told.push(d.connection);
   });
   return { told, stop };
+}
+
+/** One call of `panels.open`. */
+export interface PanelOpenCall {
+  sessionId: string;
+  options: { turn?: PanelTurnRequest; title?: string };
+}
+
+/** Recorded `panels.open` calls; `restore` puts the real method back. */
+export interface PanelSpy {
+  readonly calls: PanelOpenCall[];
+  restore(): void;
+}
+
+/**
+ * Records every `api.panels.open` call and passes it on to the real method. While the panel is
+ * not built yet (its `open` throws "not built yet"), the spy starts the requested turn itself
+ * through Den's client, as the panel does, so tests asserting on the service's side pass before
+ * and after the panel exists.
+ */
+export function spyOnPanels(api: DenApi): PanelSpy {
+  const panels = api.panels as unknown as { open: DenApi['panels']['open'] };
+  const own = Object.getOwnPropertyDescriptor(panels, 'open');
+  const real = panels.open.bind(api.panels);
+  const calls: PanelOpenCall[] = [];
+  panels.open = async (sessionId, options = {}) => {
+    calls.push({ sessionId, options });
+    try {
+      await real(sessionId, options);
+    } catch (err) {
+      if (!String(err).includes('not built yet')) throw err;
+      if (options.turn) await api.connection.requireClient().startTurn({ sessionId, ...options.turn });
+    }
+  };
+  return {
+    calls,
+    restore: () => {
+      if (own) Object.defineProperty(panels, 'open', own);
+      else delete (panels as { open?: unknown }).open;
+    },
+  };
 }

@@ -6,8 +6,9 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { Emulator } from '../emulator';
 import { waitFor } from '../support/wait';
+import { emuFetch } from './emulator-helpers';
 import { useDen } from './fixtures';
-import { emuFetch, signIn, startRecordingProxy, type RecordingProxy } from './helpers';
+import { type RecordingProxy, startRecordingProxy } from './network-helpers';
 import {
   cachedOnClose,
   digestOf,
@@ -19,6 +20,7 @@ import {
   waitShows,
   withStoredTurn,
 } from './panel-helpers';
+import { signIn } from './sign-in-helpers';
 
 /** Starts a turn on the service directly (as another client would). */
 async function startElsewhere(emu: Emulator, sessionId: string, task: string): Promise<string> {

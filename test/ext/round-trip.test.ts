@@ -13,7 +13,8 @@ import type { ApplyResult } from '../../src/editor/apply/apply-command';
 import type { PanelDeps } from '../../src/editor/session-panel/panel-manager';
 import { ROUND_TRIP_SAMPLE } from '../emulator/write-back';
 import { waitFor } from '../support/wait';
-import { root, turnPaths, useApply, type Asked } from './apply-helpers';
+import { root, turnPaths, useApply } from './apply-helpers';
+import type { Asked } from './message-helpers';
 import { lastTurn, openPanel, seededSession, turnEnded } from './panel-helpers';
 
 const TASK = 'Implement the total';

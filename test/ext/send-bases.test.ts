@@ -15,7 +15,7 @@ import type { PanelDeps } from '../../src/editor/session-panel/panel-manager';
 import { ROUND_TRIP_SAMPLE } from '../emulator/write-back';
 import { waitFor } from '../support/wait';
 import { root, turnPaths, useApply } from './apply-helpers';
-import { EXTENSION_ID } from './helpers';
+import { EXTENSION_ID } from './den-api';
 import { lastTurn, turnEnded } from './panel-helpers';
 
 const TASK = 'Implement the total';

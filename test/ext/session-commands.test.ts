@@ -2,8 +2,11 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Emulator } from '../emulator';
 import { waitFor } from '../support/wait';
+import type { DenApi } from './den-api';
+import { emuFetch } from './emulator-helpers';
 import { useDen } from './fixtures';
-import { emuFetch, labelOf, resetDen, rows, sessionIds, signIn, type DenApi, type Row } from './helpers';
+import { resetDen, signIn } from './sign-in-helpers';
+import { labelOf, type Row, rows, sessionIds } from './tree-helpers';
 
 async function sessionRow(api: DenApi, title: string): Promise<Row & { id: string }> {
   const row = (await rows(api)).find((r) => r.node.kind === 'session' && labelOf(r.item) === title);

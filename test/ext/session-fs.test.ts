@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { waitFor } from '../support/wait';
 import { sessionFileShownAt } from '../../src/editor/session-files/session-fs';
+import { emuFetch } from './emulator-helpers';
 import { useDen } from './fixtures';
-import { emuFetch, labelOf, rows } from './helpers';
 import { lastTurn, openPanel, seededSession, turnEnded } from './panel-helpers';
+import { labelOf, rows } from './tree-helpers';
 
 const SEEDED = 'Refactor auth middleware';
 

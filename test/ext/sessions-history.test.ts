@@ -6,19 +6,11 @@ import type { IdStorage } from '../../src/model/sessions-list/recent-ids';
 import { SessionsTreeProvider } from '../../src/editor/sessions-view/sessions-tree';
 import type { Emulator } from '../emulator';
 import { waitFor } from '../support/wait';
+import { sessionsWelcomes, trackContext, whenHolds } from './context-helpers';
+import type { DenApi } from './den-api';
+import { emuFetch } from './emulator-helpers';
 import { useDen } from './fixtures';
-import {
-  emuFetch,
-  groupedRows,
-  labelOf,
-  rows,
-  sessionsView,
-  sessionsWelcomes,
-  trackContext,
-  whenHolds,
-  type DenApi,
-  type Row,
-} from './helpers';
+import { groupedRows, labelOf, type Row, rows, sessionsView } from './tree-helpers';
 
 /** The session row of `sessionId` in the tree (groups expanded), or undefined when not shown. */
 async function rowOf(api: DenApi, sessionId: string): Promise<Row | undefined> {

@@ -2,22 +2,14 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator } from '../emulator';
 import { waitFor } from '../support/wait';
+import { trackContext } from './context-helpers';
+import type { DenApi } from './den-api';
+import { emuFetch, serverSessions } from './emulator-helpers';
 import { useDen } from './fixtures';
-import {
-  emuFetch,
-  labelOf,
-  resetDen,
-  rows,
-  serverSessions,
-  sessionIds,
-  sessionsView,
-  setDenSetting,
-  signIn,
-  startRecordingProxy,
-  trackContext,
-  type DenApi,
-  type Row,
-} from './helpers';
+import { startRecordingProxy } from './network-helpers';
+import { setDenSetting } from './settings-helpers';
+import { resetDen, signIn } from './sign-in-helpers';
+import { labelOf, type Row, rows, sessionIds, sessionsView } from './tree-helpers';
 
 const EXTRA = 1000;
 const SEEDED = 8;

@@ -5,8 +5,8 @@ import * as vscode from 'vscode';
 import { choiceItems } from '../../src/editor/attachments/session-choice';
 import type { Session } from '../../src/core/client/types';
 import { waitFor } from '../support/wait';
+import { emuFetch } from './emulator-helpers';
 import { useDen } from './fixtures';
-import { emuFetch } from './helpers';
 
 type Item = vscode.QuickPickItem & { choice?: { kind: string; sessionId?: string } };
 

@@ -8,7 +8,7 @@ import vm from 'node:vm';
 import * as vscode from 'vscode';
 import { waitFor } from '../support/wait';
 import { useDenWith } from './fixtures';
-import { signIn } from './helpers';
+import { signIn } from './sign-in-helpers';
 
 /** The emulator in a process of its own, so its buffers do not count as the extension host's. */
 interface EmulatorProcess {

@@ -7,17 +7,12 @@ import type { TurnFile } from '../../src/core/client/types';
 import type { PanelTurnRequest } from '../../src/editor/session-panel/panel-manager';
 import { type Emulator } from '../emulator';
 import { waitFor } from '../support/wait';
+import { emuFetch } from './emulator-helpers';
 import { useDen } from './fixtures';
-import {
-  emuFetch,
-  resetDen,
-  setDenSetting,
-  signIn,
-  startRecordingProxy,
-  type PanelOpenCall,
-  type PanelSpy,
-  type RecordingProxy,
-} from './helpers';
+import { type RecordingProxy, startRecordingProxy } from './network-helpers';
+import type { PanelOpenCall, PanelSpy } from './panel-helpers';
+import { setDenSetting } from './settings-helpers';
+import { resetDen, signIn } from './sign-in-helpers';
 
 /** A fresh folder inside the opened workspace (so paths are reported workspace-relative). */
 function workspaceDir(): string {

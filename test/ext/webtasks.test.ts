@@ -9,8 +9,9 @@ import {
   type WebTaskHostMessage,
 } from '../../src/protocol/webtask-panel/webtask-messages';
 import { waitFor } from '../support/wait';
+import { denApi, type DenApi, denLogText } from './den-api';
 import { useDen } from './fixtures';
-import { denApi, denLogText, setDenSetting, type DenApi } from './helpers';
+import { setDenSetting } from './settings-helpers';
 
 const SCHEMA = { name: 'the product name', price: 'the price in USD', url: 'the product page url' };
 
