@@ -1,7 +1,7 @@
 /**
  * Den in another language, inside VS Code: a pseudo-translation of its whole English bundle
  * (`l10n/bundle.l10n.json`, every message `m` as `⟪m⟫`) set the way activation sets VS Code's
- * bundle (`core/l10n.ts` keeps it in one slot that every copy of the module reads, this test's
+ * bundle (`core/shared/l10n.ts` keeps it in one slot that every copy of the module reads, this test's
  * included). Whatever Den writes for a person must then come out bracketed; English parts left
  * unbracketed would be texts that bypass `l10n.t`. The service's own words stay as they are.
  */

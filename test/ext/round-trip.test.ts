@@ -45,7 +45,7 @@ describe('Round trip: attach a file, the agent rewrites it, Apply merges it back
   });
 
   /**
-   * Counts the bases Den records at send (`session/bases.ts`), which it does after the turn starts,
+   * Counts the bases Den records at send (`model/apply/bases.ts`), which it does after the turn starts,
    * without waiting: Apply knows the base only once the record is written.
    */
   function countRecordedBases(): { done: () => number } {

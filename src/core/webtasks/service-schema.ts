@@ -3,7 +3,7 @@ import { l10n } from '../shared/l10n';
  * The schema of a web task (`POST /lam/run`, interface.md 4.8) in the service's own form: each key
  * is an output field name; each value is a string describing that field, or a nested object of the
  * same form. The form has no list type: a list of objects is asked for with its item's fields (see
- * `json-schema.ts`). Browser-safe: imports only `core/api/types.ts`, `core/schema.ts`, `core/l10n.ts`.
+ * `json-schema.ts`). Browser-safe: imports only `core/client/types.ts`, `core/shared/schema.ts`, `core/shared/l10n.ts`.
  */
 import type { LamSchema } from '../client/types';
 import { isRecord } from '../shared/schema';

@@ -1,6 +1,6 @@
 /**
  * Apply: the agent's files into a workspace folder, safely. The folder is chosen, the plan made
- * (`session/apply-plan.ts`: nothing written yet), and its summary shown in a modal first; the
+ * (`model/apply/apply-plan.ts`: nothing written yet), and its summary shown in a modal first; the
  * person applies everything (confirming the questions, conflict markers included), only what
  * needs no question, reviews the diff, or cancels. Then one WorkspaceEdit writes it all
  * (`apply-edit.ts`), and a message says what was written, what was refused and how to undo.

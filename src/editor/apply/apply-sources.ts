@@ -2,7 +2,7 @@
  * The agent's files of one apply, as the planner takes them (`AgentFile`): one file of a session,
  * a turn's files (its `sandbox.snapshot` changes and `task.completed` results), or the session's
  * current files (`fileSnapshot`, with the deletions its turns made). Bytes are fetched only when
- * the planner reads a file, through the client's download chain (`core/api/download.ts`), with the
+ * the planner reads a file, through the client's download chain (`core/client/download.ts`), with the
  * session's events for files only a file-writing tool holds.
  */
 import type { ApiClient } from '../../core/client/client';

@@ -4,7 +4,7 @@
  * the right side the agent's version as a `den-session:` URI (a turn's own version for a turn;
  * absent for a file the agent deleted). One file opens VS Code's diff editor (`vscode.diff`),
  * several its multi-file diff editor (`vscode.changes`). Paths map to the folder exactly as Apply
- * maps them (`session/workspace-paths.ts`); refused paths are named in a warning, never opened.
+ * maps them (`model/apply/workspace-paths.ts`); refused paths are named in a warning, never opened.
  */
 import { sessionFilePath } from '../../model/session-files/file-index';
 import { workspacePaths } from '../../model/apply/workspace-paths';

@@ -34,11 +34,11 @@ function locate(uri: vscode.Uri): WorkspaceLocation {
   return workspaceLocation(uri.path, folder && { name: folder.name, path: folder.uri.path });
 }
 
-/** What Den keeps whole as the agent's base (`session/bases.ts`): a bigger file gets no base (Apply asks). */
+/** What Den keeps whole as the agent's base (`model/apply/bases.ts`): a bigger file gets no base (Apply asks). */
 export const MAX_BASE_BYTES = 2 * 1024 * 1024;
 
 /**
- * The path Den records a base under (`session/bases.ts`) and Apply looks it up by: relative to the
+ * The path Den records a base under (`model/apply/bases.ts`) and Apply looks it up by: relative to the
  * URI's workspace folder, `/`-separated; undefined outside the workspace. With several folders, the
  * path inside the URI's own folder (Apply maps the agent's paths into the folder it writes to).
  */

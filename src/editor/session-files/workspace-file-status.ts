@@ -1,5 +1,5 @@
 /**
- * The VS Code side of the files' states (`session/file-status.ts`): which folder they are shown
+ * The VS Code side of the files' states (`model/session-files/file-status.ts`): which folder they are shown
  * against, that folder as the planner reads it (`planFolder`: an editor with unsaved changes counts
  * with its text), the session's current files (`currentFilesOf`) and the bases Apply uses; and the
  * workspace changes that make states stale (a file watcher, edits in editors, folders added or

@@ -22,7 +22,7 @@ export interface AttentionDeps {
 
 /**
  * Tells the person about turns that finish or need input while they look elsewhere (the decision is
- * `session/attention.ts`'s): a notification with **Open** and, for a turn with files, **Review
+ * `model/session/attention.ts`'s): a notification with **Open** and, for a turn with files, **Review
  * Changes**; and the count of turns that finished unseen on the Sessions view's badge.
  */
 export class Attention implements vscode.Disposable {

@@ -33,9 +33,9 @@ export interface PanelDeps {
   apiKey: () => string | undefined;
   /** The `den-session:` file system: told what hosts learn of their files, and where files open. */
   sessionFs: SessionFileSystem;
-  /** Keeps what the agent saw of a workspace file sent with a turn (`session/bases.ts`). */
+  /** Keeps what the agent saw of a workspace file sent with a turn (`model/apply/bases.ts`). */
   recordBase?: (sessionId: string, path: string, content: Uint8Array) => Promise<unknown>;
-  /** The session files' states against the workspace (`files/file-status.ts`), for the file lists. */
+  /** The session files' states against the workspace (`editor/session-files/workspace-file-status.ts`), for the file lists. */
   fileStatus?: FileStatusSource;
 }
 

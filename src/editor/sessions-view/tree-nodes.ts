@@ -201,7 +201,7 @@ export function statusKey(status: FileStatus | undefined): string | undefined {
 }
 
 /**
- * A file row. With `status` (its state against the workspace folder, see `files/file-status.ts`),
+ * A file row. With `status` (its state against the workspace folder, see `editor/session-files/workspace-file-status.ts`),
  * the description, icon, tooltip and accessible label say it; without, the directory and size.
  */
 export function fileItem(n: Extract<SessionNode, { kind: 'file' }>, status?: FileStatus): vscode.TreeItem {

@@ -30,7 +30,7 @@
  * 10. Both changed, and the base's content is not kept, or either side is binary: `askOverwrite`.
  * 11. Otherwise `merge3`: clean → `merge`; else `mergeWithConflicts` (conflict markers, needs
  *    confirmation).
- * 12. Files that can run code (`input.runsCode`, see `core/files/runs-code.ts`): in a workspace that
+ * 12. Files that can run code (`input.runsCode`, see `core/paths/runs-code.ts`): in a workspace that
  *    is not trusted (`input.trusted` false), an agent file (not a deletion) on the list is `refused`
  *    after rule 2, unread; otherwise a write on the list (not a deletion) keeps its action and gets
  *    `runsCode` (why), and `writesOf` leaves it out unless its own confirmation was given.

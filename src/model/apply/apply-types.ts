@@ -27,7 +27,7 @@ export interface PlanFolder {
   readFile(relPath: string): Promise<Uint8Array | undefined>;
   /** Whether the file is open in an editor with unsaved changes. */
   isDirty(relPath: string): boolean;
-  /** Resolves links (see `core/files/real-path.ts`); without it, links are not checked. */
+  /** Resolves links (see `core/paths/real-path.ts`); without it, links are not checked. */
   realPath?: RealPath;
   /** Compare real paths without case (Windows, macOS). */
   caseInsensitive?: boolean;
@@ -55,7 +55,7 @@ export interface PlanInput {
   /** Stops planning between files (rejects with a `DenError` `aborted`). */
   signal?: AbortSignal;
   /**
-   * Why a workspace path can run code (`core/files/runs-code.ts`, with the setting's globs), or
+   * Why a workspace path can run code (`core/paths/runs-code.ts`, with the setting's globs), or
    * undefined; without it, no file is taken as one that runs code.
    */
   runsCode?: (relPath: string) => string | undefined;

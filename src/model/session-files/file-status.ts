@@ -11,7 +11,7 @@
  * marked them stale. The agent's bytes are kept by path and version within a total size, so a
  * workspace edit re-reads the workspace file, not the service. The planner's limits bound the
  * work: files beyond `maxFiles` get no state, and one over `maxFileBytes` is not read and shows as
- * refused, saying so. A file that can run code (`core/files/runs-code.ts`) says so beside its state,
+ * refused, saying so. A file that can run code (`core/paths/runs-code.ts`) says so beside its state,
  * and is refused in a workspace that is not trusted, as Apply would.
  */
 import { Emitter, type Listen } from '../../core/shared/emitter';
@@ -40,7 +40,7 @@ export interface StatusInput {
   base: BaseLookup;
   /**
    * The `den.apply.filesThatRunCode` globs, beside the built-in list of files that can run code
-   * (`core/files/runs-code.ts`), and whether the workspace is trusted (default true): as Apply plans.
+   * (`core/paths/runs-code.ts`), and whether the workspace is trusted (default true): as Apply plans.
    */
   filesThatRunCode?: readonly string[];
   trusted?: boolean;

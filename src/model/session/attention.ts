@@ -1,6 +1,6 @@
 /**
  * Whether a turn's change asks for the person's attention: a notification, a count on the Sessions
- * view's badge. Pure: the editor's part (`panel/attention.ts`) says what the person is looking at.
+ * view's badge. Pure: the editor's part (`editor/session-panel/attention-signals.ts`) says what the person is looking at.
  */
 import { l10n } from '../../core/shared/l10n';
 import { firstLine } from '../../core/shared/format';

@@ -38,7 +38,7 @@ import { ATOMIC_TMP_SUFFIX, writeFileAtomic } from '../shared/atomic-write';
 /** What a run was asked: the request without the passcode and the chat history. */
 export type WebTaskInputs = Omit<LamRunRequest, 'servicePasscode' | 'chatHistory'> & { stream?: boolean };
 
-/** Issue counts of a run's results (`core/webtask/result-check.ts` totals). */
+/** Issue counts of a run's results (`core/webtasks/result-check.ts` totals). */
 export interface WebTaskProblemCounts {
   missing: number;
   null: number;

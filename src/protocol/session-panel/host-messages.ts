@@ -95,7 +95,7 @@ export const isDelta = variant('type', {
   title: { title: isString },
   /**
    * The state of the session's files against the workspace folder, by path: all of them (a path
-   * not listed has no state). See `session/file-status.ts`.
+   * not listed has no state). See `model/session-files/file-status.ts`.
    */
   fileStatus: { files: arrayOf(isFileStatus) },
   /**

@@ -111,7 +111,7 @@ export interface WebviewPersistedState {
   pendingSend?: { id: string; text: string };
 }
 
-/** What applying one of the agent's files would do to the workspace (see `session/file-status.ts`). */
+/** What applying one of the agent's files would do to the workspace (see `model/session-files/file-status.ts`). */
 export type FileState = 'new' | 'modified' | 'deleted' | 'identical' | 'conflicts' | 'refused' | 'failed';
 
 /** A file's state against the workspace and the lines applying would add and remove. */
@@ -126,7 +126,7 @@ export interface FileStatusView {
   /** Why, in words (for `refused` and `failed` above all). */
   reason?: string;
   /**
-   * The file can run code, and why (a clause, see `core/files/runs-code.ts`): shown as its own
+   * The file can run code, and why (a clause, see `core/paths/runs-code.ts`): shown as its own
    * state (`runs code · new · +3`); Apply writes it only after a separate confirmation.
    */
   runsCode?: string;

@@ -1,7 +1,7 @@
 /**
  * The states of a web task run, one table that every surface reads (issue 22, point 6): the panel's
- * badge and buttons (`webview/webtask/status-view.ts`), the Web Tasks view's row and its menu
- * (`webtasks/webtasks-tree.ts`), the runner's messages and the notification. A state has one name,
+ * badge and buttons (`webview/webtask-panel/status-view.ts`), the Web Tasks view's row and its menu
+ * (`editor/webtasks/webtasks-tree.ts`), the runner's messages and the notification. A state has one name,
  * one icon, says whether the request is still going (only then is there a Cancel), and which
  * actions it offers. Pure: the host and the webview bundle both import it.
  */
