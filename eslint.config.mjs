@@ -4,7 +4,7 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 // Zones are resolved against this folder, not the process's working directory, so the layer
-// test (test/unit/layers) can lint a copy of the tree elsewhere with this very file.
+// test (test/build/layers) can lint a copy of the tree elsewhere with this very file.
 const root = path.dirname(fileURLToPath(import.meta.url));
 
 /**
