@@ -15,22 +15,30 @@ import type { SessionTranscript } from './session-transcript';
 import type { TranscriptCache } from './transcript-cache';
 import type { WatchRead } from './turn-watch';
 
-export interface HistoryLoaderDeps {
-  sessionId: string;
+/** The service as the loader asks it (the host's own deps are one). */
+export interface HistoryService {
   /** Throws a `config` DenError when Den cannot talk to the service. */
   client(): ApiClient;
-  cache?: TranscriptCache;
-  live: SessionTranscript;
-  view: HostView;
-  logger: Logger;
-  /** The host was disposed meanwhile. */
-  disposed(): boolean;
+  reportSuccess?(): void;
+  reportFailure?(err: unknown): void;
+}
+
+/** Who follows up on what was painted or loaded (the turns' side of the host). */
+export interface HistoryListener {
   /** Follows the turns left open by what was painted or loaded (called after every fetch). */
   followOpenTurns(): void;
   /** The stored history was read and every turn in it merged: the session's `updatedAt` then. */
-  historyRead?(updatedAt: number): void;
-  reportSuccess?(): void;
-  reportFailure?(err: unknown): void;
+  historyRead(updatedAt: number): void;
+}
+
+export interface HistoryLoaderDeps {
+  service: HistoryService;
+  cache?: TranscriptCache;
+  /** The transcript store the history is merged into (closed: the host was disposed). */
+  live: SessionTranscript;
+  view: HostView;
+  logger: Logger;
+  listener: HistoryListener;
 }
 
 export class HistoryLoader {
@@ -94,25 +102,25 @@ export class HistoryLoader {
       return 'not-read';
     }
     try {
-      const detail = await d.client().getSession(d.sessionId);
-      if (d.disposed()) return 'not-read';
+      const detail = await d.service.client().getSession(d.live.sessionId);
+      if (d.live.closed) return 'not-read';
       const fresh = transcriptFromDetail(detail);
       // Only a turn not shown yet is worth a merge (and its repaint, cache write, …).
       const known = new Set(d.live.value.turns.map((t) => t.agentMessageId));
       const news = fresh.turns.some((t) => t.agentMessageId && !known.has(t.agentMessageId));
       if (news) {
-        d.logger.info(`Session ${d.sessionId}: a turn was started elsewhere; following it`);
+        d.logger.info(`Session ${d.live.sessionId}: a turn was started elsewhere; following it`);
         d.live.merge(fresh);
       }
-      d.historyRead?.(detail.session.updatedAt);
+      d.listener.historyRead(detail.session.updatedAt);
       if (!news) return 'none';
     } catch (err) {
       d.logger.debug(
-        `Session ${d.sessionId}: looking for turns started elsewhere failed: ${err instanceof Error ? err.message : String(err)}`,
+        `Session ${d.live.sessionId}: looking for turns started elsewhere failed: ${err instanceof Error ? err.message : String(err)}`,
       );
       return 'not-read';
     }
-    d.followOpenTurns();
+    d.listener.followOpenTurns();
     return 'new';
   }
 
@@ -124,34 +132,34 @@ export class HistoryLoader {
   async #paintFromCache(): Promise<void> {
     const { cache, live } = this.#deps;
     if (!cache || live.value.turns.length > 0) return;
-    const cached = await cache.read(this.#deps.sessionId);
-    if (!cached || live.value.turns.length > 0 || this.#deps.disposed()) return;
+    const cached = await cache.read(live.sessionId);
+    if (!cached || live.value.turns.length > 0 || live.closed) return;
     live.replace(cached);
-    this.#deps.followOpenTurns();
+    this.#deps.listener.followOpenTurns();
   }
 
   async #fetch(): Promise<void> {
     const d = this.#deps;
     this.#fetches++;
     try {
-      const detail = await d.client().getSession(d.sessionId);
-      d.reportSuccess?.();
-      if (d.disposed()) return;
+      const detail = await d.service.client().getSession(d.live.sessionId);
+      d.service.reportSuccess?.();
+      if (d.live.closed) return;
       this.#expectNew = false;
       this.#fetched = true;
       d.live.merge(transcriptFromDetail(detail));
-      d.historyRead?.(detail.session.updatedAt);
+      d.listener.historyRead(detail.session.updatedAt);
     } catch (err) {
       if (err instanceof DenError && err.code === 'not_found' && this.#expectNew) {
         // A session created by the turn just started: the service may not list it yet.
-        d.logger.debug(`Session ${d.sessionId} is not known to the service yet`);
+        d.logger.debug(`Session ${d.live.sessionId} is not known to the service yet`);
       } else {
-        if (!(err instanceof DenError) || err.fault !== 'user') d.reportFailure?.(err);
+        if (!(err instanceof DenError) || err.fault !== 'user') d.service.reportFailure?.(err);
         const p = presentError(err, l10n.t('load the session'));
         const offline = err instanceof DenError && err.fault === 'network';
         d.view.failure = { state: offline ? 'offline' : 'failed', message: p.message };
       }
     }
-    d.followOpenTurns();
+    d.listener.followOpenTurns();
   }
 }

@@ -2,7 +2,6 @@
  * What a session's panel shows besides the transcript: the composer, the connection, the notice
  * and the title, each posted (through the batcher) only when it changed. No `vscode` import.
  */
-import type { Transcript } from '../../core/transcript/model';
 import type { Choice } from './composer-choice';
 import { presentError } from '../shared/error-text';
 import type { DeltaBatcher, InitBody } from './delta-batcher';
@@ -14,6 +13,7 @@ import type {
   Notice,
   SendOutcome,
 } from '../../protocol/session-panel/messages';
+import type { TranscriptReader } from './session-transcript';
 import { openTurns, transcriptViews } from './turn-view';
 
 /** What the host reads from the extension's settings, each time it needs it. */
@@ -28,21 +28,30 @@ export interface HostSettings {
   l10n?: Record<string, string>;
 }
 
-/** Where the view's facts come from. */
-export interface HostViewSource {
-  sessionId: string;
-  transcript(): Transcript;
-  title(): string;
-  settings(): HostSettings;
-  /** The composer's mode and fast/think (its owner is the session's `ComposerChoice`). */
-  choice(): Choice;
-  attachments(): AttachmentView[];
+/** The turns' side of the connection: the live streams and the history's loading. */
+export interface ConnectionSource {
   /** The live streams' state; undefined when none is open. */
   streams(): ConnectionView | undefined;
   /** The history is being fetched. */
-  loading(): boolean;
-  titleChanged(): void;
+  readonly loading: boolean;
 }
+
+/** Where the view's facts come from (each an object owned elsewhere, read when the view is built). */
+export interface HostViewSource {
+  /** The transcript store: the turns, the title. */
+  transcript: Pick<TranscriptReader, 'sessionId' | 'value' | 'title'>;
+  /** The extension's settings, read each time. */
+  settings: { settings(): HostSettings };
+  /** The composer's mode and fast/think (its owner is the session's `ComposerChoice`). */
+  choice: { readonly current: Choice };
+  /** The composer's chips (the session's `AttachmentList`). */
+  attachments: { views(): AttachmentView[] };
+  /** Told when the title shown changed. */
+  events: { titleChanged(): void };
+}
+
+/** No stream, no loading: until the turns' side is connected (`connectTo`). */
+const NO_CONNECTION: ConnectionSource = { streams: () => undefined, loading: false };
 
 export class HostView {
   /** A turn start is on its way. */
@@ -61,11 +70,17 @@ export class HostView {
   #lastTitle: string;
 
   readonly #src: HostViewSource;
-  readonly #batcher: DeltaBatcher;
-  constructor(src: HostViewSource, batcher: DeltaBatcher) {
+  readonly #batcher: Pick<DeltaBatcher, 'pushView' | 'pushOnce'>;
+  #connection = NO_CONNECTION;
+  constructor(src: HostViewSource, batcher: Pick<DeltaBatcher, 'pushView' | 'pushOnce'>) {
     this.#src = src;
     this.#batcher = batcher;
-    this.#lastTitle = src.title();
+    this.#lastTitle = src.transcript.title;
+  }
+
+  /** Where the connection shown comes from (the turns' side, made after the view). */
+  connectTo(source: ConnectionSource): void {
+    this.#connection = source;
   }
 
   get notice(): Notice | null {
@@ -76,16 +91,16 @@ export class HostView {
   initBody(): InitBody {
     return {
       session: {
-        sessionId: this.#src.sessionId,
-        title: this.#src.title(),
-        service: this.#src.settings().service,
+        sessionId: this.#src.transcript.sessionId,
+        title: this.#src.transcript.title,
+        service: this.#src.settings.settings().service,
       },
-      turns: transcriptViews(this.#src.transcript()),
+      turns: transcriptViews(this.#src.transcript.value),
       composer: this.composer(),
       connection: this.connection(),
       notice: this.#noticeValue,
       fileStatus: this.#fileStatusValue,
-      l10n: this.#src.settings().l10n ?? null,
+      l10n: this.#src.settings.settings().l10n ?? null,
     };
   }
 
@@ -99,11 +114,11 @@ export class HostView {
   }
 
   composer(): ComposerState {
-    const s = this.#src.settings();
-    const open = openTurns(this.#src.transcript());
+    const s = this.#src.settings.settings();
+    const open = openTurns(this.#src.transcript.value);
     const c: ComposerState = {
-      ...this.#src.choice(),
-      attachments: this.#src.attachments(),
+      ...this.#src.choice.current,
+      attachments: this.#src.attachments.views(),
       running: open.length > 0,
       queued: open.filter((t) => t.status === 'queued').length,
       sending: this.sending,
@@ -118,7 +133,9 @@ export class HostView {
 
   connection(): ConnectionView {
     return (
-      this.#src.streams() ?? this.failure ?? (this.#src.loading() ? { state: 'loading' } : { state: 'idle' })
+      this.#connection.streams() ??
+      this.failure ??
+      (this.#connection.loading ? { state: 'loading' } : { state: 'idle' })
     );
   }
 
@@ -148,11 +165,11 @@ export class HostView {
   }
 
   updateTitle(): void {
-    const title = this.#src.title();
+    const title = this.#src.transcript.title;
     if (title === this.#lastTitle) return;
     this.#lastTitle = title;
     this.#batcher.pushView({ type: 'title', title });
-    this.#src.titleChanged();
+    this.#src.events.titleChanged();
   }
 
   /**

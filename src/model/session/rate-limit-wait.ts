@@ -11,11 +11,16 @@ import type { HostView } from './host-view';
 import type { HeldTurnAction, Notice } from '../../protocol/session-panel/messages';
 import type { TurnRequest } from './turn-request';
 
+/** What starts a held turn (the turns' side of the host). */
+export interface TurnStarter {
+  /** Starts a turn (failures are shown by the host, a new 429 holds it again). */
+  startTurn(req: TurnRequest): Promise<boolean>;
+}
+
 export interface RateLimitWaitDeps {
   view: HostView;
   clock: Clock;
-  /** Starts a held turn (failures are shown by the host, a new 429 holds it again). */
-  send(req: TurnRequest): Promise<boolean>;
+  turns: TurnStarter;
   /** Wall-clock time (Unix ms), the scale of the service's wait. */
   now?: () => number;
 }
@@ -108,7 +113,7 @@ export class RateLimitWait {
     if (!req) return;
     // Shown as sending meanwhile; `started`, `failed` or a new `hold` settles it.
     this.#deps.view.setNotice(null);
-    void this.#deps.send(req);
+    void this.#deps.turns.startTurn(req);
   }
 
   #release(): void {

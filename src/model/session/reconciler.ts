@@ -21,9 +21,15 @@ export type ReconcileOutcome =
   /** The stored copy has no events of the turn (not there yet, or a variant that stores none). */
   | 'missing';
 
+/** What the reconciler works on: the stored history, and the transcript it brings in line with it. */
+export interface ReconcileTarget {
+  /** Fetches the session's stored history. */
+  fetchStored(): Promise<SessionDetail>;
+  /** Brings one turn in line with `detail` (`SessionTranscript.reconcileWith`). */
+  reconcileWith(detail: SessionDetail, messageId: string): ReconcileOutcome;
+}
+
 export interface ReconcilerOptions {
-  fetch: () => Promise<SessionDetail>;
-  apply: (detail: SessionDetail, messageId: string) => ReconcileOutcome;
   clock: Clock;
   logger: Logger;
   /** How long requests during a turn wait, so a burst of them costs one fetch (default 250 ms). */
@@ -47,6 +53,7 @@ interface Pending {
 }
 
 export class Reconciler {
+  readonly #target: ReconcileTarget;
   readonly #opts: ReconcilerOptions;
   readonly #delayMs: number;
   /** A turn that ended but is not stored yet is tried again after 2×, 4×, … the delay (no jitter). */
@@ -64,7 +71,8 @@ export class Reconciler {
     applied: 0,
   };
 
-  constructor(options: ReconcilerOptions) {
+  constructor(target: ReconcileTarget, options: ReconcilerOptions) {
+    this.#target = target;
     this.#opts = options;
     this.#delayMs = Math.max(0, options.delayMs ?? 250);
     this.#retryBackoff = { initialMs: this.#delayMs, factor: 2, maxMs: Number.MAX_SAFE_INTEGER, jitter: 0 };
@@ -132,7 +140,7 @@ export class Reconciler {
     let detail: SessionDetail | undefined;
     try {
       this.#counters.fetches++;
-      detail = await this.#opts.fetch();
+      detail = await this.#target.fetchStored();
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       this.#opts.logger.debug(`Could not read the stored history to reconcile: ${msg}`);
@@ -140,7 +148,7 @@ export class Reconciler {
     let retry = 0;
     for (const [id, p] of batch) {
       if (this.#disposed) break;
-      const outcome = detail ? this.#opts.apply(detail, id) : 'missing';
+      const outcome = detail ? this.#target.reconcileWith(detail, id) : 'missing';
       const again = this.#pending.get(id);
       if (outcome === 'applied') this.#counters.applied++;
       else if (again) again.ended ||= p.ended;

@@ -8,11 +8,10 @@ import type { Transcript } from '../../core/transcript/model';
 import { findTurn } from '../../core/transcript/reducer';
 import type { Effort, Mode } from '../../core/client/types';
 import type { Handlers } from '../../protocol/shared/handlers';
-import type { SendOutcome, WebviewMessage } from '../../protocol/session-panel/messages';
+import type { HeldTurnAction, SendOutcome, WebviewMessage } from '../../protocol/session-panel/messages';
 import type { AttachmentList } from '../attachments/attachment-list';
 import type { ComposerChoice } from './composer-choice';
 import type { HostView } from './host-view';
-import type { RateLimitWait } from './rate-limit-wait';
 import { fullBlockText } from './turn-view';
 import type { ViewLink } from './view-link';
 
@@ -33,17 +32,23 @@ export type SessionMessage = Extract<
   }
 >;
 
+/** What the webview's commands do on the turns' side of the host. */
+export interface SessionCommands {
+  send(text: string, mode: Mode, effort: Effort, continueTurnId?: string): Promise<boolean>;
+  stop(): Promise<void>;
+  load(): Promise<void>;
+  /** What the person chose in the notice of a message held back by a 429. */
+  heldTurn(action: HeldTurnAction): void;
+}
+
 /** The parts of the host the handlers act on. */
 export interface SessionMessageTarget {
   link: ViewLink;
   view: HostView;
-  wait: RateLimitWait;
-  attachments: AttachmentList;
+  attachments: Pick<AttachmentList, 'remove'>;
   choice: ComposerChoice;
-  transcript(): Transcript;
-  send(text: string, mode: Mode, effort: Effort, continueTurnId?: string): Promise<boolean>;
-  stop(): Promise<void>;
-  load(): Promise<void>;
+  transcript: { readonly value: Transcript };
+  turns: SessionCommands;
 }
 
 export function sessionHandlers(t: SessionMessageTarget): Handlers<SessionMessage> {
@@ -54,19 +59,19 @@ export function sessionHandlers(t: SessionMessageTarget): Handlers<SessionMessag
     send: async (m) => {
       let outcome: SendOutcome = 'refused';
       try {
-        if (await t.send(m.text, m.mode, m.effort, m.continueTurnId)) outcome = 'started';
+        if (await t.turns.send(m.text, m.mode, m.effort, m.continueTurnId)) outcome = 'started';
         else if (t.view.heldText !== undefined && t.view.heldText === m.text.trim()) outcome = 'held';
       } finally {
         // Whatever happened, the webview learns it: a refused send's text goes back to the composer.
         if (m.sendId !== undefined) t.view.settleSend(m.sendId, outcome);
       }
     },
-    stop: () => t.stop(),
+    stop: () => t.turns.stop(),
     removeAttachment: (m) => {
       t.attachments.remove(m.id);
     },
     showFullLog: (m) => {
-      const block = findBlock(findTurn(t.transcript(), m.turnId)?.blocks ?? [], m.blockId);
+      const block = findBlock(findTurn(t.transcript.value, m.turnId)?.blocks ?? [], m.blockId);
       if (!block) return;
       const { text, droppedChars } = fullBlockText(block);
       t.link.send({
@@ -79,9 +84,9 @@ export function sessionHandlers(t: SessionMessageTarget): Handlers<SessionMessag
     },
     retry: async () => {
       t.view.setNotice(null);
-      await t.load();
+      await t.turns.load();
     },
-    heldTurn: (m) => t.wait.act(m.action),
+    heldTurn: (m) => t.turns.heldTurn(m.action),
     probeResult: (m) => t.link.probeResult(m.id, m.digest),
     // The webview shows the choice already: it is kept, not echoed.
     composerChoice: (m) => {

@@ -10,39 +10,48 @@ import { l10n } from '../../core/shared/l10n';
 import type { Logger } from '../../core/shared/log';
 import { latestEntryId } from '../../core/stream/entry-id';
 import type { SessionStream } from '../../core/stream/session-stream';
-import type { ChangeSet, Transcript, Turn } from '../../core/transcript/model';
+import type { Turn } from '../../core/transcript/model';
 import { beginTurn, findTurn } from '../../core/transcript/reducer';
 import type { ComposerChoice } from './composer-choice';
 import type { HostSettings, HostView } from './host-view';
 import type { RateLimitWait } from './rate-limit-wait';
+import type { SessionTranscript } from './session-transcript';
 import type { TurnRequest } from './turn-request';
 
 export type { TurnRequest } from './turn-request';
 import { openTurns } from './turn-view';
 
-/** What the actions need of the host. */
+/** The service as turns are started and stopped on it (the host's own deps are one). */
+export interface TurnService {
+  /** Throws a `config` DenError when Den cannot talk to the service. */
+  client(): ApiClient;
+  settings(): HostSettings;
+  reportSuccess?(): void;
+  reportFailure?(err: unknown): void;
+}
+
+/** What follows the turns once started (the turns' side of the host). */
+export interface TurnTracker {
+  /** Follows a turn; one just started from `sessionCursor`, the session's position before it. */
+  follow(turn: Turn, sessionCursor?: string): void;
+  stream(messageId: string): SessionStream | undefined;
+  load(): Promise<void>;
+  /** A turn was started from here. */
+  started(turn: Turn): void;
+}
+
+/** What the actions act on. */
 export interface TurnActionHost {
-  readonly sessionId: string;
   readonly view: HostView;
   /** The mode and fast/think of turns that do not say. */
   readonly choice: ComposerChoice;
   /** The service's 429 wait and the message it held back. */
   readonly wait: RateLimitWait;
   readonly logger: Logger;
-  transcript(): Transcript;
-  /** The host was disposed meanwhile. */
-  disposed(): boolean;
-  client(): ApiClient;
-  settings(): HostSettings;
-  /** Posts what a change did (and caches). */
-  record(cs: ChangeSet): void;
-  /** Follows a turn; one just started from `sessionCursor`, the session's position before it. */
-  follow(turn: Turn, sessionCursor?: string): void;
-  stream(messageId: string): SessionStream | undefined;
-  load(): Promise<void>;
-  started(turn: Turn): void;
-  reportSuccess?(): void;
-  reportFailure?(err: unknown): void;
+  readonly service: TurnService;
+  /** The transcript store: what is shown, and where a new turn is recorded (closed: disposed). */
+  readonly transcript: Pick<SessionTranscript, 'sessionId' | 'value' | 'closed' | 'record'>;
+  readonly turns: TurnTracker;
 }
 
 /** Seconds to wait after a 429 that did not say. */
@@ -57,13 +66,13 @@ export async function startTurn(h: TurnActionHost, req: TurnRequest): Promise<bo
   view.sending = true;
   view.updateComposer();
   // Where the session's stream stands before this turn: its events all come after it.
-  const since = latestEntryId(h.transcript().turns.map((t) => t.lastStreamEntryId));
+  const since = latestEntryId(h.transcript.value.turns.map((t) => t.lastStreamEntryId));
   try {
-    const s = h.settings();
+    const s = h.service.settings();
     const { mode, effort } = h.choice.for(req);
     const basePrompt = s.basePrompt?.trim() ? s.basePrompt : undefined;
-    const result = await h.client().startTurn({
-      sessionId: h.sessionId,
+    const result = await h.service.client().startTurn({
+      sessionId: h.transcript.sessionId,
       task: req.task,
       mode,
       effort,
@@ -72,14 +81,14 @@ export async function startTurn(h: TurnActionHost, req: TurnRequest): Promise<bo
       ...(basePrompt ? { basePrompt } : {}),
       ...(req.continuation ? { continuation: req.continuation } : {}),
     });
-    h.reportSuccess?.();
-    if (h.disposed()) return true;
+    h.service.reportSuccess?.();
+    if (h.transcript.closed) return true;
     h.wait.started(req);
     // The session exists now, whatever an earlier load said (a 404 before its first turn).
     view.failure = undefined;
     const files: FileInfo[] = (req.files ?? []).map((f) => ({ ...f }));
-    h.record(
-      beginTurn(h.transcript(), {
+    h.transcript.record(
+      beginTurn(h.transcript.value, {
         agentMessageId: result.agentMessageId,
         ...(result.userMessageId ? { userMessageId: result.userMessageId } : {}),
         text: req.task,
@@ -90,17 +99,17 @@ export async function startTurn(h: TurnActionHost, req: TurnRequest): Promise<bo
         ...(result.queuePosition !== undefined ? { queuePosition: result.queuePosition } : {}),
       }),
     );
-    const turn = findTurn(h.transcript(), result.agentMessageId);
+    const turn = findTurn(h.transcript.value, result.agentMessageId);
     if (turn) {
-      h.follow(turn, since);
-      h.started(turn);
+      h.turns.follow(turn, since);
+      h.turns.started(turn);
     }
     return true;
   } catch (err) {
     if (err instanceof DenError && err.code === 'rate_limited') {
       h.wait.hold(Date.now() + (err.retryAfter ?? DEFAULT_RETRY_AFTER_S) * 1000, req);
     } else {
-      if (!(err instanceof DenError) || err.fault !== 'user') h.reportFailure?.(err);
+      if (!(err instanceof DenError) || err.fault !== 'user') h.service.reportFailure?.(err);
       h.wait.failed(req);
       view.showError(err, l10n.t('start the turn'));
     }
@@ -116,20 +125,20 @@ export async function startTurn(h: TurnActionHost, req: TurnRequest): Promise<bo
  * and keeps what it produced.
  */
 export async function stopTurn(h: TurnActionHost): Promise<void> {
-  const open = openTurns(h.transcript());
+  const open = openTurns(h.transcript.value);
   const turn = open.find((t) => t.status === 'running') ?? open[0];
   if (!turn) return;
   const id = turn.agentMessageId;
   try {
-    const r = await h.client().abortMessage(id);
+    const r = await h.service.client().abortMessage(id);
     if (!r.success) h.logger.info(`Stop: the service says ${r.message ?? 'the turn had ended'}`);
   } catch (err) {
-    if (!h.stream(id)?.sendStop()) {
+    if (!h.turns.stream(id)?.sendStop()) {
       h.view.showError(err, l10n.t('stop the turn'));
       return;
     }
     h.logger.info(`Stop over HTTP failed (${err instanceof Error ? err.message : err}); sent a stop frame`);
   }
   // Not followed live: only the history can tell how it ended.
-  if (!h.stream(id)) await h.load();
+  if (!h.turns.stream(id)) await h.turns.load();
 }

@@ -29,22 +29,26 @@ export interface TurnFollowersOptions {
   sessionId: string;
   /** Throws (a `config` DenError) when Den is not signed in. */
   target: () => FollowTarget;
-  /** The stored `stream_entry_id` of an event, for streams whose live frames lack it. */
-  resolveCursor: (messageId: string, lastEventId: number) => Promise<string | undefined>;
-  onEvent: (messageId: string, ev: AgentEvent) => void;
-  /** A `state.snapshot` payload (a summary; the events it covers still come unless a gap says not). */
-  onSnapshot: (messageId: string, snapshot: Record<string, unknown>) => void;
-  /** Events the stream will never deliver (a snapshot may stand for them). */
-  onGap: (messageId: string, gap: StreamGap) => void;
-  /** A frame that could not be read arrived. */
-  onMalformed: (messageId: string) => void;
-  /** The stream of a turn ended (not called after `close`/`closeAll`). */
-  onDone: (messageId: string, done: StreamDone) => void;
-  /** The aggregate connection view may have changed. */
-  onState: () => void;
   logger: Logger;
   /** Extra stream options (tests: backoff, timeouts). */
   streamOptions?: Partial<SessionStreamOptions>;
+}
+
+/** Who hears what the followed streams bring (the turns' side of a session's host). */
+export interface FollowerListener {
+  /** The stored `stream_entry_id` of an event, for streams whose live frames lack it. */
+  resolveCursor(messageId: string, lastEventId: number): Promise<string | undefined>;
+  event(messageId: string, ev: AgentEvent): void;
+  /** A `state.snapshot` payload (a summary; the events it covers still come unless a gap says not). */
+  snapshot(messageId: string, snapshot: Record<string, unknown>): void;
+  /** Events the stream will never deliver (a snapshot may stand for them). */
+  gap(messageId: string, gap: StreamGap): void;
+  /** A frame that could not be read arrived. */
+  malformed(messageId: string): void;
+  /** The stream of a turn ended (not called after `close`/`closeAll`). */
+  done(messageId: string, done: StreamDone): void;
+  /** The aggregate connection view may have changed. */
+  stateChanged(): void;
 }
 
 interface Follower {
@@ -66,10 +70,12 @@ const OFFLINE_AFTER = 3;
 
 export class TurnFollowers {
   readonly #opts: TurnFollowersOptions;
+  readonly #listener: FollowerListener;
   readonly #followers = new Map<string, Follower>();
 
-  constructor(options: TurnFollowersOptions) {
+  constructor(options: TurnFollowersOptions, listener: FollowerListener) {
     this.#opts = options;
+    this.#listener = listener;
   }
 
   has(messageId: string): boolean {
@@ -105,7 +111,7 @@ export class TurnFollowers {
       sessionId: this.#opts.sessionId,
       messageId: id,
       lastEventId: turn.lastEventId,
-      resolveCursor: (last) => this.#opts.resolveCursor(id, last),
+      resolveCursor: (last) => this.#listener.resolveCursor(id, last),
       logger: this.#opts.logger,
     };
     if (turn.lastStreamEntryId) options.lastStreamEntryId = turn.lastStreamEntryId;
@@ -113,10 +119,10 @@ export class TurnFollowers {
     if (target.agent) options.agent = target.agent;
     const follower = { state: 'connecting', info: { attempt: 1 } } as Follower;
     const stream = new SessionStream(options, {
-      onEvent: (ev) => this.#opts.onEvent(id, ev),
-      onSnapshot: (s) => this.#opts.onSnapshot(id, s),
-      onGap: (g) => this.#opts.onGap(id, g),
-      onProtocolError: () => this.#opts.onMalformed(id),
+      onEvent: (ev) => this.#listener.event(id, ev),
+      onSnapshot: (s) => this.#listener.snapshot(id, s),
+      onGap: (g) => this.#listener.gap(id, g),
+      onProtocolError: () => this.#listener.malformed(id),
       onState: (state, info) => {
         if (this.#followers.get(id) !== follower) return;
         follower.state = state;
@@ -127,7 +133,7 @@ export class TurnFollowers {
             'Caught up after the computer slept ({0} s without a connection).',
             formatCount(Math.round(slept / 1000)),
           );
-        this.#opts.onState();
+        this.#listener.stateChanged();
       },
     });
     follower.stream = stream;
@@ -135,8 +141,8 @@ export class TurnFollowers {
     void stream.done.then((done) => {
       if (this.#followers.get(id) !== follower) return;
       this.#followers.delete(id);
-      if (done.kind !== 'closed') this.#opts.onDone(id, done);
-      this.#opts.onState();
+      if (done.kind !== 'closed') this.#listener.done(id, done);
+      this.#listener.stateChanged();
     });
     stream.start();
   }

@@ -29,18 +29,22 @@ export const TURN_WATCH_QUERY: ListSessionsQuery = { page: 1, limit: 10, sort: '
 /** What a whole read of the history found: a new turn (merged and followed), none, or it did not read. */
 export type WatchRead = 'new' | 'none' | 'not-read';
 
+/** The session the watch looks after (the turns' side of its host). */
+export interface WatchedSession {
+  /** Whether the session is shown: the looks go on while it is (and stop while it is hidden). */
+  readonly shown: boolean;
+  /** Whether a look is worth it now: loaded once, nothing followed, nothing being sent or loaded. */
+  readonly idle: boolean;
+  /** One page of the session list (`GET /sessions`). */
+  listSessions(query: ListSessionsQuery): Promise<SessionPage>;
+  /** Reads the stored history and merges a turn not shown yet (`HistoryLoader.refresh`). */
+  readHistory(): Promise<WatchRead>;
+}
+
 export interface TurnWatchDeps {
   sessionId: string;
   clock: Clock;
   logger: Logger;
-  /** Whether the session is shown: the looks go on while it is (and stop while it is hidden). */
-  shown(): boolean;
-  /** Whether a look is worth it now: loaded once, nothing followed, nothing being sent or loaded. */
-  idle(): boolean;
-  /** One page of the session list (`GET /sessions`). */
-  list(query: ListSessionsQuery): Promise<SessionPage>;
-  /** Reads the stored history and merges a turn not shown yet (`HistoryLoader.refresh`). */
-  read(): Promise<WatchRead>;
   /** The first interval (tests); the longest ones keep their ratio to it. */
   intervalMs?: number;
 }
@@ -59,6 +63,7 @@ export interface TurnWatchStats {
 type ListAnswer = { kind: 'same' } | { kind: 'moved'; at: number } | { kind: 'unusable'; sticky: boolean };
 
 export class TurnWatch {
+  readonly #session: WatchedSession;
   readonly #deps: TurnWatchDeps;
   readonly #minMs: number;
   readonly #listMaxMs: number;
@@ -79,7 +84,8 @@ export class TurnWatch {
   #dueAt: number | undefined;
   #disposed = false;
 
-  constructor(deps: TurnWatchDeps) {
+  constructor(session: WatchedSession, deps: TurnWatchDeps) {
+    this.#session = session;
     this.#deps = deps;
     this.#minMs = Math.max(1, deps.intervalMs ?? TURN_WATCH_INTERVAL_MS);
     this.#listMaxMs = (this.#minMs * TURN_WATCH_MAX_INTERVAL_MS) / TURN_WATCH_INTERVAL_MS;
@@ -104,7 +110,7 @@ export class TurnWatch {
   /** Arms the next look when the session is shown and none is armed; disarms it when hidden. */
   update(): void {
     if (this.#disposed) return;
-    const wanted = this.#deps.shown();
+    const wanted = this.#session.shown;
     if (wanted && !this.#wasShown) this.#reset();
     this.#wasShown = wanted;
     if (wanted && this.#timer === undefined && !this.#looking) this.#arm();
@@ -138,7 +144,7 @@ export class TurnWatch {
       this.#timer = undefined;
       this.#dueAt = undefined;
       if (this.#disposed) return;
-      if (!this.#deps.idle()) {
+      if (!this.#session.idle) {
         // A turn followed or a load under way: things change; look soon after they settle.
         this.#delayMs = this.#minMs;
         this.update();
@@ -173,7 +179,7 @@ export class TurnWatch {
     if (answer.kind === 'same' || this.#disposed) return Math.min(this.#delayMs * 2, this.#listMaxMs);
     if (answer.kind === 'unusable') this.#listUseless ||= answer.sticky;
     this.#stats.reads++;
-    const found = await this.#deps.read();
+    const found = await this.#session.readHistory();
     const backOff = Math.min(this.#delayMs * 2, this.#readMaxMs);
     if (found === 'not-read') return backOff;
     if (answer.kind === 'moved') {
@@ -189,7 +195,7 @@ export class TurnWatch {
     this.#stats.looks++;
     let page: SessionPage;
     try {
-      page = await this.#deps.list(TURN_WATCH_QUERY);
+      page = await this.#session.listSessions(TURN_WATCH_QUERY);
     } catch (err) {
       logger.debug(`Session ${sessionId}: the session list failed (${String(err)}); reading the history`);
       return { kind: 'unusable', sticky: false };

@@ -17,6 +17,14 @@ interface PendingProbe {
   sent: boolean;
 }
 
+/** Who cares whether the webview is shown (the turns' side: its watch looks only while it is). */
+export interface ShownListener {
+  /** Called after `visible` may have changed. */
+  shownChanged(): void;
+}
+
+const NOBODY: ShownListener = { shownChanged: () => {} };
+
 export class ViewLink {
   #postFn?: (m: HostMessage) => void;
   #shown = false;
@@ -30,12 +38,11 @@ export class ViewLink {
 
   readonly #batcher: DeltaBatcher;
   readonly #clock: Clock;
-  readonly #shownChanged: () => void;
-  /** `shownChanged`: called after `visible` may have changed. */
-  constructor(batcher: DeltaBatcher, clock: Clock, shownChanged: () => void = () => {}) {
+  readonly #listener: ShownListener;
+  constructor(batcher: DeltaBatcher, clock: Clock, listener: ShownListener = NOBODY) {
     this.#batcher = batcher;
     this.#clock = clock;
-    this.#shownChanged = shownChanged;
+    this.#listener = listener;
   }
 
   /** Whether posts reach a webview now. */
@@ -55,7 +62,7 @@ export class ViewLink {
     this.#initialized = false;
     this.#cancelGrace();
     this.#batcher.setVisible(false);
-    this.#shownChanged();
+    this.#listener.shownChanged();
   }
 
   detach(): void {
@@ -69,7 +76,7 @@ export class ViewLink {
       p.reject(new Error('the panel was closed'));
       this.#probes.delete(id);
     }
-    this.#shownChanged();
+    this.#listener.shownChanged();
   }
 
   setVisible(visible: boolean): void {
@@ -78,7 +85,7 @@ export class ViewLink {
     this.#cancelGrace();
     if (!visible) {
       this.#batcher.setVisible(false);
-      this.#shownChanged();
+      this.#listener.shownChanged();
       return;
     }
     // A hidden webview's context is not kept, so the page reloads and says `ready`, which brings an init. A
@@ -145,7 +152,7 @@ export class ViewLink {
     // Also those sent before: a page that reloaded since never saw them.
     for (const [id, p] of this.#probes) p.sent = this.#batcher.send({ type: 'probe', id });
     if (this.#wantFocus && this.#batcher.send({ type: 'focusComposer' })) this.#wantFocus = false;
-    this.#shownChanged();
+    this.#listener.shownChanged();
   }
 
   #cancelGrace(): void {

@@ -11,20 +11,19 @@ function rig(outcomes: ReconcileOutcome[] = []) {
   const clock = new FakeClock();
   const fetches: ((d: SessionDetail | Error) => void)[] = [];
   const applied: string[] = [];
-  const r = new Reconciler({
-    clock,
-    logger: silentLogger,
-    delayMs: 100,
-    maxTries: 3,
-    fetch: () =>
-      new Promise<SessionDetail>((resolve, reject) =>
-        fetches.push((d) => (d instanceof Error ? reject(d) : resolve(d))),
-      ),
-    apply: (_d, id) => {
-      applied.push(id);
-      return outcomes.shift() ?? 'applied';
+  const r = new Reconciler(
+    {
+      fetchStored: () =>
+        new Promise<SessionDetail>((resolve, reject) =>
+          fetches.push((d) => (d instanceof Error ? reject(d) : resolve(d))),
+        ),
+      reconcileWith: (_d, id) => {
+        applied.push(id);
+        return outcomes.shift() ?? 'applied';
+      },
     },
-  });
+    { clock, logger: silentLogger, delayMs: 100, maxTries: 3 },
+  );
   const answer = async (d: SessionDetail | Error = DETAIL): Promise<void> => {
     const f = fetches.shift();
     assert.ok(f, 'no fetch is waiting');

@@ -26,21 +26,25 @@ describe('A turn whose live stream meets a proxy or a certificate in the way', f
   /** What the panel's connection line says once the stream has failed and waits to retry. */
   async function saidAfterFailure(target: FollowTarget): Promise<ConnectionView> {
     let last: ConnectionView | undefined;
-    const followers: TurnFollowers = new TurnFollowers({
-      sessionId: randomUUID(),
-      target: () => target,
-      resolveCursor: () => Promise.resolve(undefined),
-      onEvent: () => undefined,
-      onSnapshot: () => undefined,
-      onGap: () => undefined,
-      onMalformed: () => undefined,
-      onDone: () => undefined,
-      onState: () => {
-        last = followers.view();
+    const followers: TurnFollowers = new TurnFollowers(
+      {
+        sessionId: randomUUID(),
+        target: () => target,
+        logger: silentLogger,
+        streamOptions: { backoff: { initialMs: 2_000, maxMs: 2_000, factor: 1, jitter: 0 } },
       },
-      logger: silentLogger,
-      streamOptions: { backoff: { initialMs: 2_000, maxMs: 2_000, factor: 1, jitter: 0 } },
-    });
+      {
+        resolveCursor: () => Promise.resolve(undefined),
+        event: () => undefined,
+        snapshot: () => undefined,
+        gap: () => undefined,
+        malformed: () => undefined,
+        done: () => undefined,
+        stateChanged: () => {
+          last = followers.view();
+        },
+      },
+    );
     closers.push(() => followers.closeAll());
     followers.follow({ agentMessageId: randomUUID(), lastEventId: 0 } as unknown as Turn);
     await waitFor(
