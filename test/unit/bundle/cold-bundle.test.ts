@@ -24,7 +24,7 @@ interface Plugins {
   COLD_MODULES: string[];
 }
 
-describe('the cold bundle', function () {
+describe('the cold bundle @build', function () {
   this.timeout(120_000);
   let dir: string;
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -23,7 +23,7 @@ interface Plugins {
   compactBundle: (file: string) => Promise<void>;
 }
 
-describe('the integrations bundle', function () {
+describe('the integrations bundle @build', function () {
   this.timeout(60_000);
   let dir: string;
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -31,7 +31,7 @@ interface Manifest {
 
 const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8')) as Manifest;
 
-describe('the package (.vsix)', function () {
+describe('the package (.vsix) @build', function () {
   this.timeout(60_000);
 
   it('ships only the bundles, the parser, media, the manifest, README, CHANGELOG and LICENSE', () => {

@@ -54,7 +54,7 @@ const LEFT_OUT = [
   /ws\/index\.js/,
 ];
 
-describe('the production bundle (stubbed undici and ws)', function () {
+describe('the production bundle (stubbed undici and ws) @build', function () {
   this.timeout(60_000);
   let dir: string;
   let bundle: Bundle;

@@ -4,7 +4,7 @@ import * as esbuild from 'esbuild';
 
 const ROOT = join(__dirname, '../../../..');
 
-describe('web task page: the bundle', function () {
+describe('web task page: the bundle @build', function () {
   this.timeout(60_000);
 
   it('builds as the package does (minified) far below 300 KB, from the webview-safe folders only', async () => {
