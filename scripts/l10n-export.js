@@ -1,3 +1,4 @@
+// @ts-check
 // Writes l10n/bundle.l10n.json, the English bundle: every message of a `vscode.l10n.t('…')` call in
 // src/ and of an `l10n.t('…')` call through Den's own `core/l10n.ts` (`npm run l10n`).
 // @vscode/l10n-dev's extractor recognizes `l10n.t` only when `l10n` is imported from `vscode` or

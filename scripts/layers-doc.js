@@ -2,6 +2,7 @@
 // eslint.config.mjs (each row: `dir`, `may`, `why`). `npm run docs:layers` writes it;
 // test/build/layers/layers-doc.test.ts fails when the file differs from what this script would write.
 // `node scripts/layers-doc.js --check` exits 1 instead of writing when the file is out of date.
+// @ts-check
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -10,13 +11,19 @@ const { pathToFileURL } = require('url');
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'docs/layers.md');
 
+/** @typedef {{ dir: string, may: string[], why: string }} Layer */
+
+/** @param {string} s */
 const code = (s) => `\`${s}\``;
 /** A folder row gets a trailing slash, a file row stays a file. */
+/** @param {string} dir */
 const shown = (dir) => (dir.endsWith('.ts') ? dir : `${dir}/`);
 
 /** The Markdown of docs/layers.md for a `layers` list, before formatting. */
+/** @param {Layer[]} layers */
 function markdown(layers) {
   // Rows that allow the same set for the same reason (the browser-safe core) are shown as one.
+  /** @type {{ key: string, dirs: string[], allowed: string[], why: string }[]} */
   const groups = [];
   for (const { dir, may, why } of layers) {
     const allowed = [...new Set([dir, ...may])];
@@ -26,6 +33,7 @@ function markdown(layers) {
     else groups.push({ key, dirs: [dir], allowed, why });
   }
   const rows = groups.map(({ dirs, allowed, why }) => {
+    /** @param {string[]} ds */
     const list = (ds) => ds.map((d) => code(shown(d))).join(', ');
     return `| ${list(dirs)} | ${dirs.length > 1 ? 'each other' : list(allowed)} | ${why} |`;
   });

@@ -1,9 +1,13 @@
+// @ts-check
 // Renders media/icon.png (128×128, the Marketplace icon) from media/den.svg in headless Chromium:
 // the activity-bar glyph, white on Den's blue, with rounded corners. Run after editing the glyph:
 //   node esbuild.js --tests && node scripts/make-icon.js
 const fs = require('fs');
 const path = require('path');
-const { launchChromium } = require('../dist/test/harness/chromium');
+// Built by `node esbuild.js --tests`; a computed path, so the type check does not need dist/.
+const built = '../dist/test/harness/chromium';
+/** @type {typeof import('../test/harness/chromium')} */
+const { launchChromium } = require(built);
 
 (async () => {
   const svg = fs

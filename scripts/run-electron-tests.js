@@ -1,3 +1,4 @@
+// @ts-check
 // `npm run test:electron`: the same integration suite as `npm run test:ext`, in desktop VS Code
 // downloaded by @vscode/test-electron. For machines that can reach the VS Code download site;
 // CI here cannot, so it runs the suite inside code-server instead (scripts/run-ext-tests.sh).

@@ -2,13 +2,13 @@
 # The README's second command: installs what the tests need, then runs every suite.
 # Ends with one line "N passed, N failed". Exit status non-zero when anything failed.
 #   DEN_SKIP_INSTALL=1   skip npm ci and the code-server setup (local reruns)
-#   DEN_SUITES="unit ext e2e"  which suites to run (default: all)
+#   DEN_SUITES="unit build ext e2e"  which suites to run (default: all; build = `npm run check:build`)
 #   DEN_FIRST_INSTALL=1  CS_HOME must be empty: the code-server setup is then a first install and
 #                        counts as a test (.ci/run sets this with CI=true)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-suites="${DEN_SUITES:-unit ext e2e}"
+suites="${DEN_SUITES:-unit build ext e2e}"
 results=$(mktemp)
 export DEN_RESULT_FILE="$results"
 status=0
@@ -76,6 +76,9 @@ for suite in $suites; do
     unit)
       step "unit tests (plain Node)"
       DEN_SUITE=unit npx mocha --config .mocharc.json || status=1 ;;
+    build)
+      step "build checks (the bundles, the package, the layer rules: npm run check:build)"
+      DEN_SUITE=check:build npx mocha --config .mocharc-build.json || status=1 ;;
     ext)
       if [ -f scripts/run-ext-tests.sh ]; then step "integration tests (real VS Code extension host)"; bash scripts/run-ext-tests.sh || status=1; fi ;;
     e2e)

@@ -37,11 +37,15 @@ function pickWith(choose: (labels: string[]) => string | undefined) {
   const w = vscode.window as unknown as Record<string, unknown>;
   const saved = w.showQuickPick;
   const shown: { labels: string[]; title?: string }[] = [];
-  w.showQuickPick = async (items: readonly vscode.QuickPickItem[], options?: vscode.QuickPickOptions) => {
-    const labels = (await items).map((i) => i.label);
+  w.showQuickPick = async (
+    given: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>,
+    options?: vscode.QuickPickOptions,
+  ) => {
+    const items = await given;
+    const labels = items.map((i) => i.label);
     shown.push({ labels, title: options?.title });
     const label = choose(labels);
-    return (await items).find((i) => i.label === label);
+    return items.find((i) => i.label === label);
   };
   return { shown, restore: () => (w.showQuickPick = saved) };
 }

@@ -126,7 +126,7 @@ function start(): void {
     };
 
     // What each post does once the store applied it (every post goes through the store first).
-    const after: Handlers<HostMessage> = {
+    const after: Handlers<HostMessage, void> = {
       init: schedule,
       batch: schedule,
       fullLog: schedule,

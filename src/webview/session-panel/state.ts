@@ -216,7 +216,7 @@ export class Store {
   }
 
   /** What a post after `init` does (its `seq` already checked). */
-  private readonly sequenced: Handlers<Exclude<HostMessage, { type: 'init' }>> = {
+  private readonly sequenced: Handlers<Exclude<HostMessage, { type: 'init' }>, void> = {
     batch: (m) => {
       for (const d of m.deltas) dispatch(this.deltas, d);
     },
@@ -231,7 +231,7 @@ export class Store {
   };
 
   /** What each delta does to the store. */
-  private readonly deltas: Handlers<Delta> = {
+  private readonly deltas: Handlers<Delta, void> = {
     turn: (d) => this.applyTurn(d.turn),
     block: (d) => {
       const t = this.byId.get(d.turnId);

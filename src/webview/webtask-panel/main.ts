@@ -27,7 +27,7 @@ function start(): void {
   // A draft saved by this page before a reload wins over the form of the first init.
   let draft = readDraft(vscode.getState());
   // The page is built on the first init, once its texts can be translated.
-  const build = (): Handlers<WebTaskHostMessage> => {
+  const build = (): Handlers<WebTaskHostMessage, void> => {
     const form = new FormView(
       { post, persist: (f) => vscode.setState({ form: f }) },
       draft ?? EMPTY_WEB_TASK_FORM,
@@ -55,7 +55,7 @@ function start(): void {
       results.setSession(s?.sessionId);
     };
 
-    const handlers: Handlers<WebTaskHostMessage> = {
+    const handlers: Handlers<WebTaskHostMessage, void> = {
       init: (m) => {
         form.setForm(draft ?? m.form);
         draft = undefined;
@@ -80,7 +80,7 @@ function start(): void {
     window.addEventListener('resize', () => results.resized());
     return handlers;
   };
-  let handlers: Handlers<WebTaskHostMessage> | undefined;
+  let handlers: Handlers<WebTaskHostMessage, void> | undefined;
   window.addEventListener('message', (ev: MessageEvent<unknown>) => {
     const msg = ev.data;
     if (!isWebTaskHostMessage(msg)) return;

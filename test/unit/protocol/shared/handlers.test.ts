@@ -8,7 +8,7 @@ import {
 type Msg = { type: 'ping'; n: number } | { type: 'stop' };
 
 describe('Handler maps', () => {
-  function rig(): { calls: string[]; handlers: Handlers<Msg> } {
+  function rig(): { calls: string[]; handlers: Handlers<Msg, void> } {
     const calls: string[] = [];
     return {
       calls,
@@ -63,7 +63,7 @@ describe('Handler maps', () => {
     const record = (m: WebviewMessage): void => {
       seen.push(m.type);
     };
-    const all: Handlers<WebviewMessage> = {
+    const all: Handlers<WebviewMessage, void> = {
       ready: record,
       send: record,
       stop: record,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
 
-const ROOT = join(__dirname, '../../../../..');
+const ROOT = join(__dirname, '../../../..');
 
 describe('web task page: the bundle', function () {
   this.timeout(60_000);
