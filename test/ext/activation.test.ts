@@ -23,7 +23,7 @@ const EMPTY_EXTENSION_ID = 'den-test.empty-extension';
 
 // test/ext/index.ts runs this file first: the extension is still inactive when it starts.
 describe('Activation', () => {
-  it('is lazy: inactive at start-up, activating and signing in make no request to a configured service, the first comes from the tree', async () => {
+  it('is lazy: inactive at start-up, activating and signing in make no request to a configured service and load no network code, the first request comes from the tree', async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
     assert.equal(ext.isActive, false, 'Den was active before the first test');
@@ -88,6 +88,10 @@ describe('Activation', () => {
       // Without a key Den has no client, so activation cannot have asked for anything.
       assert.equal(api.connection.client, undefined);
       assert.deepEqual(proxy.requests, [], 'activation made a request by itself');
+      // Nor loaded the network code (undici, ws): dist/net.js comes with the first request.
+      const netFile = path.join(ext.extensionPath, 'dist', 'net.js');
+      assert.ok(fs.existsSync(netFile), `${netFile} was not built`);
+      assert.equal(require.cache[netFile], undefined, 'activation loaded dist/net.js');
 
       client = spyOnClient(api);
       api.keys.useForWindow(emu.keys.primary);
@@ -96,12 +100,14 @@ describe('Activation', () => {
       // request asked for then would be in `client.calls` already.
       assert.deepEqual(client.calls, [], 'signing in asked for a request by itself');
       assert.deepEqual(proxy.requests, [], 'signing in made a request by itself');
+      assert.equal(require.cache[netFile], undefined, 'signing in loaded dist/net.js');
 
       const children = await api.sessions.getChildren();
       assert.ok(children && children.length > 0, 'the tree shows no sessions');
       assert.equal(client.calls[0], 'listSessions');
       assert.ok(proxy.requests.length >= 1);
       assert.match(proxy.requests[0], /^GET \/sessions\?/);
+      assert.ok(require.cache[netFile], 'the first request did not load dist/net.js');
       assert.equal(api.connection.state.kind, 'connected');
 
       // And without a URL the welcome does show.

@@ -34,7 +34,7 @@ const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8')) as Manifest
 describe('the package (.vsix)', function () {
   this.timeout(60_000);
 
-  it('ships only the bundles, the parser, media, the manifest, README, CHANGELOG and LICENSE', () => {
+  it('ships only the bundles, media, the manifest, README, CHANGELOG and LICENSE', () => {
     const vsce = path.join('node_modules', '.bin', 'vsce');
     const files = execFileSync(vsce, ['ls', '--no-dependencies'], { encoding: 'utf8' })
       .split('\n')
@@ -46,8 +46,7 @@ describe('the package (.vsix)', function () {
       /^README\.md$/,
       /^CHANGELOG\.md$/,
       /^LICENSE$/,
-      /^dist\/(extension|integrations|cold|webview|webtask)\.js$/,
-      /^dist\/llhttp\.wasm$/,
+      /^dist\/(extension|net|integrations|webview|webtask)\.js$/,
       /^media\/[\w./-]+\.(css|svg|png|json|md)$/,
       /^l10n\/bundle\.l10n\.json$/,
     ];
@@ -55,11 +54,10 @@ describe('the package (.vsix)', function () {
     assert.deepEqual(unexpected, [], `shipped but not needed: ${unexpected.join(', ')}`);
     for (const needed of [
       'dist/extension.js',
+      'dist/net.js',
       'dist/integrations.js',
-      'dist/cold.js',
       'dist/webview.js',
       'dist/webtask.js',
-      'dist/llhttp.wasm',
       'CHANGELOG.md',
     ])
       assert.ok(files.includes(needed), `${needed} is not shipped`);
