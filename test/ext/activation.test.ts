@@ -102,7 +102,13 @@ describe('Activation', () => {
       assert.deepEqual(proxy.requests, [], 'signing in made a request by itself');
       assert.equal(require.cache[netFile], undefined, 'signing in loaded dist/net.js');
 
+      const childrenStarted = performance.now();
       const children = await api.sessions.getChildren();
+      if (metrics) {
+        // The first request of the window: it loads the network code too (measured, not asserted).
+        const first = (performance.now() - childrenStarted).toFixed(1);
+        fs.appendFileSync(metrics, `the tree's first children (the window's first request): ${first} ms\n`);
+      }
       assert.ok(children && children.length > 0, 'the tree shows no sessions');
       assert.equal(client.calls[0], 'listSessions');
       assert.ok(proxy.requests.length >= 1);
