@@ -2,7 +2,7 @@
 //   --production  minified bundles, no source maps (used by `npm run package`)
 //   --tests       also transpiles test/, bench/ and src/ file by file into dist/ for mocha and benches
 //   --watch       rebuild on change
-//   --sizes       with --production: print what makes up dist/extension.js (largest inputs first)
+//   --sizes       with --production: print what makes up dist/extension.js and dist/net.js
 const esbuild = require('esbuild');
 const fs = require('fs');
 const path = require('path');
@@ -25,22 +25,20 @@ function listTs(dir) {
 }
 
 const {
-  dropSimdParser,
   extensionBuildOptions,
+  netBuildOptions,
   integrationsBuildOptions,
-  compactBundle,
 } = require('./scripts/esbuild-plugins');
 
 /** @type {import('esbuild').BuildOptions[]} */
 const configs = [];
-/** The extension host's bundles (the activation bundle first). */
-const hostConfigs = [];
+// The extension host's bundles: the activation bundle first, then the ones it loads on first use.
 if (fs.existsSync('src/extension.ts')) {
-  hostConfigs.push(
+  configs.push(
     extensionBuildOptions({ production, metafile: sizes }),
+    netBuildOptions({ production, metafile: sizes }),
     integrationsBuildOptions({ production }),
   );
-  configs.push(...hostConfigs);
 }
 // The webviews' entry points: each builds its page on import (browser bundles, not unit-loadable).
 const WEBVIEW_ENTRIES = [
@@ -92,7 +90,6 @@ if (tests) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    plugins: [dropSimdParser],
     outfile: 'dist/bench/pipeline.bundle.js',
     logLevel: 'warning',
   });
@@ -105,7 +102,6 @@ if (tests) {
     format: 'cjs',
     target: 'node20',
     external: ['vscode', 'mocha'],
-    plugins: [dropSimdParser],
     outdir: 'dist/test/ext',
     sourcemap: 'inline',
     logLevel: 'warning',
@@ -118,16 +114,19 @@ if (tests) {
     return;
   }
   const results = await Promise.all(configs.map((c) => esbuild.build(c)));
-  // The host bundles get a second minifying pass (the sizes below are esbuild's, before it).
-  if (production) await Promise.all(hostConfigs.map((c) => compactBundle(c.outfile)));
-  if (sizes) printSizes(results[0].metafile, process.env.DEN_SIZES_FILES === '1');
+  if (sizes) {
+    console.log('dist/extension.js (loaded on activation):');
+    printSizes(results[0].metafile, process.env.DEN_SIZES_FILES === '1');
+    console.log('dist/net.js (loaded by the first request or socket):');
+    printSizes(results[1].metafile, process.env.DEN_SIZES_FILES === '1');
+  }
 })().catch((err) => {
   console.error(err);
   process.exit(1);
 });
 
 /**
- * Bytes of dist/extension.js by input, grouped by package or src/ folder, largest first; with
+ * Bytes of a bundle by input, grouped by package or src/ folder, largest first; with
  * DEN_SIZES_FILES=1, then each dependency file over 300 bytes.
  */
 function printSizes(meta, files) {

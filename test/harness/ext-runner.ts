@@ -64,7 +64,8 @@ async function main(): Promise<number> {
       // The test-only language model: VS Code calls chat participants only when a model is there.
       // (A second extensionDevelopmentPath is ignored by code-server: only one is loaded.)
       // The API probe: another installed extension, reading Den's exports (test/ext/api-probe.test.ts).
-      extraExtensions: [path.join(root, 'test', 'stub-model'), path.join(root, 'test', 'api-probe')],
+      // The empty extension: the floor of Den's activation (test/ext/activation.test.ts).
+      extraExtensions: ['stub-model', 'api-probe', 'empty-extension'].map((e) => path.join(root, 'test', e)),
       env: { DEN_RESULT_FILE: reporterFile, DEN_SUITE: SUITE },
     });
     browser = await launchChromium();

@@ -3,7 +3,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
-import { Agent } from './undici';
+import { net } from './lazy-net';
 import { DenError } from './errors';
 import { proxyUrlFor, type ProxyConfig } from './no-proxy';
 import { openTunnel, TunnelAgent } from './tunnel-agent';
@@ -41,6 +41,7 @@ function parseProxy(proxyUrl: string): URL {
 export function proxyFor(targetUrl: string | URL, cfg: ProxyConfig = {}): Dispatcher {
   const rejectUnauthorized = cfg.strictSSL ?? true;
   const proxy = proxyUrlFor(targetUrl, cfg);
+  const { Agent } = net();
   if (proxy === undefined) return new Agent({ connect: { rejectUnauthorized } });
   const proxyUrl = parseProxy(proxy);
   return new Agent({

@@ -1,6 +1,5 @@
 import { l10n } from '../shared/l10n';
 import type { Dispatcher } from 'undici';
-import { request } from './undici';
 import { DenError, MISSING_KEY } from './errors';
 import { errorFromException, errorFromResponse, quoteBody, type FailureFacts } from './http-errors';
 import { proxyFor, type ProxyConfig } from './proxy';
@@ -319,13 +318,15 @@ export class HttpTransport {
       this.#opts.logger.debug(`→ ${label}`);
       let res: Dispatcher.ResponseData;
       try {
-        res = await request(url, {
+        // undici's own `request(url, options)` does the same with `options.dispatcher`.
+        res = await this.#dispatcherFor(url).request({
+          origin: url.origin,
+          path: url.search ? `${url.pathname}${url.search}` : url.pathname,
           method: spec.method,
           headers,
           // undici streams async iterables (documented for dispatch) but its types omit them.
           body: body as string | undefined,
           signal: dl.controller.signal,
-          dispatcher: this.#dispatcherFor(url),
           headersTimeout: 0,
           bodyTimeout: 0,
         });

@@ -1,8 +1,9 @@
 import { l10n } from '../shared/l10n';
 import type { Agent, IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { DenError, redact } from '../client/errors';
+import { net } from '../client/lazy-net';
 import { errorFromException, isProxyOrCertificateError } from '../client/http-errors';
 import { upgradeError } from './upgrade-error';
 
@@ -53,7 +54,7 @@ export class StreamConnection {
     };
     let ws: WebSocket;
     try {
-      ws = new WebSocket(url, clientOptions);
+      ws = new (net().WebSocket)(url, clientOptions);
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       const error = new DenError({
@@ -109,12 +110,12 @@ export class StreamConnection {
   }
 
   get isOpen(): boolean {
-    return this.#ws !== undefined && this.#ws.readyState === WebSocket.OPEN;
+    return this.#ws !== undefined && this.#ws.readyState === this.#ws.OPEN;
   }
 
   /** Sends a text frame if the socket is open; returns whether it did. */
   send(text: string): boolean {
-    if (!this.#ws || this.#ws.readyState !== WebSocket.OPEN) return false;
+    if (!this.#ws || this.#ws.readyState !== this.#ws.OPEN) return false;
     this.#ws.send(text);
     return true;
   }
@@ -131,7 +132,7 @@ export class StreamConnection {
     if (!ws) return;
     ws.removeAllListeners();
     ws.on('error', () => {});
-    if (graceful && ws.readyState === WebSocket.OPEN) ws.close(1000);
+    if (graceful && ws.readyState === ws.OPEN) ws.close(1000);
     else ws.terminate();
   }
 

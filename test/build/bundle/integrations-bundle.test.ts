@@ -20,7 +20,6 @@ interface Plugins {
     outfile: string;
     metafile: boolean;
   }) => esbuild.BuildOptions;
-  compactBundle: (file: string) => Promise<void>;
 }
 
 describe('the integrations bundle', function () {
@@ -49,7 +48,6 @@ describe('the integrations bundle', function () {
       inputs.filter((f) => !f.startsWith('src/editor/integrations/')),
       [],
     );
-    await plugins.compactBundle(outfile);
     const size = fs.statSync(outfile).size;
     assert.ok(size <= 30_000, `dist/integrations.js would be ${size} bytes`);
   });

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as diagnostics from 'node:diagnostics_channel';
 import * as https from 'node:https';
-import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,71 +9,71 @@ import { Readable } from 'node:stream';
 import * as esbuild from 'esbuild';
 import type { ApiClient as ApiClientType, ApiClientOptions } from '../../../src/core/client/client';
 import type { DenError } from '../../../src/core/client/errors';
+import type { netLoaded as NetLoaded } from '../../../src/core/client/lazy-net';
 import type { wsAgentFor as WsAgentFor } from '../../../src/core/client/proxy';
 import type { SessionStream as SessionStreamType } from '../../../src/core/stream/session-stream';
-import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
-import { WebSocketServer, type WebSocket as WsWebSocket } from 'ws';
 import { startEmulator, type Emulator } from '../../emulator';
 import { startConnectProxy, type ConnectProxy } from '../../support/connect-proxy';
 import { TEST_TLS_CERT, TEST_TLS_KEY } from '../../unit/core/client/tls-fixture';
 
 /**
- * The unit suite loads src/ file by file, with all of undici and ws. These tests build the core the
- * way `npm run package` builds dist/extension.js (minified, with the plugins that stub modules Den
- * never reaches) and drive that build against the emulator: JSON requests, a streamed multipart
- * upload, a download, SSE, the session WebSocket, CONNECT tunnels, TLS through a proxy, and a
- * refused SOCKS proxy. See docs/decisions/2026-11-22-bundle-size.md.
+ * The unit suite loads src/ file by file. These tests build the extension host's bundles the way
+ * `npm run package` builds them (minified; undici and ws bundled whole, as published, into net.js
+ * beside the activation bundle) and check the boundary between them: the activation bundle holds
+ * no network code and loads net.js on the first request, not before. Then they drive that build
+ * against the emulator: JSON requests, a streamed multipart upload, a download, SSE, the session
+ * WebSocket, CONNECT tunnels and TLS through a proxy.
+ * See docs/decisions/2026-11-27-activation-not-bytes.md.
  */
-interface Bundle {
-  WebSocket: typeof WsWebSocket;
+interface Core {
   ApiClient: typeof ApiClientType;
   SessionStream: typeof SessionStreamType;
   wsAgentFor: typeof WsAgentFor;
+  netLoaded: typeof NetLoaded;
 }
 
+/** Den's core as the extension bundle holds it, with the same boundary to net.js. */
 const ENTRY = `
-export { default as WebSocket } from 'ws';
 export { ApiClient } from './src/core/client/client';
 export { SessionStream } from './src/core/stream/session-stream';
 export { wsAgentFor } from './src/core/client/proxy';
+export { netLoaded } from './src/core/client/lazy-net';
 `;
 
-/** Modules the shipped bundle must not contain (stubbed or never imported). */
-const LEFT_OUT = [
-  /undici\/lib\/web\//,
-  /undici\/lib\/core\/socks5/,
-  /undici\/lib\/dispatcher\/socks5/,
-  /undici\/lib\/dispatcher\/client-h2/,
-  /undici\/lib\/api\/(index|api-(stream|pipeline|upgrade))\.js/,
-  /undici\/lib\/llhttp\/llhttp(_simd)?-wasm\.js/,
-  /undici\/lib\/llhttp\/(constants|utils)\.js/,
-  /undici\/lib\/core\/diagnostics\.js/,
-  /ws\/lib\/(websocket-server|stream|subprotocol|permessage-deflate|extension)\.js/,
-  /ws\/index\.js/,
-];
+interface BuildScripts {
+  lazyNet: esbuild.Plugin;
+  extensionBuildOptions: (o: {
+    production: boolean;
+    outfile: string;
+    metafile: boolean;
+  }) => esbuild.BuildOptions;
+  netBuildOptions: (o: { production: boolean; outfile: string; metafile: boolean }) => esbuild.BuildOptions;
+}
 
-describe('the production bundle (stubbed undici and ws)', function () {
+/** A package's files among a build's inputs. */
+const fromPackage = (inputs: string[], name: string): string[] =>
+  inputs.filter((f) => f.includes(`node_modules/${name}/`));
+
+describe('the production bundles (activation bundle and net.js)', function () {
   this.timeout(60_000);
   let dir: string;
-  let bundle: Bundle;
-  let inputs: string[];
+  let core: Core;
+  let netFile: string;
   let emu: Emulator;
   let proxy: ConnectProxy;
   const clients: ApiClientType[] = [];
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const scripts = require(path.resolve('scripts/esbuild-plugins.js')) as BuildScripts;
 
   before(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'den-bundle-'));
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'den-bundle-')));
+    netFile = path.join(dir, 'net.js');
+    await esbuild.build({
+      ...scripts.netBuildOptions({ production: true, outfile: netFile, metafile: false }),
+      logLevel: 'silent',
+    });
     const outfile = path.join(dir, 'core.js');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { dropSimdParser, slimUndici, compactBundle } = require(
-      path.resolve('scripts/esbuild-plugins.js'),
-    ) as {
-      dropSimdParser: esbuild.Plugin;
-      slimUndici: esbuild.Plugin;
-      compactBundle: (file: string) => Promise<void>;
-    };
-    const result = await esbuild.build({
+    await esbuild.build({
       stdin: { contents: ENTRY, resolveDir: process.cwd(), loader: 'ts' },
       bundle: true,
       platform: 'node',
@@ -82,15 +81,11 @@ describe('the production bundle (stubbed undici and ws)', function () {
       target: 'node20',
       minify: true,
       outfile,
-      plugins: [dropSimdParser, slimUndici],
-      metafile: true,
+      plugins: [scripts.lazyNet],
       logLevel: 'silent',
     });
-    inputs = Object.keys(result.metafile.inputs);
-    // Driven as shipped: with the second minifying pass.
-    await compactBundle(outfile);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    bundle = require(outfile) as Bundle;
+    core = require(outfile) as Core;
     emu = await startEmulator({ seed: false, eventDelayMs: 0 });
   });
   after(async () => {
@@ -106,7 +101,7 @@ describe('the production bundle (stubbed undici and ws)', function () {
   });
 
   function client(over: Partial<ApiClientOptions> = {}): ApiClientType {
-    const c = new bundle.ApiClient({
+    const c = new core.ApiClient({
       baseUrl: emu.url,
       apiKey: () => emu.keys.primary,
       retry: { retries: 0 },
@@ -116,36 +111,68 @@ describe('the production bundle (stubbed undici and ws)', function () {
     return c;
   }
 
-  it('the shipped extension bundle (built as `npm run package` builds it) is at most 450 KB', async () => {
-    // esbuild.js --production's options (KB = 1,000 bytes). A ceiling against an accidental large
-    // import, not a budget to cut dependencies for: what users feel is activation time
-    // (docs/decisions/2026-11-22-bundle-size.md, update 2026-11-26).
-    const outfile = path.join(dir, 'extension.js');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { extensionBuildOptions, compactBundle } = require(path.resolve('scripts/esbuild-plugins.js')) as {
-      extensionBuildOptions: (o: { production: boolean; outfile: string }) => esbuild.BuildOptions;
-      compactBundle: (file: string) => Promise<void>;
-    };
-    await esbuild.build({ ...extensionBuildOptions({ production: true, outfile }), logLevel: 'silent' });
-    await compactBundle(outfile);
-    const size = fs.statSync(outfile).size;
-    assert.ok(size <= 450_000, `dist/extension.js would be ${size.toLocaleString('en-US')} bytes`);
+  it('the activation bundle holds no undici or ws code; net.js beside it holds both', async () => {
+    const ext = await esbuild.build({
+      ...scripts.extensionBuildOptions({
+        production: true,
+        outfile: path.join(dir, 'extension.js'),
+        metafile: true,
+      }),
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(ext.metafile?.inputs ?? {});
+    assert.ok(inputs.includes('src/extension.ts'), inputs.slice(0, 5).join(', '));
+    assert.ok(inputs.includes('src/core/client/lazy-net.ts'));
+    for (const name of ['undici', 'ws']) assert.deepEqual(fromPackage(inputs, name), [], `${name} is in it`);
+    assert.ok(!inputs.includes('src/core/client/net.ts'));
+    assert.match(fs.readFileSync(path.join(dir, 'extension.js'), 'utf8'), /require\("\.\/net\.js"\)/);
+
+    const net = await esbuild.build({
+      ...scripts.netBuildOptions({
+        production: true,
+        outfile: path.join(dir, 'net-meta.js'),
+        metafile: true,
+      }),
+      logLevel: 'silent',
+    });
+    const netInputs = Object.keys(net.metafile?.inputs ?? {});
+    for (const name of ['undici', 'ws'])
+      assert.ok(fromPackage(netInputs, name).length > 0, `${name} is not in net.js`);
+    // Only the packages: none of Den's modules (no state shared twice).
+    assert.deepEqual(
+      netInputs.filter((f) => f.startsWith('src/')),
+      ['src/core/client/net.ts'],
+    );
   });
 
-  it('leaves out the stubbed modules and keeps the ones Den uses', () => {
-    for (const re of LEFT_OUT) {
-      assert.deepEqual(
-        inputs.filter((f) => re.test(f)),
-        [],
-        `${re} is in the bundle`,
+  it('loads net.js with the first request, not before', async () => {
+    assert.equal(require.cache[netFile], undefined, 'net.js was loaded with the bundle');
+    assert.equal(core.netLoaded(), false);
+    // Clients are made at activation (and on sign-in): making one loads nothing either.
+    const c = client();
+    assert.equal(core.netLoaded(), false);
+    assert.equal(require.cache[netFile], undefined);
+    assert.ok(Array.isArray((await c.listSessions()).sessions));
+    assert.equal(core.netLoaded(), true);
+    assert.ok(require.cache[netFile], 'the request did not load net.js');
+  });
+
+  it('no file under src/ or scripts/ (nor esbuild.js) reaches into a private file of undici or ws', () => {
+    // git grep: the tracked files, as a fresh clone has them.
+    let found = '';
+    try {
+      found = execFileSync(
+        'git',
+        ['grep', '-n', '-E', '(undici|ws)/lib', '--', 'src', 'scripts', 'esbuild.js'],
+        {
+          encoding: 'utf8',
+        },
       );
+    } catch (e) {
+      // exit status 1: no match
+      if ((e as { status?: number }).status !== 1) throw e;
     }
-    for (const kept of ['undici/lib/api/api-request.js', 'ws/lib/websocket.js']) {
-      assert.ok(
-        inputs.some((f) => f.endsWith(kept)),
-        `${kept} is missing`,
-      );
-    }
+    assert.equal(found, '');
   });
 
   for (const via of ['direct', 'proxy'] as const) {
@@ -179,13 +206,13 @@ describe('the production bundle (stubbed undici and ws)', function () {
 
       const turn = await c.startTurn({ sessionId, task: 'write a short answer' });
       const kinds: string[] = [];
-      const stream = new bundle.SessionStream(
+      const stream = new core.SessionStream(
         {
           baseUrl: emu.url,
           apiKey: () => emu.keys.primary,
           sessionId,
           messageId: turn.agentMessageId,
-          agent: bundle.wsAgentFor(emu.url.replace('http', 'ws'), proxyCfg),
+          agent: core.wsAgentFor(emu.url.replace('http', 'ws'), proxyCfg),
           backoff: { initialMs: 5, maxMs: 40, factor: 2, jitter: 0.5 },
         },
         { onEvent: (ev) => kinds.push(ev.kind) },
@@ -200,45 +227,6 @@ describe('the production bundle (stubbed undici and ws)', function () {
       } else assert.equal(proxy.tunnels.length, 0);
     });
   }
-
-  it('talks to a server that offers compression without it, and refuses a handshake that forces it', async () => {
-    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: true });
-    wss.on('connection', (ws, req) =>
-      ws.send(`extensions: ${req.headers['sec-websocket-extensions'] ?? 'none'}`),
-    );
-    await new Promise((r) => wss.once('listening', r));
-    const forcing = createServer();
-    forcing.on('upgrade', (req, socket) => {
-      const accept = createHash('sha1')
-        .update(`${String(req.headers['sec-websocket-key'])}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
-        .digest('base64');
-      socket.end(
-        'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
-          `Sec-WebSocket-Accept: ${accept}\r\nSec-WebSocket-Extensions: permessage-deflate\r\n\r\n`,
-      );
-    });
-    await new Promise<void>((r) => forcing.listen(0, '127.0.0.1', r));
-    try {
-      const plain = new bundle.WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`, {
-        perMessageDeflate: false,
-      });
-      const first = await new Promise<string>((resolve, reject) => {
-        plain.once('message', (d: Buffer) => resolve(d.toString()));
-        plain.once('error', reject);
-      });
-      plain.close();
-      assert.equal(first, 'extensions: none');
-      const forced = new bundle.WebSocket(`ws://127.0.0.1:${(forcing.address() as AddressInfo).port}`, {
-        perMessageDeflate: false,
-      });
-      const err = await new Promise<Error>((resolve) => forced.once('error', resolve));
-      assert.match(err.message, /Sec-WebSocket-Extensions header but no extension was requested/);
-    } finally {
-      wss.close();
-      forcing.closeAllConnections();
-      await new Promise((r) => forcing.close(r));
-    }
-  });
 
   it('sends https requests through a proxy with TLS options', async () => {
     const server = https.createServer({ key: TEST_TLS_KEY, cert: TEST_TLS_CERT }, (_req, res) => {
@@ -258,52 +246,4 @@ describe('the production bundle (stubbed undici and ws)', function () {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
-
-  it("publishes undici's diagnostics channels (only the NODE_DEBUG tracing is left out)", async () => {
-    const seen: string[] = [];
-    const onCreate = (m: unknown): void => {
-      seen.push(String((m as { request: { path: string } }).request.path));
-    };
-    diagnostics.subscribe('undici:request:create', onCreate);
-    try {
-      await client().listSessions();
-    } finally {
-      diagnostics.unsubscribe('undici:request:create', onCreate);
-    }
-    assert.ok(
-      seen.some((p) => p.startsWith('/sessions')),
-      JSON.stringify(seen),
-    );
-  });
-
-  it('answers a response that is not HTTP with a network error (the parser codes are kept)', async () => {
-    const server = net.createServer((socket) => {
-      socket.once('data', () => socket.end('HTTP/1.1 2x0 Nonsense\r\nContent-Length: zz\r\n\r\n{}'));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const c = client({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
-      await assert.rejects(c.listSessions(), (e: DenError) => {
-        assert.equal(e.code, 'network', `${e.code}: ${e.message}`);
-        return true;
-      });
-    } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
-  });
-
-  for (const scheme of ['socks5', 'socks', 'socks5h', 'socks4']) {
-    it(`refuses a ${scheme}:// proxy with a config error naming the supported schemes`, async () => {
-      const c = client({ proxy: { proxyUrl: `${scheme}://127.0.0.1:1080`, env: {} } });
-      await assert.rejects(c.listSessions(), (e: DenError) => {
-        assert.equal(e.code, 'config');
-        assert.match(e.message, /not supported: use an http:\/\/ or https:\/\/ proxy/);
-        return true;
-      });
-      assert.throws(
-        () => bundle.wsAgentFor('wss://api.example.com', { proxyUrl: `${scheme}://p:1080`, env: {} }),
-        /not supported/,
-      );
-    });
-  }
 });
