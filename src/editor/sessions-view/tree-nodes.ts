@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { FileInfo, Message, Session } from '../../core/client/types';
+import type { Session } from '../../core/client/types';
 import { formatCount, l10n } from '../../core/shared/l10n';
 import { sessionFileUri } from '../session-files/session-fs';
 import { firstLine, formatBytes, relativeTime } from '../../core/shared/format';
@@ -8,49 +8,9 @@ import type { FileStatus } from '../../model/session-files/file-status';
 import { sessionFilePath } from '../../model/session-files/file-index';
 import { GROUP_LABELS, type SessionGroup } from '../../model/sessions-list/history-groups';
 import type { TurnState } from '../../model/sessions-list/sessions-model';
+import type { SessionNode } from '../../model/sessions-list/tree-model';
 
-/** The elements of the Sessions tree. Ids are stable so VS Code keeps expansion and selection. */
-export type SessionNode =
-  | { kind: 'day'; group: SessionGroup }
-  | { kind: 'session'; sessionId: string }
-  | { kind: 'group'; group: 'turns' | 'files'; sessionId: string }
-  | { kind: 'turn'; sessionId: string; message: Message; agent?: Message }
-  | { kind: 'file'; sessionId: string; path: string; file: FileInfo }
-  | { kind: 'more' }
-  | { kind: 'note'; id: string; label: string; icon: string };
-
-/** One object per logical node, so VS Code's targeted refresh finds the element it knows. */
-export class NodeCache {
-  readonly #nodes = new Map<string, SessionNode>();
-
-  /** The known node for `n`; turns and files are replaced, as their data may have changed. */
-  node(n: SessionNode): SessionNode {
-    const key = nodeKey(n);
-    const known = this.#nodes.get(key);
-    if (known && n.kind !== 'turn' && n.kind !== 'file') return known;
-    this.#nodes.set(key, n);
-    return n;
-  }
-}
-
-function nodeKey(n: SessionNode): string {
-  switch (n.kind) {
-    case 'day':
-      return `d:${n.group}`;
-    case 'session':
-      return `s:${n.sessionId}`;
-    case 'group':
-      return `g:${n.group}:${n.sessionId}`;
-    case 'turn':
-      return `t:${n.sessionId}:${n.message.id}`;
-    case 'file':
-      return `f:${n.sessionId}:${n.path}`;
-    case 'more':
-      return 'more';
-    case 'note':
-      return `n:${n.id}`;
-  }
-}
+export type { SessionNode } from '../../model/sessions-list/tree-model';
 
 /** The icon and theme colour of each known state of a session's last turn (its name is the word). */
 const TURN_STATE: Record<TurnState, [icon: string, color: string]> = {
@@ -194,11 +154,6 @@ const STATE_ICON: Record<FileStatus['state'], [icon: string, color: string]> = {
 
 /** The icon of a file that can run code (`FileStatus.runsCode`), beside any state. */
 const RUNS_CODE_ICON: [string, string] = ['shield', 'list.warningForeground'];
-
-/** The key a row's drawn state is compared by (undefined: drawn without one). */
-export function statusKey(status: FileStatus | undefined): string | undefined {
-  return status && JSON.stringify(status);
-}
 
 /**
  * A file row. With `status` (its state against the workspace folder, see `editor/session-files/workspace-file-status.ts`),

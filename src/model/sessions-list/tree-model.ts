@@ -1,0 +1,497 @@
+import type { FileInfo, Message, Session, SessionDetail } from '../../core/client/types';
+import { Emitter, type Listen, type Subscription } from '../../core/shared/emitter';
+import { formatCount, l10n } from '../../core/shared/l10n';
+import type { Logger } from '../../core/shared/log';
+import type { FileStatus, FileStatuses } from '../session-files/file-status';
+import { presentError } from '../shared/error-text';
+import { groupOf, groupSessions, type HistoryScope, type SessionGroup } from './history-groups';
+import { RecentIds, type IdStorage } from './recent-ids';
+import type { SessionsChange, SessionsModel, TurnState } from './sessions-model';
+import { listProblemMessage, welcomeKeys } from './welcome-state';
+
+/** The elements of the Sessions tree. Ids are stable so VS Code keeps expansion and selection. */
+export type SessionNode =
+  | { kind: 'day'; group: SessionGroup }
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'group'; group: 'turns' | 'files'; sessionId: string }
+  | { kind: 'turn'; sessionId: string; message: Message; agent?: Message }
+  | { kind: 'file'; sessionId: string; path: string; file: FileInfo }
+  | { kind: 'more' }
+  | { kind: 'note'; id: string; label: string; icon: string };
+
+/** One object per logical node, so VS Code's targeted refresh finds the element it knows. */
+export class NodeCache {
+  readonly #nodes = new Map<string, SessionNode>();
+
+  /** The known node for `n`; turns and files are replaced, as their data may have changed. */
+  node(n: SessionNode): SessionNode {
+    const key = nodeKey(n);
+    const known = this.#nodes.get(key);
+    if (known && n.kind !== 'turn' && n.kind !== 'file') return known;
+    this.#nodes.set(key, n);
+    return n;
+  }
+}
+
+function nodeKey(n: SessionNode): string {
+  switch (n.kind) {
+    case 'day':
+      return `d:${n.group}`;
+    case 'session':
+      return `s:${n.sessionId}`;
+    case 'group':
+      return `g:${n.group}:${n.sessionId}`;
+    case 'turn':
+      return `t:${n.sessionId}:${n.message.id}`;
+    case 'file':
+      return `f:${n.sessionId}:${n.path}`;
+    case 'more':
+      return 'more';
+    case 'note':
+      return `n:${n.id}`;
+  }
+}
+
+/** The key a row's drawn state is compared by (undefined: drawn without one). */
+export function statusKey(status: FileStatus | undefined): string | undefined {
+  return status && JSON.stringify(status);
+}
+
+function rowId(n: Extract<SessionNode, { kind: 'file' }>): string {
+  return `${n.sessionId}\u0000${n.path}`;
+}
+
+/** The files' states against the workspace, as the tree reads them (`FileStatusModel` has this shape). */
+export interface TreeFileStatus {
+  /** The states last computed for a session, if any (no work). */
+  peek(sessionId: string): FileStatuses | undefined;
+  statuses(sessionId: string): Promise<FileStatuses>;
+  /** A session's states may have changed. */
+  readonly onDidChange: Listen<string>;
+}
+
+/** Which context keys the view applies (after those before it, computed when applied). */
+export type KeySet = 'scope' | 'welcome' | 'noWelcome';
+
+/**
+ * What the view does after a change, in this order: redraw (unless after the keys), set the message
+ * above the tree, set the description, then apply the context keys (and redraw, when after them).
+ */
+export interface TreeUpdate {
+  /** What to redraw: the whole tree, or these rows. */
+  readonly redraw?: 'all' | readonly SessionNode[];
+  /** Redraw once the context keys are applied (the welcome follows a load's outcome first). */
+  readonly redrawAfterKeys?: boolean;
+  /** The message above the tree, when it changes (`text` undefined: none). */
+  readonly message?: { readonly text: string | undefined };
+  /** The view's description changed (`description`). */
+  readonly description?: boolean;
+  readonly keys?: KeySet;
+  /** A session the service no longer has left the list: say so. */
+  readonly gone?: boolean;
+}
+
+const SHOW_ALL_KEY = 'den.sessions.showAll';
+
+/**
+ * The Sessions tree as data, without `vscode`: which rows there are and under which parent (the
+ * `SessionsModel`'s sessions in groups: Pinned, then by day, then Archived; each with its Turns,
+ * fetched on expand, and its Files, from `fileSnapshot`), the This Workspace / All Sessions scope
+ * and the bounded memories behind it (the sessions started from this workspace and those archived
+ * here, in the workspace's storage), the view's context keys, message and description, and what to
+ * redraw after each change (`onDidUpdate`): only what was drawn differently. The tree provider
+ * maps this to `TreeItem`s.
+ */
+export class SessionsTreeModel {
+  readonly #updates = new Emitter<TreeUpdate>();
+  /** What the view must redraw or set; fired synchronously with the change. */
+  readonly onDidUpdate = this.#updates.event;
+  /** The sessions, pages, search, loading and problems. */
+  readonly list: SessionsModel;
+  readonly #nodes = new NodeCache();
+  /** Sessions started from this workspace, and sessions archived here (`workspaceState`). */
+  readonly #local: RecentIds;
+  readonly #archived: RecentIds;
+  #showAll: boolean;
+  /** The groups last listed at the root, and the time they were grouped by. */
+  #grouped = { at: 0, groups: new Map<SessionGroup, Session[]>() };
+  /** The turn count each Turns group was last drawn with, so it is redrawn only when that changes. */
+  readonly #drawnTurnCounts = new Map<string, number | undefined>();
+  /** The file rows each expanded Files group last listed (the objects the view knows), by session. */
+  readonly #fileRows = new Map<string, SessionNode[]>();
+  /** The state each file row was last drawn with, by row id (absent: none). */
+  readonly #drawnStatus = new Map<string, string | undefined>();
+  #fileStatus?: { source: TreeFileStatus; subscription: Subscription };
+  readonly #listSubscription: Subscription;
+
+  /** Where the scope and the memories are kept (the workspace's storage). */
+  readonly storage: IdStorage;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  constructor(list: SessionsModel, storage: IdStorage, logger: Logger, now: () => number = Date.now) {
+    this.list = list;
+    this.storage = storage;
+    this.#logger = logger;
+    this.#now = now;
+    this.#local = new RecentIds(storage, 'den.sessions.workspace');
+    this.#archived = new RecentIds(storage, 'den.sessions.archived');
+    this.#showAll = storage.get(SHOW_ALL_KEY) === true;
+    this.#listSubscription = list.onDidChange((c) => this.#listChanged(c));
+  }
+
+  // ---- the scope ----
+
+  /** Whether All Sessions is shown rather than This Workspace. */
+  get showAll(): boolean {
+    return this.#showAll;
+  }
+
+  /** Switches between This Workspace and All Sessions (remembered for this workspace). */
+  async setShowAll(all: boolean): Promise<void> {
+    this.#showAll = all;
+    await this.storage.update(SHOW_ALL_KEY, all);
+    this.#regroup({ description: true });
+  }
+
+  /** Whether the session was started from this workspace (as far as the bounded memory goes). */
+  isLocal(sessionId: string): boolean {
+    return this.#local.has(sessionId);
+  }
+
+  /** Records a session a turn was started in from this window; true when that regrouped the tree. */
+  async remember(sessionId: string): Promise<boolean> {
+    if (!(await this.#local.add(sessionId))) return false;
+    this.#regroup();
+    return true;
+  }
+
+  /** Archives (hides here; nothing is sent to the service) or unarchives a session. */
+  async setArchived(sessionId: string, archived: boolean): Promise<void> {
+    await (archived ? this.#archived.add(sessionId) : this.#archived.delete(sessionId));
+    this.#regroup();
+  }
+
+  isArchived(sessionId: string): boolean {
+    return this.#archived.has(sessionId);
+  }
+
+  get #scope(): HistoryScope {
+    return {
+      workspaceOnly: !this.#showAll,
+      isLocal: (id) => this.#local.has(id),
+      isArchived: (id) => this.#archived.has(id),
+    };
+  }
+
+  // ---- loading ----
+
+  /**
+   * Drops what is loaded and loads the first page again unless the view is `hidden` (it loads when
+   * next shown). `forgetProblem` (a new key or service URL): the last load's problem belonged to the
+   * old one, so its welcome goes at once; a plain refresh keeps it until the new outcome is known.
+   * True when it loaded.
+   */
+  async refresh(opts: { forgetProblem?: boolean; hidden?: boolean } = {}): Promise<boolean> {
+    if (opts.forgetProblem) this.#updates.fire({ keys: 'noWelcome' });
+    this.list.reset();
+    if (opts.hidden) return false;
+    await this.list.ensureLoaded();
+    return true;
+  }
+
+  /** Sets the search (the next refresh loads with it). */
+  setFilter(text: string | undefined): void {
+    this.list.setFilter(text);
+  }
+
+  // ---- what the view shows ----
+
+  /** The root's rows, grouped now: the groups with sessions, then "Load more" while there is more. */
+  roots(): SessionNode[] {
+    const at = this.#now();
+    const groups = groupSessions(this.list.sessions, this.#scope, at);
+    this.#grouped = { at, groups: new Map(groups.map((g) => [g.group, g.sessions])) };
+    const out: SessionNode[] = groups.map((g) => this.#nodes.node({ kind: 'day', group: g.group }));
+    if (this.list.hasMore) out.push(this.#nodes.node({ kind: 'more' }));
+    return out;
+  }
+
+  /** The rows under a row (not the root: `roots`). Turns are fetched; a failure is a row that says so. */
+  async children(n: SessionNode): Promise<SessionNode[]> {
+    switch (n.kind) {
+      case 'day':
+        return (this.#grouped.groups.get(n.group) ?? []).map((s) => this.#sessionNode(s.sessionId));
+      case 'session':
+        return [
+          this.#nodes.node({ kind: 'group', group: 'turns', sessionId: n.sessionId }),
+          this.#nodes.node({ kind: 'group', group: 'files', sessionId: n.sessionId }),
+        ];
+      case 'group':
+        return n.group === 'files' ? this.#fileChildren(n.sessionId) : this.#turnChildren(n.sessionId);
+      default:
+        return [];
+    }
+  }
+
+  parent(n: SessionNode): SessionNode | undefined {
+    switch (n.kind) {
+      case 'session': {
+        const group = this.#groupNow(n.sessionId);
+        return group && this.#nodes.node({ kind: 'day', group });
+      }
+      case 'group':
+        return this.#sessionNode(n.sessionId);
+      case 'turn':
+        return this.#nodes.node({ kind: 'group', group: 'turns', sessionId: n.sessionId });
+      case 'file':
+        return this.#nodes.node({ kind: 'group', group: 'files', sessionId: n.sessionId });
+      default:
+        return undefined;
+    }
+  }
+
+  /** How many sessions a root group was last listed with. */
+  groupSize(group: SessionGroup): number {
+    return this.#grouped.groups.get(group)?.length ?? 0;
+  }
+
+  /** A session row's data and look, or undefined once it left the list. */
+  sessionRow(sessionId: string): { session: Session; state?: TurnState; archived: boolean } | undefined {
+    const session = this.list.get(sessionId);
+    if (!session) return undefined;
+    return { session, state: this.list.turnState(sessionId), archived: this.#archived.has(sessionId) };
+  }
+
+  /**
+   * The count a Turns or Files group is drawn with (undefined: not known yet); the Turns count is
+   * remembered, so the group is redrawn only when its turns, once listed, count differently.
+   */
+  drawGroup(n: Extract<SessionNode, { kind: 'group' }>): number | undefined {
+    if (n.group === 'files') {
+      const s = this.list.get(n.sessionId);
+      return s && Object.keys(s.fileSnapshot).length;
+    }
+    const count = this.list.cachedDetail(n.sessionId)?.messages.filter((m) => m.type === 'user').length;
+    this.#drawnTurnCounts.set(n.sessionId, count);
+    return count;
+  }
+
+  /** A file row's state against the workspace, if known; remembered, so the row is redrawn when it changes. */
+  drawFile(n: Extract<SessionNode, { kind: 'file' }>): FileStatus | undefined {
+    const status = this.#fileStatus?.source.peek(n.sessionId)?.get(n.file.name || n.path);
+    this.#drawnStatus.set(rowId(n), statusKey(status));
+    return status;
+  }
+
+  /**
+   * Shows each file's state against the workspace in the Files groups: computed when a group is
+   * listed, its rows redrawn when the states arrive or go stale and come back different.
+   */
+  setFileStatus(source: TreeFileStatus): void {
+    this.#fileStatus?.subscription.dispose();
+    const subscription = source.onDidChange((sessionId) => {
+      if (this.#fileRows.has(sessionId)) void this.#loadStatuses(sessionId);
+    });
+    this.#fileStatus = { source, subscription };
+  }
+
+  /** The context keys of `set`, in the order they are set. */
+  contextKeys(set: KeySet): [key: string, value: boolean][] {
+    if (set === 'noWelcome') return Object.entries(welcomeKeys(undefined));
+    const m = this.list;
+    const empty = m.loaded && !m.problem && m.sessions.length === 0;
+    const scope: [string, boolean][] = [
+      ['den.sessionsEmpty', empty],
+      ['den.sessionsShowAll', this.#showAll],
+      ['den.sessionsScopeEmpty', !empty && !m.hasMore && this.#scopeEmpty()],
+    ];
+    return set === 'scope' ? scope : [...Object.entries(welcomeKeys(m.problem?.error)), ...scope];
+  }
+
+  /** The view's description: the scope, and the search in effect. */
+  get description(): string {
+    const scope = this.#showAll ? l10n.t('All Sessions') : l10n.t('This Workspace');
+    return this.list.filter ? l10n.t('{0} · “{1}”', scope, this.list.filter) : scope;
+  }
+
+  /**
+   * The message above the tree: `problem` (the last load's, where the welcome does not explain it);
+   * without one, why This Workspace shows nothing yet, or the search in effect while it matches.
+   * (The view's description is not drawn when Sessions is the only view of its container.)
+   */
+  message(problem: string | undefined): string | undefined {
+    if (problem !== undefined) return problem;
+    const m = this.list;
+    const filter = m.filter;
+    const all = this.#showAll;
+    const n = formatCount(m.sessions.length);
+    if (m.loaded && m.hasMore && this.#scopeEmpty()) {
+      if (all) {
+        return filter
+          ? l10n.t('No sessions among the {0} most recent that match: load more, or show All Sessions.', n)
+          : l10n.t('No sessions among the {0} most recent: load more, or show All Sessions.', n);
+      }
+      return filter
+        ? l10n.t(
+            'No sessions of this workspace among the {0} most recent that match: load more, or show All Sessions.',
+            n,
+          )
+        : l10n.t(
+            'No sessions of this workspace among the {0} most recent: load more, or show All Sessions.',
+            n,
+          );
+    }
+    if (filter && !m.problem && m.sessions.length && !this.#scopeEmpty()) {
+      return all
+        ? l10n.t('Showing sessions whose title contains “{0}”.', filter)
+        : l10n.t('Showing sessions of this workspace whose title contains “{0}”.', filter);
+    }
+    return undefined;
+  }
+
+  dispose(): void {
+    this.#fileStatus?.subscription.dispose();
+    this.#listSubscription.dispose();
+    this.list.dispose();
+    this.#updates.dispose();
+  }
+
+  // ---- decisions on changes ----
+
+  #listChanged(c: SessionsChange): void {
+    switch (c.kind) {
+      case 'list':
+        // A page more can fill This Workspace (a reset waits for its outcome: no flicker).
+        if (this.list.loaded) this.#regroup();
+        else this.#updates.fire({ redraw: 'all' });
+        return;
+      case 'session': {
+        // A session that moves to another group (a rename updates it) redraws the groups.
+        const s = this.list.get(c.sessionId);
+        const drawn = [...this.#grouped.groups].find(([, list]) =>
+          list.some((x) => x.sessionId === c.sessionId),
+        );
+        const moved = s && drawn?.[0] !== this.#groupNow(c.sessionId);
+        this.#updates.fire({ redraw: moved ? 'all' : [this.#sessionNode(c.sessionId)] });
+        return;
+      }
+      case 'removed':
+        void this.#local.delete(c.sessionId);
+        void this.#archived.delete(c.sessionId);
+        this.#updates.fire({
+          redraw: 'all',
+          keys: 'scope',
+          // the last match gone: drop the search message so the "no match" welcome can show
+          ...(this.list.sessions.length ? {} : { message: { text: this.message(undefined) } }),
+          gone: c.gone,
+        });
+        return;
+      case 'settled':
+        // A message hides the view's welcome content, which explains some problems with buttons.
+        this.#updates.fire({
+          message: { text: this.message(this.#problemMessage()) },
+          keys: 'welcome',
+          redraw: 'all',
+          redrawAfterKeys: true,
+        });
+        return;
+    }
+  }
+
+  /** The groups change: redraw the whole tree, its message and its keys. */
+  #regroup(extra: Pick<TreeUpdate, 'description'> = {}): void {
+    this.#updates.fire({
+      ...extra,
+      redraw: 'all',
+      message: { text: this.message(this.#problemMessage()) },
+      keys: 'scope',
+    });
+  }
+
+  #problemMessage(): string | undefined {
+    const problem = this.list.problem;
+    return problem && listProblemMessage(problem);
+  }
+
+  /** The group a loaded session belongs in now (by the time the root was last grouped). */
+  #groupNow(sessionId: string): SessionGroup | undefined {
+    const s = this.list.get(sessionId);
+    return s && groupOf(s, this.#scope, this.#grouped.at || this.#now());
+  }
+
+  /** This Workspace is shown and none of the sessions loaded belongs to it. */
+  #scopeEmpty(): boolean {
+    const m = this.list;
+    const now = this.#now();
+    return (
+      !this.#showAll &&
+      m.loaded &&
+      !m.problem &&
+      !m.sessions.some((s) => groupOf(s, this.#scope, now) !== undefined)
+    );
+  }
+
+  #fileChildren(sessionId: string): SessionNode[] {
+    const s = this.list.get(sessionId);
+    const entries = Object.entries(s?.fileSnapshot ?? {}).sort(([a], [b]) => a.localeCompare(b));
+    if (!entries.length) return [this.#note(`nofiles:${sessionId}`, l10n.t('No files yet'), 'info')];
+    const rows = entries.map(([path, file]) => this.#nodes.node({ kind: 'file', sessionId, path, file }));
+    this.#fileRows.set(sessionId, rows);
+    void this.#loadStatuses(sessionId);
+    return rows;
+  }
+
+  /** Computes a session's file states; redraws the rows whose state changed. Never throws. */
+  async #loadStatuses(sessionId: string): Promise<void> {
+    if (!this.#fileStatus) return;
+    let statuses: FileStatuses;
+    try {
+      statuses = await this.#fileStatus.source.statuses(sessionId);
+    } catch (err) {
+      this.#logger.warn(
+        `Sessions view: could not compare the files of ${sessionId} with the workspace: ${String(err)}`,
+      );
+      return;
+    }
+    const stale = (this.#fileRows.get(sessionId) ?? []).filter(
+      (r) =>
+        r.kind === 'file' &&
+        this.#drawnStatus.has(rowId(r)) &&
+        this.#drawnStatus.get(rowId(r)) !== statusKey(statuses.get(r.file.name || r.path)),
+    );
+    if (stale.length) this.#updates.fire({ redraw: stale });
+  }
+
+  async #turnChildren(sessionId: string): Promise<SessionNode[]> {
+    let detail: SessionDetail;
+    try {
+      detail = await this.list.detail(sessionId);
+    } catch (err) {
+      const p = presentError(err, 'load the turns');
+      return [this.#note(`turnserror:${sessionId}`, p.message, 'warning')];
+    }
+    const out: SessionNode[] = [];
+    const msgs = detail.messages;
+    for (let i = 0; i < msgs.length; i++) {
+      const m = msgs[i];
+      if (m.type !== 'user') continue;
+      const next = msgs[i + 1];
+      const agent = next && next.type === 'agent' ? next : undefined;
+      out.push(this.#nodes.node({ kind: 'turn', sessionId, message: m, agent }));
+    }
+    // Redrawing the group asks for its children again: redraw only when the count shown is stale,
+    // or the view refreshes this group forever.
+    if (this.#drawnTurnCounts.get(sessionId) !== out.length) {
+      this.#updates.fire({ redraw: [this.#nodes.node({ kind: 'group', group: 'turns', sessionId })] });
+    }
+    return out.length ? out : [this.#note(`noturns:${sessionId}`, l10n.t('No turns yet'), 'info')];
+  }
+
+  #sessionNode(sessionId: string): SessionNode {
+    return this.#nodes.node({ kind: 'session', sessionId });
+  }
+
+  #note(id: string, label: string, icon: string): SessionNode {
+    return this.#nodes.node({ kind: 'note', id, label, icon });
+  }
+}
