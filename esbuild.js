@@ -1,3 +1,4 @@
+// @ts-check
 // Builds Den. Default: the extension-host bundle and the webview bundle.
 //   --production  minified bundles, no source maps (used by `npm run package`)
 //   --tests       also transpiles test/, bench/ and src/ file by file into dist/ for mocha and benches
@@ -13,6 +14,10 @@ const tests = args.has('--tests');
 const watch = args.has('--watch');
 const sizes = args.has('--sizes');
 
+/**
+ * @param {string} dir
+ * @returns {string[]}
+ */
 function listTs(dir) {
   if (!fs.existsSync(dir)) return [];
   const out = [];
@@ -129,7 +134,13 @@ if (tests) {
  * Bytes of a bundle by input, grouped by package or src/ folder, largest first; with
  * DEN_SIZES_FILES=1, then each dependency file over 300 bytes.
  */
+/**
+ * @param {import('esbuild').Metafile | undefined} meta
+ * @param {boolean} files
+ */
 function printSizes(meta, files) {
+  if (!meta) return;
+  /** @type {Map<string, number>} */
   const groups = new Map();
   for (const output of Object.values(meta.outputs)) {
     for (const [file, { bytesInOutput }] of Object.entries(output.inputs)) {

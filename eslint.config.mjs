@@ -116,6 +116,13 @@ const zones = [
 ];
 
 const noVscode = { name: 'vscode', message: 'This layer stays vscode-free (docs/layers.md).' };
+/** undici and ws load only behind the lazy boundary (src/core/client/net.ts); types are free. */
+const NET_MODULE = 'src/core/client/net.ts';
+const netOnly = ['undici', 'ws'].map((name) => ({
+  name,
+  allowTypeImports: true,
+  message: `Runtime code of ${name} loads only in ${NET_MODULE}, behind lazy-net.ts (docs/decisions/2026-11-27-activation-not-bytes.md).`,
+}));
 /** Any import that is not relative: vscode, node:*, Node builtins, npm packages. */
 const noBareImports = {
   regex: '^[^.]',
@@ -190,9 +197,15 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    ignores: [NET_MODULE],
+    rules: { 'no-restricted-imports': ['error', { paths: netOnly }] },
+  },
+  {
     files: ['src/core/**/*.ts', 'src/model/**/*.ts'],
+    ignores: [NET_MODULE],
     rules: {
-      'no-restricted-imports': ['error', { paths: [noVscode] }],
+      'no-restricted-imports': ['error', { paths: [noVscode, ...netOnly] }],
       'no-restricted-syntax': dynamicImport("'vscode'", noVscode.message),
     },
   },

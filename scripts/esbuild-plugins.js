@@ -1,8 +1,18 @@
+// @ts-check
 // The extension host's bundles, shared by esbuild.js and the unit tests that build them
 // (test/unit/bundle). Dependencies are bundled whole, as published: no stub, no private file.
 const path = require('path');
 
-/** An extension-host bundle: CommonJS for Node 20, `vscode` from the host. */
+/**
+ * @typedef {{ production: boolean, outfile?: string, metafile?: boolean }} BundleArgs
+ */
+
+/**
+ * An extension-host bundle: CommonJS for Node 20, `vscode` from the host.
+ * @param {string} entry
+ * @param {BundleArgs & { plugins?: import('esbuild').Plugin[] }} args
+ * @returns {import('esbuild').BuildOptions}
+ */
 function hostBundle(entry, { production, outfile, metafile = false, plugins = [] }) {
   return {
     entryPoints: [entry],
@@ -27,6 +37,7 @@ function hostBundle(entry, { production, outfile, metafile = false, plugins = []
  * bundle (docs/decisions/2026-11-27-activation-not-bytes.md).
  */
 const NET_FILE = 'net.js';
+/** @type {import('esbuild').Plugin} */
 const lazyNet = {
   name: 'den-lazy-net',
   setup(build) {
@@ -40,11 +51,13 @@ const lazyNet = {
  * The extension-host bundle's build options (esbuild.js builds dist/extension.js with them; the
  * bundle tests build the same thing elsewhere). Its network code is dist/net.js.
  */
+/** @param {BundleArgs} args */
 function extensionBuildOptions({ production, outfile = path.join('dist', 'extension.js'), metafile }) {
   return hostBundle('src/extension.ts', { production, outfile, metafile, plugins: [lazyNet] });
 }
 
 /** The network bundle (undici and ws), dist/net.js: loaded by the first request or socket. */
+/** @param {BundleArgs} args */
 function netBuildOptions({ production, outfile = path.join('dist', NET_FILE), metafile }) {
   return hostBundle('src/core/client/net.ts', { production, outfile, metafile });
 }
@@ -54,6 +67,7 @@ function netBuildOptions({ production, outfile = path.join('dist', NET_FILE), me
  * extension on first use: it reaches Den only through the public API object it is handed, so it
  * shares no module with dist/extension.js (docs/decisions/2026-11-24-integrations-bundle.md).
  */
+/** @param {BundleArgs} args */
 function integrationsBuildOptions({ production, outfile = path.join('dist', 'integrations.js'), metafile }) {
   return hostBundle('src/editor/integrations/main.ts', { production, outfile, metafile });
 }

@@ -205,6 +205,18 @@ describe('layers: the lint and compiler rules catch violations', function () {
     });
   }
 
+  it("a runtime import of 'undici' outside src/core/client/net.ts: no-restricted-imports", async () => {
+    const [p] = only(await importIn('editor/platform', 'undici'), 'no-restricted-imports');
+    assert.match(p.message, /loads only in src\/core\/client\/net\.ts/);
+  });
+
+  it("a type-only import of 'ws' in src/model: no problem", async () => {
+    const files = write({
+      'model/session/zz-ws-type.ts': "import type { RawData } from 'ws';\nexport type Raw = RawData;\n",
+    });
+    assert.deepEqual(await lint(files), []);
+  });
+
   it("import('vscode') in src/core: no-restricted-syntax", async () => {
     const files = write({ 'core/zz-dynamic.ts': "export const load = () => import('vscode');\n" });
     only(await lint(files), 'no-restricted-syntax');
