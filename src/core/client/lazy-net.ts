@@ -19,3 +19,19 @@ export function net(): typeof Net {
 export function netLoaded(): boolean {
   return loaded !== undefined;
 }
+
+/**
+ * Starts loading the network code on the next turn of the event loop, for a view about to make its
+ * first request that is still waiting for the key (a SecretStorage round trip): the load then overlaps
+ * that wait instead of following it. Requests nothing; a failure to load is left to the first request.
+ */
+export function preloadNet(): void {
+  if (loaded) return;
+  setImmediate(() => {
+    try {
+      net();
+    } catch {
+      // The first request reports it.
+    }
+  });
+}

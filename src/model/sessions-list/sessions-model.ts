@@ -1,4 +1,5 @@
 import { DenError } from '../../core/client/errors';
+import { preloadNet } from '../../core/client/lazy-net';
 import type {
   ListSessionsQuery,
   Message,
@@ -203,7 +204,11 @@ export class SessionsModel {
    * loading again here would repeat the request each time the failure redraws the view).
    */
   async loadForView(): Promise<boolean> {
-    if (!this.#service.client) await this.#service.ready;
+    if (!this.#service.client) {
+      // The view waits for the key: load the network code meanwhile (it requests nothing).
+      preloadNet();
+      await this.#service.ready;
+    }
     if (!this.#service.client || this.#problemValue) return false;
     await this.ensureLoaded();
     return !this.#problemValue;
