@@ -118,7 +118,7 @@ export async function turnEnded(api: DenApi, turn: Turn, timeoutMs = 10_000): Pr
     `turn ${turn.userMessage.text} to end`,
     () =>
       isTerminalStatus(turn.status) &&
-      !api.panels.runningTurns().some((r) => r.agentMessageId === turn.agentMessageId),
+      !api.registry.runningTurns().some((r) => r.agentMessageId === turn.agentMessageId),
     timeoutMs,
   );
 }
@@ -133,14 +133,14 @@ export async function seededSession(api: DenApi, title: string): Promise<string>
 
 /**
  * Waits until the transcript cache holds what a closed panel showed: a session's host writes it
- * when it goes (and on a debounce before). Through the panel manager's private cache, whose `flush`
- * waits for the writes under way.
+ * when it goes (and on a debounce before). Through the session registry's private cache, whose
+ * `flush` waits for the writes under way.
  */
 export async function cachedOnClose(api: DenApi, sessionId: string): Promise<Transcript> {
-  const cache = (api.panels as unknown as { cache?: TranscriptCache }).cache;
+  const cache = (api.registry as unknown as { cache?: TranscriptCache }).cache;
   assert.ok(
     cache && typeof cache.flush === 'function',
-    'the panel manager keeps no `cache`: update cachedOnClose',
+    'the session registry keeps no `cache`: update cachedOnClose',
   );
   return waitFor(`the transcript of ${sessionId} to be cached`, async () => {
     await cache.flush();
