@@ -23,7 +23,7 @@ import { BaseStore } from './model/apply/bases';
 import { Connection } from './editor/platform/connection';
 import { hostSettings } from './editor/platform/host-settings';
 import { Attention } from './editor/session-panel/attention-signals';
-import { PanelManager } from './editor/session-panel/panel-manager';
+import { SessionPanels } from './editor/session-panel/session-panels';
 import { SessionRegistry } from './model/session/session-registry';
 import { SessionFiles } from './model/session-files/session-files';
 import {
@@ -54,7 +54,7 @@ export interface DenTestInternals extends DenExtensionApi {
   /** The session hosts, with or without a panel: running turns, followed turns, their events. */
   readonly registry: SessionRegistry;
   /** The Session panels (webviews) over the registry's hosts. */
-  readonly panels: PanelManager;
+  readonly panels: SessionPanels;
   /** Drops on the Sessions view (the integration tests drop through it). */
   readonly sessionDrop: SessionDropController;
   /** The `den-session:` file system of sessions' generated files. */
@@ -188,7 +188,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     recordBase: (sessionId, path, content) => bases.record(sessionId, path, content),
     fileStatus: fileStatus.model,
   });
-  const panels = new PanelManager({ context, connection, logger, registry, sessionFs: files });
+  const panels = new SessionPanels({ context, connection, logger, registry, sessionFs: files });
   // The public API's event is a vscode.Event (a listener that throws is VS Code's to report).
   const sessionChanged = new vscode.EventEmitter<DenSessionChangeEvent>();
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import type { DenTestInternals } from '../../src/extension';
-import type { PanelTurnRequest } from '../../src/editor/session-panel/panel-manager';
+import type { PanelTurnRequest } from '../../src/editor/session-panel/session-panels';
 import type { SessionNode } from '../../src/editor/sessions-view/tree-nodes';
 import type { Emulator } from '../emulator';
 import { waitFor } from '../support/wait';

@@ -9,7 +9,7 @@ import { fileSource, rangeSource, type AttachmentSource } from '../attachments/s
 import { uploadWithProgress } from '../attachments/upload-sources';
 import { transcriptFromDetail } from '../../core/transcript/from-history';
 import type { Transcript } from '../../core/transcript/model';
-import type { PanelManager, PanelTurnRequest } from '../session-panel/panel-manager';
+import type { SessionPanels, PanelTurnRequest } from '../session-panel/session-panels';
 import type { SessionRegistry } from '../../model/session/session-registry';
 import { firstLine } from '../../core/shared/format';
 import { checkForm, hostSchemaReader } from '../../protocol/webtask-panel/webtask-form';
@@ -33,7 +33,7 @@ export interface DenApiDeps {
   connection: Connection;
   /** The session hosts: turns started and followed without a panel. */
   registry: SessionRegistry;
-  panels: PanelManager;
+  panels: SessionPanels;
   webTasks: WebTasks;
   /** The title Den shows for a session (the list's, else undefined). */
   titleOf: (sessionId: string) => string | undefined;

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { attachSummary, type AttachCounts } from '../attachments/attach-limits';
 import { chooseSession } from '../attachments/session-choice';
 import { DenError } from '../../core/client/errors';
-import type { PanelManager } from '../session-panel/panel-manager';
+import type { SessionPanels } from '../session-panel/session-panels';
 import type { SessionRegistry } from '../../model/session/session-registry';
 import type { SessionPanel } from '../session-panel/session-panel';
 import type { Connection } from '../platform/connection';
@@ -33,7 +33,7 @@ interface Deps {
   connection: Connection;
   /** The session hosts (their running turns). */
   registry: SessionRegistry;
-  panels: PanelManager;
+  panels: SessionPanels;
   sessions: SessionsTreeProvider;
 }
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { PanelManager } from '../session-panel/panel-manager';
+import type { SessionPanels } from '../session-panel/session-panels';
 import type { SessionRegistry } from '../../model/session/session-registry';
 import { firstLine } from '../../core/shared/format';
 import type { RunningTurn } from '../../model/session/running-turn';
@@ -24,7 +24,7 @@ async function pickTurn(turns: RunningTurn[], title: string): Promise<RunningTur
  * `den.showRunningTurns` (pick a running turn, open its panel) and `den.stopTurn` (stop the turn of
  * the focused panel, the only running turn, or a picked one; a session id may be passed).
  */
-export function registerPanelCommands(registry: SessionRegistry, panels: PanelManager): vscode.Disposable[] {
+export function registerPanelCommands(registry: SessionRegistry, panels: SessionPanels): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('den.showRunningTurns', async () => {
       const turns = registry.runningTurns();

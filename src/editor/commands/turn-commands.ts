@@ -13,7 +13,7 @@ import { uploadWithProgress } from '../attachments/upload-sources';
 import type { ApiClient } from '../../core/client/client';
 import { DenError } from '../../core/client/errors';
 import type { Mode } from '../../core/client/types';
-import type { PanelManager, PanelTurnRequest } from '../session-panel/panel-manager';
+import type { SessionPanels, PanelTurnRequest } from '../session-panel/session-panels';
 import type { SessionRegistry } from '../../model/session/session-registry';
 import type { Connection } from '../platform/connection';
 import { firstLine } from '../../core/shared/format';
@@ -47,7 +47,7 @@ interface Deps {
   connection: Connection;
   /** The session hosts (their running turns). */
   registry: SessionRegistry;
-  panels: PanelManager;
+  panels: SessionPanels;
   sessions: SessionsTreeProvider;
 }
 

@@ -7,8 +7,8 @@ import type { SessionHost, TurnRequest } from '../../model/session/session-host'
 import type { SessionRegistry } from '../../model/session/session-registry';
 import { SessionPanel } from './session-panel';
 
-/** What the panel manager needs from the rest of the extension. */
-export interface PanelDeps {
+/** What the Session panels need from the rest of the extension. */
+export interface SessionPanelsDeps {
   context: vscode.ExtensionContext;
   connection: Connection;
   logger: Logger;
@@ -25,7 +25,7 @@ export type PanelTurnRequest = TurnRequest;
  * Owns the Session panels (one per session): the webviews, which the registry's hosts post to. A
  * host outlives its panel while one of its turns runs (`model/session/session-registry.ts`).
  */
-export class PanelManager implements vscode.Disposable {
+export class SessionPanels implements vscode.Disposable {
   readonly #panels = new Map<string, SessionPanel>();
   readonly #shown = new vscode.EventEmitter<string>();
   /** A session's panel was opened, revealed or became visible (by session id). */
@@ -33,8 +33,8 @@ export class PanelManager implements vscode.Disposable {
   readonly #disposables: vscode.Disposable[];
   readonly #registry: SessionRegistry;
 
-  private readonly deps: PanelDeps;
-  constructor(deps: PanelDeps) {
+  private readonly deps: SessionPanelsDeps;
+  constructor(deps: SessionPanelsDeps) {
     this.deps = deps;
     this.#registry = deps.registry;
     this.#disposables = [
