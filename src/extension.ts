@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { formatCount, l10n, setL10nBundle } from './core/shared/l10n';
 import { createDenApi } from './editor/api/den-api';
-import type { DenExtensionApi } from './editor/api/types';
+import type { DenExtensionApi, DenSessionChangeEvent } from './editor/api/types';
 import { seedDemoKey } from './editor/platform/demo-key';
 import { KeyStore } from './editor/platform/key-store';
 import { registerAttachCommands } from './editor/commands/attach-commands';
@@ -21,8 +21,10 @@ import { ApplyPreviews } from './editor/apply/apply-review';
 import { WorkspaceFileStatus } from './editor/session-files/workspace-file-status';
 import { BaseStore } from './model/apply/bases';
 import { Connection } from './editor/platform/connection';
+import { hostSettings } from './editor/platform/host-settings';
 import { Attention } from './editor/session-panel/attention-signals';
-import { PanelManager } from './editor/session-panel/panel-manager';
+import { SessionPanels } from './editor/session-panel/session-panels';
+import { SessionRegistry } from './model/session/session-registry';
 import { SessionFiles } from './model/session-files/session-files';
 import {
   MARKDOWN_SCHEME,
@@ -49,7 +51,10 @@ export interface DenTestInternals extends DenExtensionApi {
   readonly keys: KeyStore;
   readonly sessions: SessionsTreeProvider;
   readonly status: StatusBar;
-  readonly panels: PanelManager;
+  /** The session hosts, with or without a panel: running turns, followed turns, their events. */
+  readonly registry: SessionRegistry;
+  /** The Session panels (webviews) over the registry's hosts. */
+  readonly panels: SessionPanels;
   /** Drops on the Sessions view (the integration tests drop through it). */
   readonly sessionDrop: SessionDropController;
   /** The `den-session:` file system of sessions' generated files. */
@@ -172,16 +177,20 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     logger,
   });
   sessions.setFileStatus(fileStatus.model);
-  const panels = new PanelManager({
-    context,
+  const registry = new SessionRegistry({
     connection,
     logger,
-    titleOf: (id) => sessions.get(id)?.title,
     apiKey: () => keys.key,
-    sessionFs: files,
+    settings: () => hostSettings(connection),
+    titleOf: (id) => sessions.get(id)?.title,
+    cacheDir: vscode.Uri.joinPath(context.globalStorageUri, 'transcripts').fsPath,
+    filesChanged: (sessionId, update) => files.files.update(sessionId, update),
     recordBase: (sessionId, path, content) => bases.record(sessionId, path, content),
     fileStatus: fileStatus.model,
   });
+  const panels = new SessionPanels({ context, connection, logger, registry, sessionFs: files });
+  // The public API's event is a vscode.Event (a listener that throws is VS Code's to report).
+  const sessionChanged = new vscode.EventEmitter<DenSessionChangeEvent>();
 
   const followed = new Map<string, number>();
   const attention = new Attention({
@@ -266,25 +275,30 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     ),
     ...registerAuthCommands(keys, connection, channel),
     registerGetStarted(context.extension.id),
+    // Panels first: each lets go of its host before the registry lets go of them all.
     panels,
-    panels.onDidChangeRunningTurns(({ turns, sessions: changed }) => {
+    registry,
+    registry.onDidChangeRunningTurns(({ turns, sessions: changed }) => {
+      void vscode.commands.executeCommand('setContext', 'den.turnRunning', turns.length > 0);
       for (const c of changed) sessions.setRunning(c.sessionId, c.running);
       const queued = turns.filter((t) => t.queued).length;
       status.setRunningTurns(turns.length - queued, queued);
     }),
-    panels.onDidStartTurn((id) => {
+    registry.onDidStartTurn((id) => {
       void sessions.remember(id);
       if (!sessions.get(id)) void sessions.refresh();
     }),
+    sessionChanged,
+    registry.onDidChangeSession((e) => sessionChanged.fire(e)),
     attention,
-    panels.onDidChangeTurn((a) => attention.turnChanged(a)),
+    registry.onDidChangeTurn((a) => attention.turnChanged(a)),
     panels.onDidShowPanel((id) => attention.seen(id)),
     view.onDidChangeVisibility((e) => {
       if (e.visible) attention.seen();
     }),
     uriHandler,
-    panels.onDidEndTurn((t) => sessions.model.setEnded(t.sessionId, t.status)),
-    ...registerPanelCommands(panels),
+    registry.onDidEndTurn((t) => sessions.model.setEnded(t.sessionId, t.status)),
+    ...registerPanelCommands(registry, panels),
     vscode.window.registerWebviewPanelSerializer('den.session', panels.serializer()),
     vscode.window.registerWebviewPanelSerializer(WEB_TASK_VIEW_TYPE, webTasks.panel.serializer()),
     ...registerSessionCommands(sessions, connection, {
@@ -292,8 +306,8 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
       exportMarkdown: (id) => openSessionMarkdown(sessions, id),
       linkOf: (id) => linkOf(extensionId, id),
     }),
-    ...registerTurnCommands({ connection, panels, sessions }),
-    ...registerAttachCommands({ connection, panels, sessions }),
+    ...registerTurnCommands({ connection, registry, panels, sessions }),
+    ...registerAttachCommands({ connection, registry, panels, sessions }),
     ...registerFileCommands(files),
     previews,
     ...registerApplyCommands(connection, {
@@ -309,10 +323,11 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
   );
   const api = createDenApi({
     connection,
+    registry,
     panels,
     webTasks,
     titleOf: (id) => sessions.get(id)?.title,
-    onDidChangeSession: panels.onDidChangeSession,
+    onDidChangeSession: sessionChanged.event,
     apiKey: () => keys.key,
     followed,
   });
@@ -330,6 +345,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     keys,
     sessions,
     status,
+    registry,
     panels,
     sessionDrop: drop,
     files,

@@ -95,6 +95,7 @@ describe("Another extension and Den's exports", () => {
       'the connection': den.api.connection,
       'the authenticated client': den.api.connection.client,
       'the panels': den.api.panels,
+      'the session registry': den.api.registry,
       'the web task runner': den.api.webTasks.runner,
     };
 

@@ -129,7 +129,7 @@ describe('Public API', () => {
     const listed = await emuFetch(den.emu, '/sessions');
     const other = (listed.body.sessions as { sessionId?: string; id?: string }[])[0];
     const otherId = (other.sessionId ?? other.id) as string;
-    assert.equal(den.api.panels.transcriptOf(otherId), undefined);
+    assert.equal(den.api.registry.transcriptOf(otherId), undefined);
     const s = await api.getSession(otherId);
     assert.equal(s.sessionId, otherId);
     assert.ok(s.turns.length > 0 && s.title.length > 0);
@@ -144,7 +144,7 @@ describe('Public API', () => {
     });
     assert.equal(status, 200, JSON.stringify(body));
     const agentMessageId = body.agent_message_id as string;
-    assert.equal(den.api.panels.transcriptOf(sessionId), undefined, 'Den holds nothing of it');
+    assert.equal(den.api.registry.transcriptOf(sessionId), undefined, 'Den holds nothing of it');
     const follow = snapshotsUntilEnd(api, { sessionId, agentMessageId });
     const last = await follow.ended;
     follow.dispose();

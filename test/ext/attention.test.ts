@@ -64,7 +64,7 @@ describe('Turn lifecycle events, attention and session links', () => {
     const saved = attention.windowFocused;
     // The test window's focus cannot be set: attention asks this instead.
     attention.windowFocused = () => focused;
-    const sub = api.panels.onDidChangeSession((e) => events.push(e));
+    const sub = api.registry.onDidChangeSession((e) => events.push(e));
     undo = [() => (attention.windowFocused = saved), () => sub.dispose(), () => attention.seen()];
   });
 
@@ -177,7 +177,7 @@ describe('Turn lifecycle events, attention and session links', () => {
     const panel = await openPanel(den.api, id, { turn: { task: 'answer in 3000 events', mode: 'auto' } });
     const turn = lastTurn(panel);
     await waitFor('the turn to run', () => turn.blocks.length > 0);
-    assert.equal(await den.api.panels.stop(id), true);
+    assert.equal(await den.api.registry.stop(id), true);
     await turnEnded(den.api, turn);
     await waitFor('stopped', () => kinds(turn.agentMessageId).includes('stopped'));
     assert.deepEqual(kinds(turn.agentMessageId), ['started', 'stopped']);
@@ -198,7 +198,7 @@ describe('Turn lifecycle events, attention and session links', () => {
     const other = await openPanel(den.api, await seededSession(den.api, 'Write release notes for v2.3'));
     await waitFor('the panel to be hidden', () => !panel.visible && other.visible);
     assert.deepEqual(kinds(turn.agentMessageId), ['started', `needsInput: ${ask}`], 'asked twice');
-    assert.equal(await den.api.panels.stop(id), true);
+    assert.equal(await den.api.registry.stop(id), true);
     await turnEnded(den.api, turn);
     assert.equal(turn.needsInput, undefined, 'still waiting after the stop');
     assert.deepEqual(kinds(turn.agentMessageId), ['started', `needsInput: ${ask}`, 'stopped']);
@@ -210,7 +210,7 @@ describe('Turn lifecycle events, attention and session links', () => {
     assert.deepEqual(den.messages.shown, [
       { level: 'info', text: 'Den: “approve it” needs your input: Approve the plan to go on.' },
     ]);
-    assert.equal(await den.api.panels.stop(id), true);
+    assert.equal(await den.api.registry.stop(id), true);
     await turnEnded(den.api, turn);
   });
 

@@ -13,7 +13,7 @@ import { isTerminalStatus, type Transcript, type Turn } from '../../src/core/tra
 import { applyEvent, beginTurn, createTranscript } from '../../src/core/transcript/reducer';
 import type { WebviewDigest } from '../../src/protocol/session-panel/messages';
 import type { ConnectionView } from '../../src/protocol/session-panel/view';
-import type { PanelTurnRequest } from '../../src/editor/session-panel/panel-manager';
+import type { PanelTurnRequest } from '../../src/editor/session-panel/session-panels';
 import type { SessionPanel } from '../../src/editor/session-panel/session-panel';
 import type { TranscriptCache } from '../../src/model/session/transcript-cache';
 import { blockText } from '../../src/webview/session-panel/state';
@@ -119,7 +119,7 @@ export async function turnEnded(api: DenApi, turn: Turn, timeoutMs = 10_000): Pr
     `turn ${turn.userMessage.text} to end`,
     () =>
       isTerminalStatus(turn.status) &&
-      !api.panels.runningTurns().some((r) => r.agentMessageId === turn.agentMessageId),
+      !api.registry.runningTurns().some((r) => r.agentMessageId === turn.agentMessageId),
     timeoutMs,
   );
 }
@@ -134,14 +134,14 @@ export async function seededSession(api: DenApi, title: string): Promise<string>
 
 /**
  * Waits until the transcript cache holds what a closed panel showed: a session's host writes it
- * when it goes (and on a debounce before). Through the panel manager's private cache, whose `flush`
- * waits for the writes under way.
+ * when it goes (and on a debounce before). Through the session registry's private cache, whose
+ * `flush` waits for the writes under way.
  */
 export async function cachedOnClose(api: DenApi, sessionId: string): Promise<Transcript> {
-  const cache = (api.panels as unknown as { cache?: TranscriptCache }).cache;
+  const cache = (api.registry as unknown as { cache?: TranscriptCache }).cache;
   assert.ok(
     cache && typeof cache.flush === 'function',
-    'the panel manager keeps no `cache`: update cachedOnClose',
+    'the session registry keeps no `cache`: update cachedOnClose',
   );
   return waitFor(`the transcript of ${sessionId} to be cached`, async () => {
     await cache.flush();

@@ -62,7 +62,7 @@ describe('Session panel lifecycle', () => {
     await waitFor('the running count in the status bar', () => den.api.status.text.includes('1 running'));
     assert.equal(den.context.get('den.turnRunning'), true);
     assert.deepEqual(
-      den.api.panels.runningTurns().map((r) => r.agentMessageId),
+      den.api.registry.runningTurns().map((r) => r.agentMessageId),
       [turn.agentMessageId],
     );
     // Another session's panel in the same editor group hides this one.
@@ -97,7 +97,7 @@ describe('Session panel lifecycle', () => {
     await waitFor('the turn to run', () => turn.blocks.length > 0);
     panel.dispose();
     assert.equal(den.api.panels.panel(id), undefined);
-    assert.equal(den.api.panels.runningTurns().length, 1);
+    assert.equal(den.api.registry.runningTurns().length, 1);
     await turnEnded(den.api, turn);
     assert.equal(turn.status, 'completed');
     await waitFor('the notification', () => den.messages.texts().length > 0);
@@ -120,7 +120,7 @@ describe('Session panel lifecycle', () => {
     });
     assert.equal(den.api.status.tooltip, 'Den: 1 turn running, 1 turn queued. Click to list them.');
     assert.deepEqual(
-      den.api.panels.runningTurns().map((t) => t.queued),
+      den.api.registry.runningTurns().map((t) => t.queued),
       [false, true],
     );
     await panel.host.stop();
@@ -161,7 +161,7 @@ describe('Session panel lifecycle', () => {
     const panel = den.api.panels.panel(id);
     assert.ok(panel, 'the panel was not adopted');
     assert.equal(panel.panel, raw);
-    await waitFor('the running turn to be followed', () => den.api.panels.runningTurns().length === 1);
+    await waitFor('the running turn to be followed', () => den.api.registry.runningTurns().length === 1);
     const turn = lastTurn(panel);
     assert.equal(turn.agentMessageId, agentId);
     // The Sessions view marks the session as running, and unmarks it at the end.

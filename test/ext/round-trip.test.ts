@@ -10,7 +10,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { AttachCommandResult } from '../../src/editor/commands/attach-commands';
 import type { ApplyResult } from '../../src/editor/apply/apply-command';
-import type { PanelDeps } from '../../src/editor/session-panel/panel-manager';
+import type { SessionRegistryDeps } from '../../src/model/session/session-registry';
 import { ROUND_TRIP_SAMPLE } from '../emulator/write-back';
 import { waitFor } from '../support/wait';
 import { root, turnPaths, useApply } from './apply-helpers';
@@ -49,9 +49,9 @@ describe('Round trip: attach a file, the agent rewrites it, Apply merges it back
    * without waiting: Apply knows the base only once the record is written.
    */
   function countRecordedBases(): { done: () => number } {
-    const deps = (fx.den.api.panels as unknown as { deps: PanelDeps }).deps;
+    const deps = (fx.den.api.registry as unknown as { deps: SessionRegistryDeps }).deps;
     const real = deps.recordBase;
-    assert.ok(real, 'the panel manager records no bases: update this test');
+    assert.ok(real, 'the session registry records no bases: update this test');
     let done = 0;
     deps.recordBase = async (...args) => {
       const r = await real(...args);

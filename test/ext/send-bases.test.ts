@@ -11,7 +11,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DenExtensionApi, DenTurnSnapshot } from '../../src/editor/api/types';
 import type { ApplyResult } from '../../src/editor/apply/apply-command';
-import type { PanelDeps } from '../../src/editor/session-panel/panel-manager';
+import type { SessionRegistryDeps } from '../../src/model/session/session-registry';
 import { ROUND_TRIP_SAMPLE } from '../emulator/write-back';
 import { waitFor } from '../support/wait';
 import { root, turnPaths, useApply } from './apply-helpers';
@@ -44,9 +44,9 @@ describe('Send File / Ask About Selection / Send Open Editors record the base: A
     rel = path.relative(root(), file).split(path.sep).join('/');
     fx.made.push(...turnPaths(SLUG));
     // The paths whose bases Den records (after the turn starts, without waiting).
-    const deps = (fx.den.api.panels as unknown as { deps: PanelDeps }).deps;
+    const deps = (fx.den.api.registry as unknown as { deps: SessionRegistryDeps }).deps;
     const real = deps.recordBase;
-    assert.ok(real, 'the panel manager records no bases: update this test');
+    assert.ok(real, 'the session registry records no bases: update this test');
     recorded = [];
     deps.recordBase = async (sessionId, p, content) => {
       const r = await real(sessionId, p, content);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { TurnFile } from '../../src/core/client/types';
-import type { PanelTurnRequest } from '../../src/editor/session-panel/panel-manager';
+import type { PanelTurnRequest } from '../../src/editor/session-panel/session-panels';
 import { type Emulator } from '../emulator';
 import { waitFor } from '../support/wait';
 import { emuFetch } from './emulator-helpers';

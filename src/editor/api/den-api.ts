@@ -1,6 +1,6 @@
 /**
- * Den's public extension API (`types.ts`), over the panels, the connection and the web task
- * runner. Other extensions get it from `activate()`; Den's chat participant and language model
+ * Den's public extension API (`types.ts`), over the session registry, the panels, the connection
+ * and the web task runner. Other extensions get it from `activate()`; Den's chat participant and language model
  * tools (`src/integrations/`) use nothing else.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,7 +9,8 @@ import { fileSource, rangeSource, type AttachmentSource } from '../attachments/s
 import { uploadWithProgress } from '../attachments/upload-sources';
 import { transcriptFromDetail } from '../../core/transcript/from-history';
 import type { Transcript } from '../../core/transcript/model';
-import type { PanelManager, PanelTurnRequest } from '../session-panel/panel-manager';
+import type { SessionPanels, PanelTurnRequest } from '../session-panel/session-panels';
+import type { SessionRegistry } from '../../model/session/session-registry';
 import { firstLine } from '../../core/shared/format';
 import { checkForm, hostSchemaReader } from '../../protocol/webtask-panel/webtask-form';
 import { EMPTY_WEB_TASK_FORM } from '../../protocol/webtask-panel/webtask-messages';
@@ -30,7 +31,9 @@ import { l10n } from '../../core/shared/l10n';
 
 export interface DenApiDeps {
   connection: Connection;
-  panels: PanelManager;
+  /** The session hosts: turns started and followed without a panel. */
+  registry: SessionRegistry;
+  panels: SessionPanels;
   webTasks: WebTasks;
   /** The title Den shows for a session (the list's, else undefined). */
   titleOf: (sessionId: string) => string | undefined;
@@ -61,7 +64,7 @@ async function sourcesOf(files: DenTurnOptions['files']): Promise<AttachmentSour
 }
 
 export function createDenApi(deps: DenApiDeps): DenExtensionApi {
-  const { connection, panels } = deps;
+  const { connection, registry, panels } = deps;
   const client = async () => {
     await connection.ready;
     return connection.requireClient();
@@ -69,8 +72,8 @@ export function createDenApi(deps: DenApiDeps): DenExtensionApi {
 
   /** The session's turns: a host's when it loaded the history, else the stored ones with the host's live turns. */
   const transcript = async (sessionId: string): Promise<Transcript> => {
-    const live = panels.transcriptOf(sessionId);
-    if (live && panels.historyLoaded(sessionId)) return live;
+    const live = registry.transcriptOf(sessionId);
+    if (live && registry.historyLoaded(sessionId)) return live;
     let stored: Transcript;
     try {
       stored = transcriptFromDetail(await (await client()).getSession(sessionId));
@@ -109,12 +112,12 @@ export function createDenApi(deps: DenApiDeps): DenExtensionApi {
         const title = isNew ? firstLine(task) : undefined;
         if (options.openPanel) {
           await panels.open(sessionId, { turn, ...(title ? { title, isNew } : {}) });
-          const started = panels.transcriptOf(sessionId)?.turns.at(-1);
+          const started = registry.transcriptOf(sessionId)?.turns.at(-1);
           if (!started?.agentMessageId)
             throw new ApiError(l10n.t('Den: the turn did not start; the panel says why.'));
           return { sessionId, agentMessageId: started.agentMessageId };
         }
-        const r = await panels.startHeadless(sessionId, turn, { ...(title ? { title } : {}), isNew });
+        const r = await registry.startTurn(sessionId, turn, { ...(title ? { title } : {}), isNew });
         if ('error' in r) throw new ApiError(l10n.t('Den: {0}', r.error));
         return { sessionId, agentMessageId: r.agentMessageId };
       } catch (err) {
@@ -147,19 +150,19 @@ export function createDenApi(deps: DenApiDeps): DenExtensionApi {
         if (isEnded(snap)) stop();
       };
       const fromHost = (): boolean => {
-        const t = panels
+        const t = registry
           .transcriptOf(ref.sessionId)
           ?.turns.find((x) => x.agentMessageId === ref.agentMessageId);
         if (t) emit(turnSnapshot(ref.sessionId, t));
         return t !== undefined;
       };
-      const sub = panels.onDidChangeTranscript((id) => {
+      const sub = registry.onDidChangeTranscript((id) => {
         if (id === ref.sessionId) fromHost();
       });
       // Not held by a host (it ended before, or runs from elsewhere): read the history into one,
       // which follows the turn on while it runs.
       if (!fromHost()) {
-        void panels.watch(ref.sessionId).then(
+        void registry.watch(ref.sessionId).then(
           (t) => {
             const turn = t.turns.find((x) => x.agentMessageId === ref.agentMessageId);
             if (turn) emit(turnSnapshot(ref.sessionId, turn));
@@ -179,7 +182,7 @@ export function createDenApi(deps: DenApiDeps): DenExtensionApi {
       }
     },
 
-    stopTurn: (sessionId) => panels.stop(sessionId),
+    stopTurn: (sessionId) => registry.stop(sessionId),
 
     openSession: (sessionId) => panels.open(sessionId),
 

@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import { attachSummary, type AttachCounts } from '../attachments/attach-limits';
 import { chooseSession } from '../attachments/session-choice';
 import { DenError } from '../../core/client/errors';
-import type { PanelManager } from '../session-panel/panel-manager';
+import type { SessionPanels } from '../session-panel/session-panels';
+import type { SessionRegistry } from '../../model/session/session-registry';
 import type { SessionPanel } from '../session-panel/session-panel';
 import type { Connection } from '../platform/connection';
 import type { SessionsTreeProvider } from '../sessions-view/sessions-tree';
@@ -30,7 +31,9 @@ export interface AttachCommandResult {
 
 interface Deps {
   connection: Connection;
-  panels: PanelManager;
+  /** The session hosts (their running turns). */
+  registry: SessionRegistry;
+  panels: SessionPanels;
   sessions: SessionsTreeProvider;
 }
 
@@ -73,7 +76,7 @@ export function registerAttachCommands(deps: Deps): vscode.Disposable[] {
     if (!sessionId) {
       const choice = await chooseSession({
         loaded: deps.sessions.sessions,
-        running: panels.runningTurns(),
+        running: deps.registry.runningTurns(),
         client: connection.requireClient(),
         prompt: {
           title: l10n.t('Den: attach to…'),

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { PanelManager } from '../session-panel/panel-manager';
+import type { SessionPanels } from '../session-panel/session-panels';
+import type { SessionRegistry } from '../../model/session/session-registry';
 import { firstLine } from '../../core/shared/format';
 import type { RunningTurn } from '../../model/session/running-turn';
 import { showError } from '../platform/show-error';
@@ -23,10 +24,10 @@ async function pickTurn(turns: RunningTurn[], title: string): Promise<RunningTur
  * `den.showRunningTurns` (pick a running turn, open its panel) and `den.stopTurn` (stop the turn of
  * the focused panel, the only running turn, or a picked one; a session id may be passed).
  */
-export function registerPanelCommands(panels: PanelManager): vscode.Disposable[] {
+export function registerPanelCommands(registry: SessionRegistry, panels: SessionPanels): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('den.showRunningTurns', async () => {
-      const turns = panels.runningTurns();
+      const turns = registry.runningTurns();
       if (!turns.length) {
         void vscode.window.showInformationMessage(l10n.t('Den: no turn is running.'));
         return;
@@ -37,7 +38,7 @@ export function registerPanelCommands(panels: PanelManager): vscode.Disposable[]
     vscode.commands.registerCommand('den.stopTurn', async (arg?: string | { sessionId?: string }) => {
       try {
         let sessionId = typeof arg === 'string' ? arg : arg?.sessionId;
-        const turns = panels.runningTurns();
+        const turns = registry.runningTurns();
         if (!sessionId) {
           const active = panels.activePanel()?.sessionId;
           if (active && turns.some((t) => t.sessionId === active)) sessionId = active;
@@ -49,7 +50,7 @@ export function registerPanelCommands(panels: PanelManager): vscode.Disposable[]
           if (!turns.length) void vscode.window.showInformationMessage(l10n.t('Den: no turn is running.'));
           return;
         }
-        if (!(await panels.stop(sessionId))) {
+        if (!(await registry.stop(sessionId))) {
           void vscode.window.showInformationMessage(l10n.t('Den: that session has no running turn.'));
         }
       } catch (err) {

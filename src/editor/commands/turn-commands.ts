@@ -13,7 +13,8 @@ import { uploadWithProgress } from '../attachments/upload-sources';
 import type { ApiClient } from '../../core/client/client';
 import { DenError } from '../../core/client/errors';
 import type { Mode } from '../../core/client/types';
-import type { PanelManager, PanelTurnRequest } from '../session-panel/panel-manager';
+import type { SessionPanels, PanelTurnRequest } from '../session-panel/session-panels';
+import type { SessionRegistry } from '../../model/session/session-registry';
 import type { Connection } from '../platform/connection';
 import { firstLine } from '../../core/shared/format';
 import type { SessionsTreeProvider } from '../sessions-view/sessions-tree';
@@ -44,7 +45,9 @@ const CODE_MODE: Mode = 'code';
 
 interface Deps {
   connection: Connection;
-  panels: PanelManager;
+  /** The session hosts (their running turns). */
+  registry: SessionRegistry;
+  panels: SessionPanels;
   sessions: SessionsTreeProvider;
 }
 
@@ -246,7 +249,7 @@ async function resolveSession(
   if (given) return { sessionId: given, isNew: false };
   const choice = await chooseSession({
     loaded: deps.sessions.sessions,
-    running: deps.panels.runningTurns(),
+    running: deps.registry.runningTurns(),
     client,
   });
   if (!choice) return undefined;
