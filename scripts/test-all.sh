@@ -78,7 +78,7 @@ for suite in $suites; do
       DEN_SUITE=unit npx mocha --config .mocharc.json || status=1 ;;
     build)
       step "build checks (the bundles, the package, the layer rules: npm run check:build)"
-      DEN_SUITE=check:build npx mocha --config .mocharc-build.json || status=1 ;;
+      DEN_SUITE=check:build npx mocha --config test/build/.mocharc.json || status=1 ;;
     ext)
       if [ -f scripts/run-ext-tests.sh ]; then step "integration tests (real VS Code extension host)"; bash scripts/run-ext-tests.sh || status=1; fi ;;
     e2e)
