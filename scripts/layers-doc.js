@@ -63,6 +63,7 @@ function markdown(layers) {
     "| no `vscode` in `src/core/` and `src/model/` | ESLint `no-restricted-imports` and `no-restricted-syntax` (`import('vscode')`) |",
     '| no package and no Node builtin in browser-safe code (`src/protocol/`, the browser-safe rows of `src/core/`) and the webviews (`src/webview/`) | ESLint `no-restricted-imports` (any non-relative specifier) and `no-restricted-syntax` |',
     '| the webview program sees only its files, the DOM, no Node types | `tsc -p src/webview` (part of `npm run typecheck`) |',
+    '| undici and ws load only behind the lazy boundary: no runtime import of them outside `src/core/client/net.ts` (type imports are free) | ESLint `no-restricted-imports` (`allowTypeImports`) |',
     '| no import cycles, type-only imports included | ESLint `import-x/no-cycle` (value imports); `scripts/check-cycles.js` (type imports too) |',
     '| each rule above really fails on a violation | `test/build/layers/layers.test.ts` |',
     '| this page matches the table in `eslint.config.mjs` | `test/build/layers/layers-doc.test.ts` |',
