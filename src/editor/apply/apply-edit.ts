@@ -72,7 +72,7 @@ export async function applyEntries(
   }
   const edit = new vscode.WorkspaceEdit();
   /** Documents that had no unsaved changes before the edit: saved after it, as the agent's files are. */
-  const toSave: { uri: vscode.Uri; relPath: string }[] = [];
+  const toSave: { uri: vscode.Uri; relPath: string; entry: PlanEntry }[] = [];
   /** The text of each edited document before the edit, to put back if the edit fails. */
   const texts = new Map<string, string>();
   for (const e of entries) {
@@ -90,23 +90,48 @@ export async function applyEntries(
       const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
       edit.replace(uri, whole, textOf(e.newContent!), metadata);
       texts.set(label, doc.getText());
-      if (!doc.isDirty) toSave.push({ uri, relPath: label });
+      if (!doc.isDirty) toSave.push({ uri, relPath: label, entry: e });
     }
   }
   const done = await vscode.workspace.applyEdit(edit);
   // VS Code stops at the first file it cannot write and keeps what it wrote before: undone here.
   if (!done) return { ok: false, message: await undoFailedEdit(folder, entries, texts) };
   const unsaved: string[] = [];
-  for (const { uri, relPath } of toSave) {
+  for (const { uri, relPath, entry } of toSave) {
     // Saved whatever `isDirty` says: the extension host may not have heard yet that the edit made
     // the document dirty, or may have closed a document no editor shows (the edited text then
     // stayed unsaved and the disk unchanged: seen in test/ext/round-trip.test.ts). Saving a
     // document without changes writes nothing.
     const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
     if (!(await doc.save()) && doc.isDirty) unsaved.push(relPath);
+    else await ensureOnDisk(uri, entry);
   }
   if (unsaved.length > 0) return { ok: true, written: [...entries], unsaved };
   return { ok: true, written: [...entries] };
+}
+
+/**
+ * After the save, the file must hold the agent's text. On a loaded machine the save was seen to
+ * report success while the disk still held the old text (test/ext/apply-review.test.ts, in some
+ * runs under load; the cause, in VS Code's handling of the document, is not pinned down).
+ * The planned bytes are then written directly, but only while the file still holds exactly what the
+ * plan expected (as checked before the edit), so nothing anyone else wrote meanwhile is overwritten.
+ */
+async function ensureOnDisk(uri: vscode.Uri, entry: PlanEntry): Promise<void> {
+  let onDisk: Uint8Array;
+  try {
+    onDisk = await vscode.workspace.fs.readFile(uri);
+  } catch {
+    return;
+  }
+  if (sameText(onDisk, entry.newContent!) || !stillAsPlanned(entry, onDisk)) return;
+  await vscode.workspace.fs.writeFile(uri, entry.newContent!);
+}
+
+/** The same text, whatever the line endings and byte order mark (the document keeps its own). */
+function sameText(a: Uint8Array, b: Uint8Array): boolean {
+  const norm = (bytes: Uint8Array): string => textOf(bytes).replace(/\r\n/g, '\n');
+  return norm(a) === norm(b);
 }
 
 /** UTF-8 text without a byte order mark (the document keeps its own encoding and mark). */
