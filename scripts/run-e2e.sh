@@ -4,6 +4,8 @@
 # test/harness/e2e-runner.ts (mocha in plain Node over dist/test/e2e/**/*.test.js).
 # Prints "N passed, N failed"; appends the totals to $DEN_RESULT_FILE when set; non-zero on any failure.
 # Screenshots go to $SHOTS (default ./shots). Needs scripts/setup-code-server.sh to have run.
+#   DEN_E2E_SHARDS  how many runners share the test files, side by side (default 2; 1 with DEN_E2E_GREP).
+#                   Each has its own workbenches and emulators; the second's output is printed when it ends.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s%N)
@@ -16,7 +18,28 @@ fail_build() {
 node esbuild.js --tests || fail_build "build"
 npm run --silent package > /tmp/den-e2e-package.$$.log 2>&1 || { cat /tmp/den-e2e-package.$$.log; rm -f /tmp/den-e2e-package.$$.log; fail_build "npm run package"; }
 rm -f /tmp/den-e2e-package.$$.log
-node dist/test/harness/e2e-runner.js
-rc=$?
+shards="${DEN_E2E_SHARDS:-2}"
+[ -n "${DEN_E2E_GREP:-}" ] && [ -z "${DEN_E2E_SHARDS:-}" ] && shards=1
+if [ "$shards" -le 1 ]; then
+  node dist/test/harness/e2e-runner.js
+  rc=$?
+else
+  logs=()
+  pids=()
+  for i in $(seq 2 "$shards"); do
+    log=$(mktemp)
+    logs+=("$log")
+    DEN_E2E_SHARD="$i/$shards" node dist/test/harness/e2e-runner.js > "$log" 2>&1 &
+    pids+=($!)
+  done
+  DEN_E2E_SHARD="1/$shards" node dist/test/harness/e2e-runner.js
+  rc=$?
+  for k in "${!pids[@]}"; do
+    wait "${pids[$k]}" || rc=1
+    printf '\n--- e2e share %d of %d ---\n' "$((k + 2))" "$shards"
+    cat "${logs[$k]}"
+    rm -f "${logs[$k]}"
+  done
+fi
 echo "run-e2e wall time: $(( ($(date +%s%N) - start) / 1000000 )) ms (rc=$rc)"
 exit $rc

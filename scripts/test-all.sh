@@ -14,7 +14,7 @@ export DEN_RESULT_FILE="$results"
 status=0
 trap 'rm -f "$results"' EXIT
 
-step() { printf '\n=== %s ===\n' "$*"; }
+step() { printf '\n=== %s (at %d s) ===\n' "$*" "$SECONDS"; }
 record() { echo "{\"suite\":\"$1\",\"passed\":$2,\"failed\":$3,\"pending\":0}" >> "$results"; }
 
 # Prints each suite's counts and the closing "N passed, N failed" line; exits with the status.
@@ -28,6 +28,7 @@ finish() {
   done < "$results"
   [ "$failed" -gt 0 ] && status=1
   [ "$passed" -eq 0 ] && { echo "no test ran"; status=1; }
+  echo "whole run: $SECONDS s"
   echo
   echo "$passed passed, $failed failed"
   exit $status
@@ -59,31 +60,55 @@ setup_code_server() {
   return 1
 }
 
+# On two cores most stages keep one core busy (npm's installs, compiling code-server's native
+# modules, tsc, eslint, mocha in plain Node), so stages that need nothing from each other run side by
+# side: the code-server setup beside `npm ci`, the build and the check, unit and build tiers. The
+# tiers that run VS Code (ext, then e2e, whose runner splits its files into two shares side by side)
+# wait for it: they are the most sensitive to a busy machine. A side job's output is printed whole
+# when it ends.
+side_log=""
+side_pid=""
+side() { side_log=$(mktemp); ( "$@" ) > "$side_log" 2>&1 & side_pid=$!; }
+side_wait() {
+  local rc=0
+  [ -n "$side_pid" ] || return 0
+  wait "$side_pid" || rc=$?
+  cat "$side_log"; rm -f "$side_log"
+  side_pid=""
+  return $rc
+}
+wants() { case " $suites " in *" $1 "*) return 0 ;; esac; return 1; }
+
 if [ "${DEN_SKIP_INSTALL:-}" != 1 ]; then
-  step "install"
-  npm ci --no-audit --no-fund || { record install 0 1; finish; }
-  case " $suites " in *" ext "*|*" e2e "*) setup_code_server || finish ;; esac
+  step "install (npm ci; the code-server setup beside it and the next stages)"
+  if wants ext || wants e2e; then side setup_code_server; fi
+  npm ci --no-audit --no-fund || { side_wait; record install 0 1; finish; }
 fi
 
 step "build"
-node esbuild.js --tests || { record build 0 1; finish; }
+node esbuild.js --tests || { side_wait; record build 0 1; finish; }
 
 step "check (typecheck, lint, format)"
 if npm run --silent check; then record check 1 0; else echo "check failed"; record check 0 1; fi
-
-for suite in $suites; do
-  case "$suite" in
-    unit)
-      step "unit tests (plain Node)"
-      DEN_SUITE=unit npx mocha --config .mocharc.json || status=1 ;;
-    build)
-      step "build checks (the bundles, the package, the layer rules: npm run check:build)"
-      DEN_SUITE=check:build npx mocha --config test/build/.mocharc.json || status=1 ;;
-    ext)
-      if [ -f scripts/run-ext-tests.sh ]; then step "integration tests (real VS Code extension host)"; bash scripts/run-ext-tests.sh || status=1; fi ;;
-    e2e)
-      if [ -f scripts/run-e2e.sh ]; then step "end-to-end tests (real VS Code in Chromium)"; bash scripts/run-e2e.sh || status=1; fi ;;
-  esac
-done
+if wants unit; then
+  step "unit tests (plain Node)"
+  DEN_SUITE=unit npx mocha --config .mocharc.json || status=1
+fi
+if wants build; then
+  step "build checks (the bundles, the package, the layer rules: npm run check:build)"
+  DEN_SUITE=check:build npx mocha --config test/build/.mocharc.json || status=1
+fi
+if [ -n "$side_pid" ]; then
+  step "the code-server setup, run beside the stages above"
+  side_wait || finish
+fi
+if wants ext && [ -f scripts/run-ext-tests.sh ]; then
+  step "integration tests (real VS Code extension host)"
+  bash scripts/run-ext-tests.sh || status=1
+fi
+if wants e2e && [ -f scripts/run-e2e.sh ]; then
+  step "end-to-end tests (real VS Code in Chromium)"
+  bash scripts/run-e2e.sh || status=1
+fi
 
 finish

@@ -91,6 +91,70 @@ function addExtensions(extensionsDir: string, folders: string[]): void {
   fs.writeFileSync(listFile, JSON.stringify(list));
 }
 
+/** Extensions folders where code-server installed a .vsix, by the .vsix's path, size and time. */
+const installs = new Map<string, Promise<string>>();
+
+/**
+ * Installs the .vsix with code-server's own `--install-extension` into a folder of its own, once per
+ * process and package (it takes a whole code-server start); each server then gets a copy of that
+ * installed folder (`copyInstalled`), as if installed into it.
+ */
+function installedOnce(vsix: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const file = path.resolve(vsix);
+  const st = fs.statSync(file);
+  const key = `${file}:${st.size}:${st.mtimeMs}`;
+  let done = installs.get(key);
+  if (!done) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'den-cs-installed-'));
+    addCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const paths = harnessPaths();
+    const userData = path.join(dir, 'user-data');
+    const extensions = path.join(dir, 'extensions');
+    const config = path.join(dir, 'config.yaml');
+    fs.writeFileSync(config, CONFIG_YAML);
+    done = new Promise<string>((resolve, reject) => {
+      execFile(
+        paths.node24,
+        [
+          paths.codeServerEntry,
+          '--config',
+          config,
+          '--user-data-dir',
+          userData,
+          '--extensions-dir',
+          extensions,
+          '--install-extension',
+          file,
+        ],
+        { env, timeout: 60_000 },
+        (err, stdout, stderr) =>
+          err
+            ? reject(new Error(`installing ${vsix} failed: ${err.message}\n${stdout}${stderr}`))
+            : resolve(extensions),
+      );
+    });
+    installs.set(key, done);
+    done.catch(() => installs.delete(key));
+  }
+  return done;
+}
+
+/** Copies an installed extensions folder, pointing its `extensions.json` at the copy. */
+function copyInstalled(from: string, to: string): void {
+  for (const entry of fs.readdirSync(from)) {
+    if (entry === 'extensions.json') continue;
+    fs.cpSync(path.join(from, entry), path.join(to, entry), { recursive: true });
+  }
+  const list = path.join(from, 'extensions.json');
+  if (fs.existsSync(list)) {
+    const text = fs
+      .readFileSync(list, 'utf8')
+      .split(JSON.stringify(from).slice(1, -1))
+      .join(JSON.stringify(to).slice(1, -1));
+    fs.writeFileSync(path.join(to, 'extensions.json'), text);
+  }
+}
+
 /** A port that was free a moment ago on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -171,25 +235,13 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const common = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
 
   const vsix = options.installVsix;
-  if (options.extraExtensions?.length) addExtensions(extensionsDir, options.extraExtensions);
   try {
-    if (vsix) {
-      await new Promise<void>((resolve, reject) => {
-        execFile(
-          paths.node24,
-          [paths.codeServerEntry, ...common, '--install-extension', path.resolve(vsix)],
-          { env, timeout: 60_000 },
-          (err, stdout, stderr) =>
-            err
-              ? reject(new Error(`installing ${vsix} failed: ${err.message}\n${stdout}${stderr}`))
-              : resolve(),
-        );
-      });
-    }
+    if (vsix) copyInstalled(await installedOnce(vsix, env), extensionsDir);
   } catch (err) {
     removeTemp();
     throw err;
   }
+  if (options.extraExtensions?.length) addExtensions(extensionsDir, options.extraExtensions);
 
   const port = options.port || (await freePort());
   const url = `http://127.0.0.1:${port}`;
