@@ -62,19 +62,29 @@ setup_code_server() {
 
 # On two cores most stages keep one core busy (npm's installs, compiling code-server's native
 # modules, tsc, eslint, mocha in plain Node), so stages that need nothing from each other run side by
-# side: the code-server setup beside `npm ci`, the build and the check, unit and build tiers. The
-# tiers that run VS Code (ext, then e2e, whose runner splits its files into two shares side by side)
-# wait for it: they are the most sensitive to a busy machine. A side job's output is printed whole
-# when it ends.
-side_log=""
-side_pid=""
-side() { side_log=$(mktemp); ( "$@" ) > "$side_log" 2>&1 & side_pid=$!; }
+# side: the code-server setup beside `npm ci`, the build and the unit and build tiers, and the check
+# beside the unit tier. The tiers that run VS Code (ext, then e2e, whose runner splits its files into
+# two shares side by side) wait for all of it: they are the most sensitive to a busy machine. A side
+# job's output is printed whole when it ends.
+side_logs=()
+side_pids=()
+side() {
+  local log
+  log=$(mktemp)
+  ( "$@" ) > "$log" 2>&1 &
+  side_pids+=($!)
+  side_logs+=("$log")
+}
+# Waits for every side job, in the order started, printing each one's output; fails if one failed.
 side_wait() {
-  local rc=0
-  [ -n "$side_pid" ] || return 0
-  wait "$side_pid" || rc=$?
-  cat "$side_log"; rm -f "$side_log"
-  side_pid=""
+  local rc=0 k
+  for k in "${!side_pids[@]}"; do
+    wait "${side_pids[$k]}" || rc=1
+    cat "${side_logs[$k]}"
+    rm -f "${side_logs[$k]}"
+  done
+  side_pids=()
+  side_logs=()
   return $rc
 }
 wants() { case " $suites " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -88,20 +98,21 @@ fi
 step "build"
 node esbuild.js --tests || { side_wait; record build 0 1; finish; }
 
-step "check (typecheck, lint, format)"
-if npm run --silent check; then record check 1 0; else echo "check failed"; record check 0 1; fi
+run_check() {
+  step "check (typecheck, lint, format)"
+  if npm run --silent check; then record check 1 0; else echo "check failed"; record check 0 1; fi
+}
+side run_check
 if wants unit; then
-  step "unit tests (plain Node)"
+  step "unit tests (plain Node; the check beside them)"
   DEN_SUITE=unit npx mocha --config .mocharc.json || status=1
 fi
 if wants build; then
   step "build checks (the bundles, the package, the layer rules: npm run check:build)"
   DEN_SUITE=check:build npx mocha --config test/build/.mocharc.json || status=1
 fi
-if [ -n "$side_pid" ]; then
-  step "the code-server setup, run beside the stages above"
-  side_wait || finish
-fi
+step "the side jobs: the check, and the code-server setup when it ran"
+side_wait || finish
 if wants ext && [ -f scripts/run-ext-tests.sh ]; then
   step "integration tests (real VS Code extension host)"
   bash scripts/run-ext-tests.sh || status=1
