@@ -18,6 +18,7 @@ import { parseSettings } from './editor/platform/settings';
 import { redactingLogger, type Logger } from './core/shared/log';
 import { SessionFileSystem } from './editor/session-files/session-fs';
 import { ApplyPreviews } from './editor/apply/apply-review';
+import { ReviewActions } from './editor/apply/review-actions';
 import { WorkspaceFileStatus } from './editor/session-files/workspace-file-status';
 import { BaseStore } from './model/apply/bases';
 import { Connection } from './editor/platform/connection';
@@ -198,6 +199,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     // A turn someone follows through the API (the chat shows it) is looked at like a visible panel.
     panelVisible: (id) => (panels.panel(id)?.visible ?? false) || followed.has(id),
     open: (id) => panels.open(id),
+    answer: (id, turnId, a) => registry.answer(id, a, turnId),
     setBadge: (n) => {
       view.badge =
         n > 0
@@ -220,7 +222,8 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     open: (id) => panels.open(id),
   });
 
-  const previews = new ApplyPreviews();
+  const reviewActions = new ReviewActions();
+  const previews = new ApplyPreviews(reviewActions);
   const webTasks = new WebTasks({
     context,
     connection,
@@ -309,13 +312,14 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     ...registerTurnCommands({ connection, registry, panels, sessions }),
     ...registerAttachCommands({ connection, registry, panels, sessions }),
     ...registerFileCommands(files),
+    reviewActions,
     previews,
     ...registerApplyCommands(connection, {
       previews,
       bases: baseLookup,
       filesThatRunCode: () => connection.settings.filesThatRunCode,
     }),
-    ...registerReviewCommands(connection, files),
+    ...registerReviewCommands(connection, files, reviewActions),
     passcode,
     webTasks,
     webTasksView,

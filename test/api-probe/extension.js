@@ -83,6 +83,11 @@ async function probe(context, options) {
     'startTurn(empty task)': () => api.startTurn({ task: ' ' }),
     'getSession(unknown)': () => api.getSession('00000000-0000-4000-8000-000000000000'),
     'stopTurn(unknown)': () => api.stopTurn('00000000-0000-4000-8000-000000000000'),
+    'answerTurn(unknown)': () =>
+      api.answerTurn(
+        { sessionId: '00000000-0000-4000-8000-000000000000', agentMessageId: 'nope' },
+        { kind: 'approve' },
+      ),
     'runWebTask(invalid)': () => api.runWebTask({ appUrl: 'not a url', query: '', schema: {} }),
   };
   for (const [name, call] of Object.entries(provoke)) {

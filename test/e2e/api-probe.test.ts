@@ -16,6 +16,7 @@ import { shot } from './sessions-view';
 import { useSignedInWorkbench } from './signed-in';
 
 const PUBLIC_MEMBERS = [
+  'answerTurn',
   'apiVersion',
   'followTurn',
   'getSession',

@@ -315,6 +315,35 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     noDialogs();
   });
 
+  it('a plan waits for approval: the question with Approve under the turn; Approve and the same turn goes on to the end', async () => {
+    const task = 'Please approve my plan for the cache';
+    await openSession();
+    await sendTask(frame, task, 'plan');
+    const box = frame.locator('.rows > .turn-status .needs-input').last();
+    await box.waitFor({ state: 'visible', timeout: TURN_TIMEOUT_MS });
+    assert.match(await box.innerText(), /The agent needs your input:\s*Approve the plan to go on\./);
+    assert.deepEqual(await box.locator('button').allInnerTexts(), ['Approve', 'Revise…', 'Reject']);
+    assert.equal(await frame.locator('#send').innerText(), 'Answer');
+    await panelShot(wb, frame, 'panel-plan-approval');
+    await box.getByRole('button', { name: 'Approve' }).click();
+    await turnEnds(frame, task, /^completed$/);
+    await box.waitFor({ state: 'detached' });
+    const rows = await newestTurnRows(frame);
+    assert.ok(
+      rows.some((r) => r.type === 'message'),
+      `the answer is not in the turn: ${JSON.stringify(rows)}`,
+    );
+    const headers = await frame.locator('.rows > .turn-header .turn-title').allInnerTexts();
+    assert.equal(headers.filter((t) => t.includes('approve my plan')).length, 1, JSON.stringify(headers));
+    assert.ok(
+      !headers.some((t) => t.startsWith('Approved')),
+      `the answer became a turn: ${JSON.stringify(headers)}`,
+    );
+    assert.equal(await frame.locator('#send').innerText(), 'Send');
+    await panelShot(wb, frame, 'panel-plan-approved');
+    noDialogs();
+  });
+
   it('shows the error of a failing turn in its status line and keeps what it streamed', async () => {
     const task = 'This build will fail';
     await openSession();

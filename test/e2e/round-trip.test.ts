@@ -193,6 +193,10 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
     assert.match(await totalState.innerText(), /^conflicts · 1 hunk/);
     assert.equal(await notesState.getAttribute('data-state'), 'new');
     assert.match(await notesState.innerText(), /^new · \+\d+/);
+    // The letter before each path is its state against the workspace: C conflicts, A new.
+    const badge = (end: string) => fileItem(end).locator('button.file-change .file-badge');
+    assert.equal(await badge('src/total.ts').innerText(), 'C');
+    assert.equal(await badge('src/total.ts.notes.md').innerText(), 'A');
     await files.getByRole('button', { name: 'Review this turn’s changes against the workspace' }).waitFor();
     assert.equal(await files.locator('button[data-command="den.reviewTurn"]').innerText(), 'Review Changes');
     assert.equal(await files.locator('button[data-command="den.applyTurn"]').innerText(), 'Apply');
@@ -224,6 +228,11 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
       .locator('.view-line', { hasText: /for\s+\(const\s+item\s+of\s+items\)/ })
       .first()
       .waitFor();
+    // Apply and Discard in the review's title bar
+    const titleAction = (label: string) =>
+      page.locator(`.part.editor .action-label[aria-label^="${label}"]`).first();
+    await titleAction('Apply What This Review Shows').waitFor({ state: 'visible' });
+    await titleAction('Discard Review').waitFor({ state: 'visible' });
     await shot(wb, 'round-trip-9-review-changes');
 
     // 10. Apply from the panel's file list: the summary, modal, names the conflict's line.
@@ -243,6 +252,8 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
     await page.locator('.part.editor .tab', { hasText: 'Den: What Apply Writes' }).waitFor();
     const again = page.locator('.notifications-toasts .notification-toast', { hasText: 'Apply turn 3' });
     await again.waitFor({ state: 'visible' });
+    // the diff answers the same question (Apply, Discard) in its title bar
+    await titleAction('Apply What This Review Shows').waitFor({ state: 'visible' });
     await shot(wb, 'round-trip-11-what-apply-writes');
 
     // 12. Apply with Conflict Markers, from the notification.

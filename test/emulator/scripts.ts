@@ -46,6 +46,7 @@ export function scriptFor(ctx: ScriptContext): ScriptStep[] {
   let steps: ScriptStep[];
   const count = /(\d+)\s+events/.exec(t);
   if (t.includes('approve')) steps = approvalTurn(ctx);
+  else if (t.includes('ask me')) steps = questionTurn(ctx);
   else if (t.includes('fail')) steps = failTurn(ctx);
   else if (count) steps = longAnswer(Math.min(Number(count[1]), 500_000), t.includes('marked'));
   else if (t.includes('plan') || ctx.mode === 'plan') steps = planTurn(ctx);
@@ -78,22 +79,14 @@ function camel(s: string): string {
   return s.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
 
-function answerSteps(text: string, chunkSize = 48): ScriptStep[] {
+function answerSteps(text: string, chunkSize = 48, block_id = 'answer:main'): ScriptStep[] {
   const steps: ScriptStep[] = [
-    {
-      kind: 'block.create',
-      block_id: 'answer:main',
-      payload: { type: 'markdown', initial_state: { content: '' } },
-    },
+    { kind: 'block.create', block_id, payload: { type: 'markdown', initial_state: { content: '' } } },
   ];
   for (let i = 0; i < text.length; i += chunkSize) {
-    steps.push({
-      kind: 'markdown.chunk',
-      block_id: 'answer:main',
-      payload: { delta: text.slice(i, i + chunkSize) },
-    });
+    steps.push({ kind: 'markdown.chunk', block_id, payload: { delta: text.slice(i, i + chunkSize) } });
   }
-  steps.push({ kind: 'block.update', block_id: 'answer:main', payload: { patch: { final: true } } });
+  steps.push({ kind: 'block.update', block_id, payload: { patch: { final: true } } });
   return steps;
 }
 
@@ -351,17 +344,75 @@ function planTurn(ctx: ScriptContext): ScriptStep[] {
   return steps;
 }
 
-/** The plan, then a plan-approval request (kind assumed by Den too), then nothing: it waits until stopped. */
+/**
+ * The plan, then a plan-approval request (kind assumed by Den too), then nothing: it waits for an
+ * answer over the socket (`afterAnswer`) or until stopped.
+ */
 function approvalTurn(ctx: ScriptContext): ScriptStep[] {
   return [
     { kind: 'task.phase', payload: { phase: 'running' } },
     { kind: 'thought', block_id: 'thought:1', payload: { thought: `Planning: ${ctx.task}`, finalize: true } },
-    {
-      kind: 'plan.update',
-      block_id: 'plan:root',
-      payload: { patch: { todos: [{ id: 'todo-1', content: 'Make the change', status: 'pending' }] } },
-    },
+    planStep(['Make the change'], 'pending'),
     { kind: 'plan.approval_request', payload: { message: 'Approve the plan to go on.' } },
+  ];
+}
+
+/** A question (`input.request`, kind assumed by Den too), then nothing until it is answered. */
+function questionTurn(ctx: ScriptContext): ScriptStep[] {
+  return [
+    { kind: 'task.phase', payload: { phase: 'running' } },
+    { kind: 'thought', block_id: 'thought:1', payload: { thought: `Reading: ${ctx.task}`, finalize: true } },
+    { kind: 'input.request', payload: { question: 'Which name should the new module have?' } },
+  ];
+}
+
+function planStep(todos: string[], status: string): ScriptStep {
+  return {
+    kind: 'plan.update',
+    block_id: 'plan:root',
+    payload: { patch: { todos: todos.map((content, i) => ({ id: `todo-${i + 1}`, content, status })) } },
+  };
+}
+
+/** The request kinds a turn waits on: after one, the turn goes on only with an answer. */
+export const REQUEST_KINDS: ReadonlySet<string> = new Set(['plan.approval_request', 'input.request']);
+
+/**
+ * What a waiting turn does with the person's answer (the text of a `message` frame sent over its
+ * socket; Den's shapes are in src/core/transcript/answers.ts): `Approved…` carries the plan out, `Rejected…`
+ * ends the turn with nothing changed, any other answer to a plan revises it with the answer's words
+ * and asks again; an answer to a question is used and the turn ends. `round` counts the answers.
+ */
+export function afterAnswer(ctx: ScriptContext, asked: string, text: string, round: number): ScriptStep[] {
+  const block = `answer:${round}`;
+  const said = text.replace(/\s+/g, ' ').trim().slice(0, 80);
+  if (asked === 'input.request') {
+    const files = [{ path: 'ANSWER.md', content: `# ${ctx.task}\n\nThe person answered: ${said}\n` }];
+    return [
+      snapshotStep(ctx, files),
+      ...answerSteps(`Going on with **${said}**: see \`ANSWER.md\`.\n`, 48, block),
+      completed(ctx, files, `Answered: ${said}`),
+    ];
+  }
+  if (/^approved\b/i.test(text)) {
+    const files = [{ path: 'CHANGE.md', content: `# ${ctx.task}\n\nCarried out as planned.\n` }];
+    return [
+      planStep(['Make the change'], 'active'),
+      snapshotStep(ctx, files),
+      planStep(['Make the change'], 'completed'),
+      ...answerSteps('The approved plan is carried out: see `CHANGE.md`.\n', 48, block),
+      completed(ctx, files, 'Plan approved and carried out'),
+    ];
+  }
+  if (/^rejected\b/i.test(text)) {
+    return [
+      ...answerSteps('The plan was rejected: nothing was changed.\n', 48, block),
+      completed(ctx, [], 'Plan rejected'),
+    ];
+  }
+  return [
+    planStep([`Make the change (${said})`, 'Check the result'], 'pending'),
+    { kind: 'plan.approval_request', payload: { message: 'Approve the revised plan to go on.' } },
   ];
 }
 

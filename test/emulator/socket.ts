@@ -214,6 +214,8 @@ export class SessionSockets {
       case 'message': {
         if (typeof f.text !== 'string' || !f.text.trim()) return;
         const files = Array.isArray(f.files) ? (f.files as FileInfo[]) : [];
+        // To a turn that waits for the person, a message is the answer it waits for.
+        if (runner.answer(followed.id, f.text, files)) break;
         const mode: Mode = session.messages.filter((x) => x.type === 'user').at(-1)?.inputMode ?? 'auto';
         try {
           const started = runner.start({ userId: owner.userId, session, task: f.text, mode, files });

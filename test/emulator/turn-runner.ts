@@ -3,7 +3,14 @@
  * per-user concurrency, abort, and fan-out of every stored event to live listeners.
  */
 import type { AgentEvent, FileInfo, Mode } from '../../src/core/client/types';
-import { isTerminalKind, scriptFor, type ScriptStep } from './scripts';
+import {
+  REQUEST_KINDS,
+  afterAnswer,
+  isTerminalKind,
+  scriptFor,
+  type ScriptContext,
+  type ScriptStep,
+} from './scripts';
 import type { Store, StoredMessage, StoredSession } from './store';
 import type { TimerSet } from './timers';
 import { attachedTexts } from './write-back';
@@ -46,9 +53,16 @@ interface Turn {
   userId: string;
   session: StoredSession;
   agent: StoredMessage;
+  ctx: ScriptContext;
   steps: ScriptStep[];
   next: number;
   cancel?: () => void;
+  /** Goes on with steps added after the script ran out (set while it runs). */
+  resume?: () => void;
+  /** The request kind the turn waits on (its last event), until an answer comes. */
+  asked?: string;
+  /** Answers received so far. */
+  answers: number;
   ended: boolean;
 }
 
@@ -79,23 +93,26 @@ export class TurnRunner {
       throw new RateLimitedError(Math.max(1, Math.ceil((this.opts.eventDelayMs * 40) / 1000)));
     }
     const { user, agent } = this.store.addTurnMessages(session, input.task, input.mode, input.files);
+    const ctx: ScriptContext = {
+      sessionId: session.sessionId,
+      task: input.task,
+      mode: input.mode,
+      snapshotKey: (p) => this.opts.snapshotKey(session.sessionId, p),
+      now: Date.now(),
+      attachments: attachedTexts(
+        input.files,
+        input.references ?? [],
+        (key) => this.store.media.get(key)?.content,
+      ),
+    };
     const turn: Turn = {
       userId: input.userId,
       session,
       agent,
-      steps: scriptFor({
-        sessionId: session.sessionId,
-        task: input.task,
-        mode: input.mode,
-        snapshotKey: (p) => this.opts.snapshotKey(session.sessionId, p),
-        now: Date.now(),
-        attachments: attachedTexts(
-          input.files,
-          input.references ?? [],
-          (key) => this.store.media.get(key)?.content,
-        ),
-      }),
+      ctx,
+      steps: scriptFor(ctx),
       next: 0,
+      answers: 0,
       ended: false,
     };
     this.turns.set(agent.id, turn);
@@ -135,6 +152,29 @@ export class TurnRunner {
   inject(agentMessageId: string, step: ScriptStep): void {
     const turn = this.turns.get(agentMessageId);
     if (turn && !turn.ended) this.emit(turn, step);
+  }
+
+  /**
+   * A `message` frame sent to a turn that waits for the person (its last event was a request):
+   * the turn records it (`message.received`) and goes on with what the answer says. False when the
+   * turn does not wait (the frame is then a follow-up message, queued as a new turn).
+   */
+  answer(agentMessageId: string, text: string, files: FileInfo[]): boolean {
+    const turn = this.turns.get(agentMessageId);
+    if (!turn || turn.ended || !turn.asked || turn.next < turn.steps.length || !turn.resume) return false;
+    const asked = turn.asked;
+    turn.asked = undefined;
+    turn.answers++;
+    this.emit(turn, { kind: 'message.received', payload: { text, files, references: [] } });
+    turn.steps.push(...afterAnswer({ ...turn.ctx, now: Date.now() }, asked, text, turn.answers));
+    turn.resume();
+    return true;
+  }
+
+  /** Whether the turn waits for the person's answer. */
+  isWaiting(agentMessageId: string): boolean {
+    const turn = this.turns.get(agentMessageId);
+    return !!turn && !turn.ended && !!turn.asked && turn.next >= turn.steps.length;
   }
 
   /** Removes the last queued (not started) turn of a session with its messages. */
@@ -213,6 +253,10 @@ export class TurnRunner {
       }
       if (!turn.ended) schedule();
     };
+    turn.resume = () => {
+      due = Date.now();
+      if (!turn.cancel) schedule();
+    };
     const schedule = (): void => {
       const s = turn.steps[turn.next];
       if (!s) return;
@@ -240,6 +284,7 @@ export class TurnRunner {
     };
     agent.events.push(event);
     session.updatedAt = ms;
+    if (REQUEST_KINDS.has(step.kind)) turn.asked = step.kind;
     for (const w of step.writes ?? []) {
       this.store.putGeneratedFile(
         session,

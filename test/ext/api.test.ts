@@ -42,7 +42,7 @@ function tempDir(): string {
 describe('Public API', () => {
   const den = useDen();
 
-  it('is typed and versioned: startTurn, followTurn, getSession, stopTurn, openSession, reviewChanges, runWebTask, onDidChangeSession', () => {
+  it('is typed and versioned: startTurn, followTurn, getSession, stopTurn, answerTurn, openSession, reviewChanges, runWebTask, onDidChangeSession', () => {
     const api = publicApi();
     assert.equal(api.apiVersion, 1);
     for (const fn of [
@@ -50,12 +50,28 @@ describe('Public API', () => {
       'followTurn',
       'getSession',
       'stopTurn',
+      'answerTurn',
       'openSession',
       'reviewChanges',
       'runWebTask',
     ])
       assert.equal(typeof (api as unknown as Record<string, unknown>)[fn], 'function', fn);
     assert.equal(typeof api.onDidChangeSession, 'function');
+  });
+
+  it('the public API answers a waiting turn (answerTurn) and says false once it no longer waits', async () => {
+    const api = publicApi();
+    const ref = await api.startTurn({ task: 'ask me a name', mode: 'code' });
+    await waitFor('the question', async () => (await api.getSession(ref.sessionId)).turns.at(-1)?.needsInput);
+    const snap = (await api.getSession(ref.sessionId)).turns.at(-1);
+    assert.equal(snap?.asks, 'reply');
+    assert.equal(await api.answerTurn(ref, { kind: 'reply', text: 'parser-v2' }), true);
+    await waitFor(
+      'the end',
+      async () => (await api.getSession(ref.sessionId)).turns.at(-1)?.status === 'completed',
+    );
+    assert.equal(await api.answerTurn(ref, { kind: 'reply', text: 'again' }), false);
+    await assert.rejects(api.answerTurn(ref, { kind: 'reply', text: ' ' }), /Den: say what to answer/);
   });
 
   it('starts a headless turn in a new session and follows it to completed: answer, tools and files, no panel', async () => {

@@ -55,8 +55,11 @@ export function useApply() {
     made,
     seeded,
     /** Answers Den's messages with `choose` until the test ends. */
-    answer(choose: (a: Asked) => string | undefined): ReturnType<typeof answerMessages> {
-      answers = answerMessages(choose);
+    answer(
+      choose: (a: Asked) => string | undefined,
+      options?: Parameters<typeof answerMessages>[1],
+    ): ReturnType<typeof answerMessages> {
+      answers = answerMessages(choose, options);
       return answers;
     },
   };

@@ -89,6 +89,117 @@ describe('Apply the agent’s files: review, merges, changes meanwhile', functio
     assert.ok(!fs.existsSync(test));
   });
 
+  describe('Apply and Discard in the review’s title bar', () => {
+    const activeTab = (): vscode.Tab | undefined => vscode.window.tabGroups.activeTabGroup.activeTab;
+    const diffOf = (scheme: string) => () => {
+      const input = activeTab()?.input;
+      return input instanceof vscode.TabInputTextDiff && input.modified.scheme === scheme ? input : undefined;
+    };
+
+    it('after Review…, Apply in the diff’s title bar answers the question the notification asks too', async () => {
+      const { sessionId } = await fx.seeded('Add sigma parser', 'add-sigma-parser');
+      const file = path.join(root(), 'src/add-sigma-parser.ts');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, 'mine\n');
+      const answers = fx.answer((a) => a.buttons.find((b) => b === 'Review…'), { keepNotifications: true });
+
+      const pending = vscode.commands.executeCommand<ApplyResult>(
+        'den.applyFile',
+        sessionId,
+        'src/add-sigma-parser.ts',
+      );
+      await waitFor('the review diff', diffOf('den-apply'));
+      await waitFor('the question asked again', () =>
+        answers.asked.some((a) => !a.modal && a.buttons.includes('Apply')),
+      );
+      await vscode.commands.executeCommand('den.applyReviewed');
+      const result = await pending;
+
+      assert.equal(result?.written.length, 1, JSON.stringify(answers.asked));
+      assert.match(
+        await waitFor('the file written', () => {
+          const text = fs.readFileSync(file, 'utf8');
+          return /Add sigma parser/.test(text) ? text : undefined;
+        }),
+        /Add sigma parser/,
+      );
+    });
+
+    it('after Review…, Discard closes the diff and writes nothing', async () => {
+      const { sessionId } = await fx.seeded('Add tau parser', 'add-tau-parser');
+      const file = path.join(root(), 'src/add-tau-parser.ts');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, 'mine\n');
+      fx.answer((a) => a.buttons.find((b) => b === 'Review…'), { keepNotifications: true });
+
+      const pending = vscode.commands.executeCommand<ApplyResult>(
+        'den.applyFile',
+        sessionId,
+        'src/add-tau-parser.ts',
+      );
+      const diff = await waitFor('the review diff', diffOf('den-apply'));
+      await vscode.commands.executeCommand('den.discardReview');
+      const result = await pending;
+
+      assert.equal(result?.written.length, 0);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'mine\n');
+      const open = vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some(
+          (t) =>
+            t.input instanceof vscode.TabInputTextDiff &&
+            t.input.modified.toString() === diff.modified.toString(),
+        );
+      assert.equal(open, false, 'the review is still open');
+    });
+
+    it('Review Changes of a turn: Apply in its title bar applies that turn; Compare of one file applies that file', async () => {
+      const { sessionId, agentMessageId } = await fx.seeded('Add upsilon parser', 'add-upsilon-parser');
+      const [src, test] = turnPaths('add-upsilon-parser').map((p) => path.join(root(), p));
+      const answers = fx.answer((a) => a.buttons.find((b) => b === 'Apply'));
+
+      await vscode.commands.executeCommand(
+        'den.compareWithWorkspace',
+        sessionId,
+        'src/add-upsilon-parser.ts',
+      );
+      await waitFor('the compare diff', diffOf('den-session'));
+      const one = await vscode.commands.executeCommand<ApplyResult>('den.applyReviewed');
+      assert.deepEqual(
+        one?.written.map((e) => e.relPath),
+        ['src/add-upsilon-parser.ts'],
+      );
+      assert.ok(fs.existsSync(src) && !fs.existsSync(test), 'not only the file shown was applied');
+
+      await vscode.commands.executeCommand('den.reviewTurn', sessionId, agentMessageId);
+      await waitFor('the turn’s review', () => activeTab()?.label.startsWith('Den: Changes of turn'));
+      const tab = activeTab();
+      const all = await vscode.commands.executeCommand<ApplyResult>('den.applyReviewed');
+      assert.deepEqual(
+        all?.written.map((e) => e.relPath),
+        ['test/add-upsilon-parser.test.ts'],
+        `the turn’s other file (tab ${JSON.stringify(tab?.label)}, ${tab?.input?.constructor.name}): ${JSON.stringify(answers.asked.map((a) => a.text))}`,
+      );
+      assert.ok(fs.existsSync(test));
+      await vscode.commands.executeCommand('den.discardReview');
+      await waitFor(
+        'the review closed',
+        () => !activeTab()?.label.startsWith('Den: Changes of turn') || undefined,
+      );
+    });
+
+    it('Apply in the title bar of an editor that is no review says so and applies nothing', async () => {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      const answers = fx.answer(() => undefined);
+      const r = await vscode.commands.executeCommand('den.applyReviewed');
+      assert.equal(r, undefined);
+      assert.ok(
+        answers.asked.some((a) => /not a review Den opened/.test(a.text)),
+        JSON.stringify(answers.asked),
+      );
+    });
+  });
+
   it('writes nothing when a file changes while the person decides', async () => {
     const { sessionId } = await fx.seeded('Add lambda parser', 'add-lambda-parser');
     const file = path.join(root(), 'src/add-lambda-parser.ts');

@@ -32,6 +32,50 @@ describe('Apply the agent’s files', function () {
     assert.match(report?.text ?? '', /applied 1 file/);
   });
 
+  it('Undo from the result puts back what Apply wrote: a replaced file’s text, a created file gone; a file changed since is kept', async () => {
+    const { sessionId, agentMessageId } = await fx.seeded('Add omicron parser', 'add-omicron-parser');
+    const [src, test] = turnPaths('add-omicron-parser').map((p) => path.join(root(), p));
+    fs.mkdirSync(path.dirname(src), { recursive: true });
+    fs.writeFileSync(src, 'mine\n');
+    let later: (() => void) | undefined;
+    const undone = new Promise<void>((resolve) => (later = resolve));
+    const answers = fx.answer(
+      (a) => {
+        if (a.modal) return a.buttons.find((b) => b === 'Apply');
+        // the result: change the created test file first, then Undo
+        if (a.buttons.includes('Undo')) {
+          fs.writeFileSync(test, 'changed after the apply\n');
+          return 'Undo';
+        }
+        later?.();
+        return undefined;
+      },
+      { notifications: true },
+    );
+
+    const result = await vscode.commands.executeCommand<ApplyResult>(
+      'den.applyTurn',
+      sessionId,
+      agentMessageId,
+    );
+
+    assert.equal(result?.written.length, 2, JSON.stringify(answers.asked));
+    const report = answers.asked.find((a) => !a.modal && a.buttons.includes('Undo'));
+    assert.deepEqual(report?.buttons, ['Undo']);
+    assert.doesNotMatch(report?.text ?? '', /Edit ▸ Undo/);
+    const r = await result?.undone;
+    await undone;
+    assert.deepEqual(r, { undone: [path.relative(root(), src)], kept: [path.relative(root(), test)] });
+    assert.equal(fs.readFileSync(src, 'utf8'), 'mine\n');
+    assert.equal(fs.readFileSync(test, 'utf8'), 'changed after the apply\n');
+    const told = answers.asked.at(-1);
+    assert.equal(told?.level, 'warning');
+    assert.match(
+      told?.text ?? '',
+      /undid the apply to .*: 1 file is as it was\. Kept as they are now \(changed since the apply\): test\/add-omicron-parser\.test\.ts\./,
+    );
+  });
+
   it('applies a turn’s files', async () => {
     const { sessionId, agentMessageId, bytes } = await fx.seeded('Add beta parser', 'add-beta-parser');
     fx.answer((a) => a.buttons.find((b) => b === 'Apply'));

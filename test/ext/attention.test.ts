@@ -6,6 +6,8 @@ import { waitFor } from '../support/wait';
 import { EXTENSION_ID } from './den-api';
 import { useDen } from './fixtures';
 import { lastTurn, openPanel, seededSession, turnEnded } from './panel-helpers';
+import { emuFetch } from './emulator-helpers';
+import { answerMessages, replaceInputBox } from './message-helpers';
 import { setDenSetting } from './settings-helpers';
 import { sessionsView } from './tree-helpers';
 
@@ -212,6 +214,45 @@ describe('Turn lifecycle events, attention and session links', () => {
     ]);
     assert.equal(await den.api.registry.stop(id), true);
     await turnEnded(den.api, turn);
+  });
+
+  it('a plan approved from its notification (Approve, Reject, Open): the same turn goes on to its end', async () => {
+    const answered = answerMessages((a) => (a.text.includes('needs your input') ? 'Approve' : undefined), {
+      notifications: true,
+    });
+    try {
+      const { id, turn } = await headless('approve it', 'plan');
+      await turnEnded(den.api, turn);
+      assert.equal(turn.status, 'completed');
+      assert.deepEqual(answered.asked[0]?.buttons, ['Approve', 'Reject', 'Open']);
+      const { body } = await emuFetch(den.emu, `/sessions/${id}`);
+      assert.deepEqual(
+        (body.messages as { type: string }[]).map((m) => m.type),
+        ['user', 'agent'],
+        'the answer was queued as a turn',
+      );
+      assert.ok(turn.blocks.some((b) => b.type === 'message' && b.text === 'Approved. Go on with the plan.'));
+    } finally {
+      answered.restore();
+    }
+  });
+
+  it('a question from its notification: Answer… asks in an input box and the reply goes to the turn', async () => {
+    const answered = answerMessages((a) => (a.text.includes('needs your input') ? 'Answer…' : undefined), {
+      notifications: true,
+    });
+    const box = replaceInputBox(() => 'parser-v2');
+    try {
+      const { turn } = await headless('ask me a name');
+      await turnEnded(den.api, turn);
+      assert.equal(turn.status, 'completed');
+      assert.deepEqual(answered.asked[0]?.buttons, ['Answer…', 'Open']);
+      assert.deepEqual(box.prompts, ['Which name should the new module have?']);
+      assert.ok(turn.blocks.some((b) => b.type === 'message' && b.text === 'parser-v2'));
+    } finally {
+      box.restore();
+      answered.restore();
+    }
   });
 
   it('den.notifications.turnFinished "never": no notification, still on the badge; the Sessions view shown clears it', async () => {

@@ -106,6 +106,27 @@ describe('Chat participant @den and language model tools', () => {
     );
   });
 
+  it('a plan that asks for approval: the answer says how to answer; "@den approve" answers that turn, which goes on to its end', async () => {
+    const first = await chat(den.api, '@den /plan approve my plan');
+    assert.match(markdown(first), /\*\*The agent needs your input:\*\* Approve the plan to go on\./);
+    assert.match(markdown(first), /`@den approve`, `@den reject`/);
+    const meta = first.result.metadata as { sessionId: string; agentMessageId: string; asks?: string };
+    assert.equal(meta.asks, 'approval');
+    const second = await chat(den.api, '@den approve');
+    const after = second.result.metadata as { agentMessageId: string; status: string; asks?: string };
+    assert.equal(after.agentMessageId, meta.agentMessageId, 'the answer started another turn');
+    assert.equal(after.status, 'completed');
+    assert.equal(after.asks, undefined);
+    assert.ok(second.parts.includes('progress: Answer sent; the agent goes on…'), second.parts.join('\n'));
+    assert.match(markdown(second), /The approved plan is carried out/);
+    const stored = await messages(meta.sessionId, 1);
+    assert.deepEqual(
+      stored.map((m) => m.type),
+      ['user', 'agent'],
+      'a turn was queued behind the waiting one',
+    );
+  });
+
   it('uploads a file the person attached to the chat request', async () => {
     const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     assert.ok(root);

@@ -71,9 +71,13 @@ export interface Asked {
 
 /**
  * Answers Den's information and warning messages: `choose` picks a button of a modal (undefined
- * dismisses it); others are dismissed. Errors go on to whatever showed them before.
+ * dismisses it); others are dismissed, unless `notifications` (then `choose` picks theirs too) or
+ * `keepNotifications` (then they stay unanswered, as a toast gone into the bell). Errors go on to whatever showed them before.
  */
-export function answerMessages(choose: (a: Asked) => string | undefined): {
+export function answerMessages(
+  choose: (a: Asked) => string | undefined,
+  options: { notifications?: boolean; keepNotifications?: boolean } = {},
+): {
   asked: Asked[];
   restore(): void;
 } {
@@ -89,7 +93,27 @@ export function answerMessages(choose: (a: Asked) => string | undefined): {
       buttons,
     };
     asked.push(a);
-    return a.modal ? choose(a) : undefined;
+    if (a.modal || options.notifications) return choose(a);
+    // A notification nobody answers: it stays (in the bell), its promise pending.
+    return options.keepNotifications ? new Promise<undefined>(() => undefined) : undefined;
   });
   return { asked, restore };
+}
+
+/**
+ * Replaces `window.showInputBox` with `answer` (what the person types; undefined: Escape) and records
+ * each box's prompt. Always `restore`.
+ */
+export function replaceInputBox(answer: (o: vscode.InputBoxOptions) => string | undefined): {
+  prompts: (string | undefined)[];
+  restore(): void;
+} {
+  const w = vscode.window as unknown as Record<string, unknown>;
+  const saved = w.showInputBox;
+  const prompts: (string | undefined)[] = [];
+  w.showInputBox = (o: vscode.InputBoxOptions = {}) => {
+    prompts.push(o.prompt);
+    return Promise.resolve(answer(o));
+  };
+  return { prompts, restore: () => (w.showInputBox = saved) };
 }

@@ -179,4 +179,40 @@ describe('Round trip: attach a file, the agent rewrites it, Apply merges it back
     await vscode.commands.executeCommand('workbench.action.files.save');
     assert.equal(fs.readFileSync(t.file, 'utf8'), mine);
   });
+
+  it('(e) the result offers Open Conflicted File (it opens the file at its markers) and Undo (all back, saved)', async () => {
+    const t = await agentRewrote();
+    const mine = MINE.replace('  // TODO: add up the items', '  sum = items.reduce((a, b) => a + b, 0);');
+    fs.writeFileSync(t.file, mine);
+    const picks = ['Open Conflicted File', 'Undo'];
+    const answers = fx.answer(
+      (a) =>
+        a.modal
+          ? a.buttons.find((b) => b === 'Apply with Conflict Markers')
+          : a.buttons.includes('Undo')
+            ? picks.shift()
+            : undefined,
+      { notifications: true },
+    );
+    const first = await applyTurn(t.sessionId, t.agentMessageId);
+    const report = answers.asked.find((a) => !a.modal && a.buttons.includes('Undo'));
+    assert.deepEqual(report?.buttons, ['Undo', 'Open Conflicted File'], JSON.stringify(answers.asked));
+    assert.equal(await first.undone, undefined);
+    const shown = await waitFor('the conflicted file in an editor', () =>
+      vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === t.file),
+    );
+    assert.match(shown.document.getText(), /<<<<<<< Workspace/);
+
+    // A second apply's result: Undo puts the workspace text back, saved, and removes the notes file.
+    fs.writeFileSync(t.file, mine);
+    fs.rmSync(`${t.file}.notes.md`, { force: true });
+    await waitFor('the editor to reload the file', () => shown.document.getText() === mine || undefined);
+    const second = await applyTurn(t.sessionId, t.agentMessageId);
+    const r = await second.undone;
+    assert.ok(r && r.undone.includes(t.rel) && r.kept.length === 0, JSON.stringify(r));
+    assert.equal(shown.document.getText(), mine);
+    assert.equal(shown.document.isDirty, false);
+    assert.equal(fs.readFileSync(t.file, 'utf8'), mine);
+    assert.ok(!fs.existsSync(`${t.file}.notes.md`), 'the created notes file is still there');
+  });
 });

@@ -26,6 +26,7 @@ import {
   isTerminalStatus,
   type Block,
   type ChangeSet,
+  type InputRequestKind,
   type ToolBlock,
   type Transcript,
   type Turn,
@@ -176,6 +177,11 @@ export const INPUT_REQUEST_KINDS: readonly string[] = [
   'input.request',
 ];
 
+/** How each request kind is answered: approving a plan, or replying to a question. */
+function requestKind(kind: string): InputRequestKind {
+  return kind === 'input.request' ? 'reply' : 'approval';
+}
+
 /** Kinds that do not show the agent moved on from a request (it may report its phase while waiting). */
 const STILL_WAITING = new Set([...INPUT_REQUEST_KINDS, 'task.phase', 'sandbox.snapshot', 'state.snapshot']);
 
@@ -184,8 +190,10 @@ function askInput(c: EventContext): void {
     .map((k) => str(c.payload[k]))
     .find(Boolean);
   const text = asked ?? (typeof c.raw === 'string' && c.raw ? c.raw : l10n.t('Waiting for your answer.'));
-  if (isTerminalStatus(c.turn.status) || text === c.turn.needsInput) return;
+  const asks = requestKind(c.kind);
+  if (isTerminalStatus(c.turn.status) || (text === c.turn.needsInput && asks === c.turn.asks)) return;
   c.turn.needsInput = text;
+  c.turn.asks = asks;
   c.cs.turnInfoChanged = true;
 }
 
@@ -383,6 +391,7 @@ export function applyKind(c: EventContext): void {
     (isTerminalStatus(t.status) || (handler !== keepGeneric && !STILL_WAITING.has(c.kind)))
   ) {
     delete t.needsInput;
+    delete t.asks;
     c.cs.turnInfoChanged = true;
   }
 }

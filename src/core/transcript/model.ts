@@ -46,6 +46,11 @@ export interface Turn {
    * `INPUT_REQUEST_KINDS`). Cleared when the turn ends or a later event shows it moved on.
    */
   needsInput?: string;
+  /**
+   * How the person answers `needsInput`: `approval` (a plan-approval request: Approve, Revise…,
+   * Reject) or `reply` (a question: a reply box). Set and cleared with `needsInput`.
+   */
+  asks?: InputRequestKind;
   /** `task.completed` continuation, always as a JSON string (objects are stringified). */
   continuation?: string;
   /** Files listed by `task.completed` (final results of the turn). */
@@ -62,6 +67,9 @@ export interface Turn {
   /** The `stream_entry_id` of the last applied event that carried one (resume cursor). */
   lastStreamEntryId?: string;
 }
+
+/** How the person answers a turn that waits for them (`Turn.asks`). */
+export type InputRequestKind = 'approval' | 'reply';
 
 export interface TurnError {
   message: string;

@@ -111,6 +111,7 @@ const isTurn = object({
   error: optional(object({ message: isString, code: optional(unchecked<string>()) })),
   abortReason: optional(unchecked<string>()),
   needsInput: optional(isString),
+  asks: optional(oneOf(['approval', 'reply'])),
   continuation: optional(isString),
   outputFiles: optional(unchecked<FileInfo[]>()),
   result: optional(unchecked<Record<string, unknown>>()),

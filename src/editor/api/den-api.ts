@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { fileSource, rangeSource, type AttachmentSource } from '../attachments/sources';
 import { uploadWithProgress } from '../attachments/upload-sources';
+import { toAnswer } from '../../core/transcript/answers';
 import { transcriptFromDetail } from '../../core/transcript/from-history';
 import type { Transcript } from '../../core/transcript/model';
 import type { SessionPanels, PanelTurnRequest } from '../session-panel/session-panels';
@@ -183,6 +184,21 @@ export function createDenApi(deps: DenApiDeps): DenExtensionApi {
     },
 
     stopTurn: (sessionId) => registry.stop(sessionId),
+
+    answerTurn(turn, answer) {
+      const a = toAnswer(answer.kind, answer.text);
+      if (!a) return Promise.reject(new ApiError(l10n.t('Den: say what to answer (the answer is empty).')));
+      const outcome = registry.answer(turn.sessionId, a, turn.agentMessageId);
+      if (outcome === 'unsent')
+        return Promise.reject(
+          new ApiError(
+            l10n.t(
+              'Den: the answer was not sent: the connection to the turn is down. Try again in a moment.',
+            ),
+          ),
+        );
+      return Promise.resolve(outcome === 'sent');
+    },
 
     openSession: (sessionId) => panels.open(sessionId),
 

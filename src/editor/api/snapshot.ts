@@ -22,6 +22,7 @@ export function turnSnapshot(sessionId: string, turn: Turn): DenTurnSnapshot {
     ...(turn.userMessage.mode ? { mode: turn.userMessage.mode } : {}),
     status: turn.status,
     ...(turn.needsInput !== undefined ? { needsInput: turn.needsInput } : {}),
+    ...(turn.asks !== undefined ? { asks: turn.asks } : {}),
     answer: answer.join('\n\n'),
     tools,
     files,

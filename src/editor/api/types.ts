@@ -33,6 +33,15 @@ export interface DenTurnRef {
 
 export type DenTurnStatus = 'queued' | 'running' | 'completed' | 'aborted' | 'error';
 
+/**
+ * The person's answer to a turn that waits for them (`DenTurnSnapshot.needsInput`): approve or
+ * reject a plan (`text`: why, optional), ask for a revision, or reply in words (`text` needed).
+ */
+export interface DenTurnAnswer {
+  readonly kind: 'approve' | 'reject' | 'revise' | 'reply';
+  readonly text?: string;
+}
+
 /** A turn as Den has it now (a plain, JSON-safe snapshot). */
 export interface DenTurnSnapshot {
   readonly sessionId: string;
@@ -42,6 +51,8 @@ export interface DenTurnSnapshot {
   readonly status: DenTurnStatus;
   /** The agent waits for the person (e.g. a plan to approve): what it asks. */
   readonly needsInput?: string;
+  /** How it is answered: `approval` (approve, revise or reject a plan) or `reply` (in words). */
+  readonly asks?: 'approval' | 'reply';
   /** The answer so far: the turn's markdown blocks, joined. */
   readonly answer: string;
   /** Tool calls in first-seen order. */
@@ -111,6 +122,11 @@ export interface DenExtensionApi {
   getSession(sessionId: string): Promise<DenSessionSnapshot>;
   /** Stops the session's running turn; false when it has none. */
   stopTurn(sessionId: string): Promise<boolean>;
+  /**
+   * Answers a turn that waits for the person: the turn goes on (nothing is queued behind it).
+   * False when it does not wait for an answer (any more); throws when the answer could not be sent.
+   */
+  answerTurn(turn: DenTurnRef, answer: DenTurnAnswer): Promise<boolean>;
   /** Opens (or reveals) the session's panel. */
   openSession(sessionId: string): Promise<void>;
   /** Opens Review Changes for the session's files (`turn`: only that turn's). */

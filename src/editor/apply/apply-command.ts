@@ -15,8 +15,10 @@ import { applyChoices, type ApplyChoice } from '../../model/apply/apply-choices'
 import { problemsCapped, problemsOf, problemsText, summaryText } from '../../model/apply/apply-summary';
 import * as vscode from 'vscode';
 import { applyEntries } from './apply-edit';
-import { chooseFolder, planFolder } from './apply-folder';
+import { chooseFolder, fileUri, planFolder } from './apply-folder';
+import { revertApply, type RevertOutcome } from './apply-revert';
 import type { ApplyPreviews } from './apply-review';
+import type { ShownReview } from './review-actions';
 import type { AgentFiles } from './apply-sources';
 
 export interface ApplyDeps {
@@ -41,6 +43,8 @@ export interface ApplyResult {
   written: PlanEntry[];
   /** The message shown at the end. */
   message?: string;
+  /** Settles when the person answered that message: what Undo did, or undefined (another choice). */
+  undone?: Promise<RevertOutcome | undefined>;
 }
 
 /** Plans, asks, writes and reports. Never throws for a refusal or a decline; errors propagate. */
@@ -116,10 +120,17 @@ export async function applyAgentFiles(
   // document stays usable while the person decides); each at most once.
   const left = [...buttons];
   for (let k = 0; k < 2 && answer !== undefined && (answer === review || answer === showAll); k++) {
-    if (answer === review) await deps.previews.review(folder, writesOf(plan, true, true));
+    // After Review…, the diff's title bar answers too (Apply, Discard): the question stays where
+    // the person looks, even once the notification went into the bell.
+    let decide: ShownReview | undefined;
+    const fromTitle = new Promise<string | undefined>((resolve) => {
+      decide = { apply: () => Promise.resolve(resolve(label.apply)), discard: () => resolve(undefined) };
+    });
+    if (answer === review) await deps.previews.review(folder, writesOf(plan, true, true), decide);
     else await listProblems();
     left.splice(left.indexOf(answer), 1);
-    answer = await show(l10n.t('{0} {1}', headline, summary), false, left);
+    answer = await Promise.race([show(l10n.t('{0} {1}', headline, summary), false, left), fromTitle]);
+    if (decide) deps.previews.decided(decide);
   }
   if (answer === undefined || answer === review || answer === showAll) return { plan, written: [] };
   let entries = answer === applySafe ? safe : all;
@@ -140,12 +151,36 @@ export async function applyAgentFiles(
       message,
       outcome.unsaved.join(', '),
     );
+  const undo = l10n.t('Undo');
+  const conflicted = outcome.written.filter((e) => e.action === 'mergeWithConflicts');
+  const openConflicted =
+    conflicted.length > 0
+      ? conflicted.length === 1
+        ? l10n.t('Open Conflicted File')
+        : l10n.t('Open Conflicted Files')
+      : undefined;
+  const after = [undo, ...(openConflicted ? [openConflicted] : []), ...(showAll ? [showAll] : [])];
   const reported =
     refused.length > 0 || outcome.unsaved
-      ? vscode.window.showWarningMessage(message, ...(showAll ? [showAll] : []))
-      : vscode.window.showInformationMessage(message);
-  void Promise.resolve(reported).then((a) => (a !== undefined && a === showAll ? listProblems() : undefined));
-  return { plan, written: outcome.written, message };
+      ? vscode.window.showWarningMessage(message, ...after)
+      : vscode.window.showInformationMessage(message, ...after);
+  const undone = Promise.resolve(reported).then(async (a) => {
+    if (a === undefined) return undefined;
+    if (a === showAll) return void (await listProblems());
+    if (a === openConflicted) {
+      for (const e of conflicted)
+        await vscode.window.showTextDocument(fileUri(folder, e.relPath!), { preview: false });
+      return undefined;
+    }
+    if (a !== undo) return undefined;
+    const r = await revertApply(folder, outcome.written, outcome.before);
+    const told = undoneText(r, folder.name);
+    void (r.kept.length > 0
+      ? vscode.window.showWarningMessage(told)
+      : vscode.window.showInformationMessage(told));
+    return r;
+  });
+  return { plan, written: outcome.written, message, undone };
 }
 
 /**
@@ -216,6 +251,20 @@ async function planWithProgress(
   }
 }
 
+/** What Undo did: "Den undid the apply to app: 2 files are as they were." and what it kept. */
+export function undoneText(r: RevertOutcome, folder: string): string {
+  const n = r.undone.length;
+  const head =
+    n === 0
+      ? l10n.t('Den undid nothing in {0}.', folder)
+      : n === 1
+        ? l10n.t('Den undid the apply to {0}: 1 file is as it was.', folder)
+        : l10n.t('Den undid the apply to {0}: {1} files are as they were.', folder, formatCount(n));
+  return r.kept.length > 0
+    ? l10n.t('{0} Kept as they are now (changed since the apply): {1}.', head, r.kept.join(', '))
+    : head;
+}
+
 /** "Applied 3 files to app (+40 −12 lines). …" with what was left and how to undo. */
 export function reportOf(
   written: readonly PlanEntry[],
@@ -266,10 +315,6 @@ export function reportOf(
         : l10n.t('Refused: {0}.', refused.join(', ')),
     );
   }
-  parts.push(
-    l10n.t(
-      'To undo it all: Edit ▸ Undo in the editor of any file it changed or created (undone text is unsaved until you save).',
-    ),
-  );
+  parts.push(l10n.t('Undo puts back every file it wrote.'));
   return parts.join(' ');
 }

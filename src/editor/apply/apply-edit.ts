@@ -15,12 +15,17 @@ import { fileUri, openDocument } from './apply-folder';
 import { spaceProblem } from './apply-space';
 import { undoFailedEdit } from './apply-undo';
 
+/** What a written path held before the apply: a document's text, the disk's bytes, or nothing. */
+export type Before = { text: string } | { bytes: Uint8Array } | { absent: true };
+
 export type ApplyOutcome =
   | {
       ok: true;
       written: PlanEntry[];
       /** Edited in their documents but not saved (the save failed, e.g. a full disk): their new text waits in the editor. */
       unsaved?: string[];
+      /** What each written path held before, by relative path (for Undo, `apply-revert.ts`). */
+      before: Map<string, Before>;
     }
   | { ok: false; message: string; changed?: string[] };
 
@@ -30,7 +35,8 @@ export async function applyEntries(
   reader: PlanFolder,
   entries: readonly PlanEntry[],
 ): Promise<ApplyOutcome> {
-  if (entries.length === 0) return { ok: true, written: [] };
+  const before = new Map<string, Before>();
+  if (entries.length === 0) return { ok: true, written: [], before };
   const changed: string[] = [];
   for (const e of entries) {
     const rel = e.relPath!;
@@ -47,6 +53,7 @@ export async function applyEntries(
       changed.push(rel);
       continue;
     }
+    before.set(rel, current === undefined ? { absent: true } : { bytes: current });
     if (!stillAsPlanned(e, current) || reader.isDirty(rel) !== e.dirty) changed.push(rel);
   }
   if (changed.length > 0) {
@@ -90,6 +97,7 @@ export async function applyEntries(
       const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
       edit.replace(uri, whole, textOf(e.newContent!), metadata);
       texts.set(label, doc.getText());
+      before.set(label, { text: doc.getText() });
       if (!doc.isDirty) toSave.push({ uri, relPath: label, entry: e });
     }
   }
@@ -106,8 +114,8 @@ export async function applyEntries(
     if (!(await doc.save()) && doc.isDirty) unsaved.push(relPath);
     else await ensureOnDisk(uri, entry);
   }
-  if (unsaved.length > 0) return { ok: true, written: [...entries], unsaved };
-  return { ok: true, written: [...entries] };
+  if (unsaved.length > 0) return { ok: true, written: [...entries], unsaved, before };
+  return { ok: true, written: [...entries], before };
 }
 
 /**
@@ -129,13 +137,13 @@ async function ensureOnDisk(uri: vscode.Uri, entry: PlanEntry): Promise<void> {
 }
 
 /** The same text, whatever the line endings and byte order mark (the document keeps its own). */
-function sameText(a: Uint8Array, b: Uint8Array): boolean {
+export function sameText(a: Uint8Array, b: Uint8Array): boolean {
   const norm = (bytes: Uint8Array): string => textOf(bytes).replace(/\r\n/g, '\n');
   return norm(a) === norm(b);
 }
 
 /** UTF-8 text without a byte order mark (the document keeps its own encoding and mark). */
-function textOf(bytes: Uint8Array): string {
+export function textOf(bytes: Uint8Array): string {
   const text = new TextDecoder('utf-8').decode(bytes);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

@@ -9,6 +9,7 @@ import { formatCount, l10n } from '../../core/shared/l10n';
 import type { PlanEntry } from '../../model/apply/apply-plan';
 import * as vscode from 'vscode';
 import { fileUri } from './apply-folder';
+import type { ReviewActions, ShownReview } from './review-actions';
 
 export const APPLY_SCHEME = 'den-apply';
 
@@ -23,6 +24,9 @@ export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode
   readonly onDidChange = this.#changed.event;
   readonly #registration = vscode.workspace.registerTextDocumentContentProvider(APPLY_SCHEME, this);
 
+  /** `actions`: where the review's title bar Apply and Discard are registered. */
+  constructor(private readonly actions?: ReviewActions) {}
+
   provideTextDocumentContent(uri: vscode.Uri): string {
     if (uri.toString() === EMPTY_URI.toString()) return '';
     const text = this.#texts.get(uri.toString());
@@ -30,8 +34,15 @@ export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode
     return this.#contents.get(uri.toString()) ?? l10n.t('Den no longer holds this preview: run Apply again.');
   }
 
-  /** Opens the diff of the entries that write (all but deletions show the planned text). */
-  async review(folder: vscode.WorkspaceFolder, entries: readonly PlanEntry[]): Promise<void> {
+  /**
+   * Opens the diff of the entries that write (all but deletions show the planned text); `decide`:
+   * what its title bar's Apply and Discard do (the pending apply's answer).
+   */
+  async review(
+    folder: vscode.WorkspaceFolder,
+    entries: readonly PlanEntry[],
+    decide?: ShownReview,
+  ): Promise<void> {
     const next = new Map<string, string>();
     const pairs: [vscode.Uri, vscode.Uri | undefined, vscode.Uri | undefined][] = [];
     for (const e of entries) {
@@ -57,18 +68,19 @@ export class ApplyPreviews implements vscode.TextDocumentContentProvider, vscode
       const left = original ?? EMPTY_URI;
       const right = preview ?? EMPTY_URI;
       const name = vscode.workspace.asRelativePath(target);
-      await vscode.commands.executeCommand(
-        'vscode.diff',
-        left,
-        right,
-        l10n.t('{0} ↔ Den: what Apply writes', name),
-        {
-          preview: true,
-        },
-      );
+      const title = l10n.t('{0} ↔ Den: what Apply writes', name);
+      if (decide) this.actions?.register([right.toString(), title], decide);
+      await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: true });
       return;
     }
-    await vscode.commands.executeCommand('vscode.changes', l10n.t('Den: What Apply Writes'), pairs);
+    const title = l10n.t('Den: What Apply Writes');
+    if (decide) this.actions?.register([title], decide);
+    await vscode.commands.executeCommand('vscode.changes', title, pairs);
+  }
+
+  /** Forgets a pending review's title bar actions (its apply was answered). */
+  decided(decide: ShownReview): void {
+    this.actions?.forget(decide);
   }
 
   /** Opens `text` in a read-only editor named `name` (e.g. `Refused by Den.txt`). */

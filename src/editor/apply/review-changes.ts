@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import { chooseFolder, fileUri, type FolderWords } from './apply-folder';
 import { EMPTY_URI } from './apply-review';
 import type { AgentVersions } from './apply-sources';
+import type { ReviewActions } from './review-actions';
 import { sessionFileShownAt, sessionFileUri } from '../session-files/session-fs';
 
 /** One file to review: the agent's path (as the sandbox names it) and its version, or none when deleted. */
@@ -34,6 +35,12 @@ export interface ReviewResult {
 export interface ReviewOptions {
   /** The workspace folder (URI string); default: the only one, or a quick pick. */
   folder?: string;
+}
+
+/** What the review's title bar Apply does (`ReviewActions`): applies its scope to `folder`. */
+export interface ReviewApply {
+  actions: ReviewActions;
+  apply(folder: vscode.WorkspaceFolder): Thenable<unknown>;
 }
 
 const reviewWords = (): FolderWords => ({
@@ -67,6 +74,7 @@ export async function openReview(
   entries: readonly ReviewEntry[],
   labels: { title: string; what: string },
   options: ReviewOptions = {},
+  shown?: ReviewApply,
 ): Promise<ReviewResult> {
   const folder = await chooseFolder(options.folder, reviewWords());
   if (!folder) return { opened: 'none', pairs: [], refused: [] };
@@ -110,14 +118,19 @@ export async function openReview(
     void vscode.window.showInformationMessage(l10n.t('Den: no changes to review in {0}.', labels.what));
     return { opened: 'none', pairs: [], refused };
   }
+  // Apply and Discard in the review's title bar (an Apply of the same scope, to the same folder).
+  const register = (keys: string[]): void =>
+    shown?.actions.register(keys, { apply: () => shown.apply(folder) });
   if (pairs.length === 1) {
     const [, original, agent] = pairs[0];
     const title = l10n.t('{0} (workspace) ↔ Den: agent', result[0].relPath);
+    register([(agent ?? EMPTY_URI).toString(), title]);
     await vscode.commands.executeCommand('vscode.diff', original ?? EMPTY_URI, agent ?? EMPTY_URI, title, {
       preview: true,
     });
     return { opened: 'diff', title, pairs: result, refused };
   }
+  register([labels.title]);
   await vscode.commands.executeCommand('vscode.changes', labels.title, pairs);
   return { opened: 'changes', title: labels.title, pairs: result, refused };
 }

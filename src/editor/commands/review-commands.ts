@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { agentVersionsOf } from '../apply/apply-sources';
+import { agentVersionsOf, type AgentScope } from '../apply/apply-sources';
+import type { ReviewActions } from '../apply/review-actions';
 import {
   openReview,
   reviewEntries,
@@ -25,7 +26,22 @@ import { l10n } from '../../core/shared/l10n';
  * - `den.compareWithWorkspace(sessionId | fileRow | den-session: URI, path?, options?)`: one file;
  *   without arguments, the active editor's `den-session:` file.
  */
-export function registerReviewCommands(connection: Connection, fs: SessionFileSystem): vscode.Disposable[] {
+export function registerReviewCommands(
+  connection: Connection,
+  fs: SessionFileSystem,
+  actions: ReviewActions,
+): vscode.Disposable[] {
+  /** The title bar's Apply of a review: the same scope's apply command, to the reviewed folder. */
+  const applyOf =
+    (sessionId: string, scope: AgentScope) =>
+    (folder: vscode.WorkspaceFolder): Thenable<unknown> => {
+      const options = { folder: folder.uri.toString() };
+      if (scope.kind === 'turn')
+        return vscode.commands.executeCommand('den.applyTurn', sessionId, scope.turnId, options);
+      if (scope.kind === 'file')
+        return vscode.commands.executeCommand('den.applyFile', sessionId, scope.path, options);
+      return vscode.commands.executeCommand('den.applySession', sessionId, options);
+    };
   return registerScopeCommands<ReviewOptions, ReviewResult>(
     connection,
     l10n.t('Review Changes'),
@@ -41,7 +57,10 @@ export function registerReviewCommands(connection: Connection, fs: SessionFileSy
     async (sessionId, scope, options) => {
       const source = await agentVersionsOf(connection.requireClient(), sessionId, scope);
       const entries = reviewEntries(sessionId, source, scope.kind === 'turn');
-      return openReview(entries, { title: reviewTitle(source), what: source.what }, options);
+      return openReview(entries, { title: reviewTitle(source), what: source.what }, options, {
+        actions,
+        apply: applyOf(sessionId, scope),
+      });
     },
     (arg, options) => {
       // The editor title action passes the agent file's URI; the palette, nothing (the active editor's).
@@ -51,7 +70,13 @@ export function registerReviewCommands(connection: Connection, fs: SessionFileSy
       return (async () => {
         const entry = await openedFile(fs, uri);
         if (!entry) return missing('file', l10n.t('Compare with Workspace'));
-        return openReview([entry], { title: entry.path, what: entry.path }, options);
+        const target = parseSessionFileUri(uri);
+        return openReview(
+          [entry],
+          { title: entry.path, what: entry.path },
+          options,
+          target && { actions, apply: applyOf(target.sessionId, { kind: 'file', path: entry.path }) },
+        );
       })();
     },
   );

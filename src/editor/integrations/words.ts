@@ -4,8 +4,15 @@ import type { DenTurnSnapshot } from '../api/types';
 
 /** The turn's end, in words; empty for a turn that completed with an answer. */
 export function turnOutcome(t: DenTurnSnapshot): string {
-  if (t.needsInput !== undefined)
-    return `${vscode.l10n.t('**The agent needs your input:** {0}', t.needsInput)}\n\n${vscode.l10n.t("Answer here (`@den …`) or in the session's panel to go on.")}`;
+  if (t.needsInput !== undefined) {
+    const how =
+      t.asks === 'reply'
+        ? vscode.l10n.t("Answer here (`@den …`) or in the session's panel to go on.")
+        : vscode.l10n.t(
+            "Answer here: `@den approve`, `@den reject` (and why), or say what to change; or in the session's panel.",
+          );
+    return `${vscode.l10n.t('**The agent needs your input:** {0}', t.needsInput)}\n\n${how}`;
+  }
   switch (t.status) {
     case 'completed':
       return t.answer.trim() ? '' : vscode.l10n.t('_The turn completed without an answer._');

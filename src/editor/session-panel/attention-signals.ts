@@ -8,6 +8,8 @@ import {
   type AttentionSettings,
 } from '../../model/session/attention';
 import type { TurnActivity } from '../../model/session/session-activity';
+import type { AnswerOutcome } from '../../model/session/session-messages';
+import type { InputAnswer } from '../../core/transcript/answers';
 
 /** What attention needs of the rest of the extension. */
 export interface AttentionDeps {
@@ -16,6 +18,8 @@ export interface AttentionDeps {
   panelVisible: (sessionId: string) => boolean;
   /** Opens (or reveals) the session's panel. */
   open: (sessionId: string) => Promise<void>;
+  /** Answers a turn that waits for the person, over its socket. */
+  answer: (sessionId: string, turnId: string, answer: InputAnswer) => AnswerOutcome;
   /** Shows the count of unseen turns on the Sessions view (0: no badge). */
   setBadge: (count: number) => void;
 }
@@ -59,7 +63,8 @@ export class Attention implements vscode.Disposable {
       this.#updateBadge(settings);
     }
     if (!notify) return;
-    const files = kind !== 'needsInput' && turn.files.length + (turn.outputFiles?.length ?? 0) > 0;
+    if (kind === 'needsInput') return this.#ask({ event, turn });
+    const files = turn.files.length + (turn.outputFiles?.length ?? 0) > 0;
     const show = kind === 'failed' ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
     const open = l10n.t('Open');
     const review = l10n.t('Review Changes');
@@ -72,6 +77,46 @@ export class Attention implements vscode.Disposable {
           return vscode.commands.executeCommand('den.reviewTurn', sessionId, event.agentMessageId);
       })
       .catch((err: unknown) => showError(err, 'open the session'));
+  }
+
+  /**
+   * A turn waits for the person: the question with its answers (Approve and Reject for a plan,
+   * Answer… for a question) and Open. The answer goes to the waiting turn, never a new turn.
+   */
+  #ask({ event, turn }: TurnActivity): void {
+    const { sessionId, agentMessageId } = event;
+    const open = l10n.t('Open');
+    const approve = l10n.t('Approve');
+    const reject = l10n.t('Reject');
+    const reply = l10n.t('Answer…');
+    const approval = turn.asks !== 'reply';
+    const actions = approval ? [approve, reject, open] : [reply, open];
+    const send = (a: InputAnswer): void => {
+      const outcome = this.#deps.answer(sessionId, agentMessageId, a);
+      if (outcome === 'notWaiting')
+        void vscode.window.showInformationMessage(l10n.t('The turn no longer waits for an answer.'));
+      else if (outcome === 'unsent')
+        void vscode.window.showWarningMessage(
+          l10n.t(
+            'Den could not send your answer: the connection to the turn is down. Open the session and answer again once it is back.',
+          ),
+        );
+    };
+    void Promise.resolve(vscode.window.showInformationMessage(attentionText(event), ...actions))
+      .then(async (choice) => {
+        if (choice === open) return this.#deps.open(sessionId);
+        if (choice === approve) return send({ kind: 'approve' });
+        if (choice === reject) return send({ kind: 'reject' });
+        if (choice !== reply) return;
+        const text = await vscode.window.showInputBox({
+          title: l10n.t('Answer the agent'),
+          prompt: turn.needsInput,
+          placeHolder: l10n.t('Your answer'),
+          ignoreFocusOut: true,
+        });
+        if (text?.trim()) send({ kind: 'reply', text });
+      })
+      .catch((err: unknown) => showError(err, 'answer the agent'));
   }
 
   /** The person saw a session (its panel was shown) or, without an id, every session. */

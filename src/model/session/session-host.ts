@@ -11,6 +11,7 @@ import type { ApiClient } from '../../core/client/client';
 import type { Effort, Mode } from '../../core/client/types';
 import type { Logger } from '../../core/shared/log';
 import type { SessionStreamOptions } from '../../core/stream/stream-types';
+import type { InputAnswer } from '../../core/transcript/answers';
 import type { ChangeSet, Transcript, Turn } from '../../core/transcript/model';
 import { isTerminalStatus } from '../../core/transcript/model';
 import { findTurn } from '../../core/transcript/reducer';
@@ -24,7 +25,7 @@ import { ComposerChoice, type Choice } from './composer-choice';
 import type { BatcherStats } from './delta-batcher';
 import type { HostSettings, HostView } from './host-view';
 import type { ReconcileStats } from './reconciler';
-import { sessionHandlers, type SessionMessage } from './session-messages';
+import { sessionHandlers, type AnswerOutcome, type SessionMessage } from './session-messages';
 import { SessionTranscript, type TranscriptListener } from './session-transcript';
 import { SessionView } from './session-view';
 import type { TranscriptCache } from './transcript-cache';
@@ -238,6 +239,16 @@ export class SessionHost {
   /** Stops the running turn (HTTP abort, else the socket's stop frame); it keeps what it produced. */
   stop(): Promise<void> {
     return this.#turns.stop();
+  }
+
+  /** The turn that waits for the person's answer now, if any. */
+  waitingTurn(): Turn | undefined {
+    return this.#turns.waitingTurn();
+  }
+
+  /** Answers a turn that waits for the person, over its socket (never a new turn). */
+  answer(turnId: string, answer: InputAnswer): AnswerOutcome {
+    return this.#turns.answer(turnId, answer);
   }
 
   /** Adds an attachment chip and uploads it, unless the session holds its content already. */

@@ -4,7 +4,8 @@
  * import.
  */
 import { findBlock } from '../../core/transcript/blocks';
-import type { Transcript } from '../../core/transcript/model';
+import { toAnswer, type InputAnswer } from '../../core/transcript/answers';
+import type { Transcript, Turn } from '../../core/transcript/model';
 import { findTurn } from '../../core/transcript/reducer';
 import type { Effort, Mode } from '../../core/client/types';
 import type { Handlers } from '../../protocol/shared/handlers';
@@ -28,9 +29,13 @@ export type SessionMessage = Extract<
       | 'retry'
       | 'heldTurn'
       | 'probeResult'
-      | 'composerChoice';
+      | 'composerChoice'
+      | 'answer';
   }
 >;
+
+/** How an answer to a waiting turn went (`TurnControl.answer`). */
+export type AnswerOutcome = 'sent' | 'notWaiting' | 'unsent';
 
 /** What the webview's commands do on the turns' side of the host. */
 export interface SessionCommands {
@@ -39,6 +44,10 @@ export interface SessionCommands {
   load(): Promise<void>;
   /** What the person chose in the notice of a message held back by a 429. */
   heldTurn(action: HeldTurnAction): void;
+  /** The turn that waits for the person's answer now, if any. */
+  waitingTurn(): Turn | undefined;
+  /** Answers a waiting turn over its socket (never a new turn). */
+  answer(turnId: string, answer: InputAnswer): AnswerOutcome;
 }
 
 /** The parts of the host the handlers act on. */
@@ -59,7 +68,12 @@ export function sessionHandlers(t: SessionMessageTarget): Handlers<SessionMessag
     send: async (m) => {
       let outcome: SendOutcome = 'refused';
       try {
-        if (await t.turns.send(m.text, m.mode, m.effort, m.continueTurnId)) outcome = 'started';
+        // While a turn waits for the person, what they type is its answer, not a turn behind it.
+        const waiting = m.continueTurnId === undefined ? t.turns.waitingTurn() : undefined;
+        const reply = waiting && toAnswer('reply', m.text);
+        if (waiting && reply) {
+          if (t.turns.answer(waiting.agentMessageId, reply) === 'sent') outcome = 'answered';
+        } else if (await t.turns.send(m.text, m.mode, m.effort, m.continueTurnId)) outcome = 'started';
         else if (t.view.heldText !== undefined && t.view.heldText === m.text.trim()) outcome = 'held';
       } finally {
         // Whatever happened, the webview learns it: a refused send's text goes back to the composer.
@@ -87,6 +101,11 @@ export function sessionHandlers(t: SessionMessageTarget): Handlers<SessionMessag
       await t.turns.load();
     },
     heldTurn: (m) => t.turns.heldTurn(m.action),
+    answer: (m) => {
+      const a = toAnswer(m.kind, m.text);
+      const outcome = a ? t.turns.answer(m.turnId, a) : 'notWaiting';
+      if (m.sendId !== undefined) t.view.settleSend(m.sendId, outcome === 'sent' ? 'answered' : 'refused');
+    },
     probeResult: (m) => t.link.probeResult(m.id, m.digest),
     // The webview shows the choice already: it is kept, not echoed.
     composerChoice: (m) => {

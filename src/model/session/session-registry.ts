@@ -13,6 +13,7 @@ import type { Effort, Mode } from '../../core/client/types';
 import { Emitter, type Listen } from '../../core/shared/emitter';
 import { l10n } from '../../core/shared/l10n';
 import type { Logger } from '../../core/shared/log';
+import type { InputAnswer } from '../../core/transcript/answers';
 import type { Transcript, Turn } from '../../core/transcript/model';
 import { UploadIndex } from '../attachments/upload-index';
 import type { FilesUpdate } from '../session-files/file-index';
@@ -20,6 +21,7 @@ import type { FileStatusSource } from '../session-files/file-status';
 import type { RunningTurn, RunningTurnsChange } from './running-turn';
 import { SessionActivity, type SessionActivityEvent, type TurnActivity } from './session-activity';
 import { SessionHost, type HostSettings, type SessionHostDeps, type TurnRequest } from './session-host';
+import type { AnswerOutcome } from './session-messages';
 import { TranscriptCache } from './transcript-cache';
 import type { FollowTarget } from './turn-followers';
 
@@ -224,6 +226,16 @@ export class SessionRegistry {
     if (!h || h.runningTurns().length === 0) return false;
     await h.stop();
     return true;
+  }
+
+  /**
+   * Answers the session's turn that waits for the person (`turnId`: that one; else the latest one
+   * asking), over its socket. `notWaiting` when none waits (or Den does not follow the session).
+   */
+  answer(sessionId: string, answer: InputAnswer, turnId?: string): AnswerOutcome {
+    const h = this.#hosts.get(sessionId);
+    const id = turnId ?? h?.waitingTurn()?.agentMessageId;
+    return h && id ? h.answer(id, answer) : 'notWaiting';
   }
 
   /** Lets every host go and stops following every turn (sign-out, tests); close the views first. */

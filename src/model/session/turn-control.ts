@@ -17,6 +17,7 @@ import type {
   SessionPage,
 } from '../../core/client/types';
 import { l10n } from '../../core/shared/l10n';
+import { answerText, type InputAnswer } from '../../core/transcript/answers';
 import type { Logger } from '../../core/shared/log';
 import type { SessionStream } from '../../core/stream/session-stream';
 import type { SessionStreamOptions, StreamDone, StreamGap } from '../../core/stream/stream-types';
@@ -33,7 +34,7 @@ import { HistoryLoader, type HistoryListener, type HistoryService } from './hist
 import type { HostView } from './host-view';
 import { RateLimitWait, type TurnStarter } from './rate-limit-wait';
 import { Reconciler, type ReconcileOutcome, type ReconcileReason, type ReconcileTarget } from './reconciler';
-import type { SessionCommands } from './session-messages';
+import type { AnswerOutcome, SessionCommands } from './session-messages';
 import type { SessionTranscript, TranscriptListener } from './session-transcript';
 import type { TurnsInView } from './session-view';
 import type { TranscriptCache } from './transcript-cache';
@@ -180,6 +181,38 @@ export class TurnControl
 
   stop(): Promise<void> {
     return stopTurn(this.#actions);
+  }
+
+  /** The turn that waits for the person's answer now (the latest one asking), if any. */
+  waitingTurn(): Turn | undefined {
+    return this.runningTurns()
+      .filter((t) => t.needsInput !== undefined)
+      .at(-1);
+  }
+
+  /**
+   * Answers a turn that waits for the person over its own socket (the "message to the running
+   * task" frame): the turn goes on, no new turn is queued behind it. `notWaiting` when it no longer
+   * waits (it moved on, ended, or is not followed); `unsent` when its socket is down (the panel
+   * then says so; the person answers again once it is back).
+   */
+  answer(turnId: string, a: InputAnswer): AnswerOutcome {
+    const { store, view } = this.#deps;
+    const turn = findTurn(store.value, turnId);
+    if (!turn || turn.needsInput === undefined || isTerminalStatus(turn.status)) return 'notWaiting';
+    const stream = this.followers.stream(turnId);
+    if (!stream?.sendMessage(answerText(a))) {
+      view.setNotice({
+        level: 'warning',
+        message: l10n.t(
+          'Den could not send your answer: the connection to the turn is down. It reconnects by itself; answer again then.',
+        ),
+        actions: [],
+      });
+      return 'unsent';
+    }
+    this.#deps.logger.info(`answered turn ${turnId} (${a.kind})`);
+    return 'sent';
   }
 
   load(): Promise<void> {

@@ -20,6 +20,7 @@ export function turnHeader(t: Turn): TurnHeader {
   if (t.error !== undefined) h.error = t.error;
   if (t.abortReason !== undefined) h.abortReason = t.abortReason;
   if (t.needsInput !== undefined) h.needsInput = t.needsInput;
+  if (t.asks !== undefined) h.asks = t.asks;
   return h;
 }
 

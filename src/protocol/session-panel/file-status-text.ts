@@ -13,6 +13,26 @@ const STATE_WORDS: Record<FileState, () => string> = {
   failed: () => l10n.t('failed'),
 };
 
+/** A file's state as one letter, as source control shows it: A new, M modified, D deleted, C conflicts. */
+const STATE_LETTERS: Record<FileState, string> = {
+  new: 'A',
+  modified: 'M',
+  deleted: 'D',
+  identical: '=',
+  conflicts: 'C',
+  refused: '!',
+  failed: '?',
+};
+
+export function fileStateLetter(state: FileState): string {
+  return STATE_LETTERS[state];
+}
+
+/** A file's state in one word (`modified`, `conflicts`…). */
+export function fileStateWord(state: FileState): string {
+  return STATE_WORDS[state]();
+}
+
 /** A file's state with its counts, short: `modified · +3 −1`, `new · +12`, `conflicts · 2 hunks`. */
 export function fileStatusText(s: Omit<FileStatusView, 'path'>): string {
   const code = s.runsCode === undefined ? '' : `${l10n.t('runs code')} · `;

@@ -34,7 +34,7 @@ import type {
 const isArray = arrayOf(isUnknown);
 
 /** How a composer's send ended (see the `sendResult` delta). */
-export const SEND_OUTCOMES = ['started', 'held', 'refused'] as const;
+export const SEND_OUTCOMES = ['started', 'answered', 'held', 'refused'] as const;
 export type SendOutcome = (typeof SEND_OUTCOMES)[number];
 
 const isBlock = custom<Block>(

@@ -13,7 +13,15 @@ export type HeldTurnAction = (typeof HELD_TURN_ACTIONS)[number];
 /** A turn without its blocks, plan and files (those travel in their own deltas). */
 export interface TurnHeader extends Pick<
   Turn,
-  'userMessage' | 'status' | 'phase' | 'etaSeconds' | 'queuePosition' | 'error' | 'abortReason' | 'needsInput'
+  | 'userMessage'
+  | 'status'
+  | 'phase'
+  | 'etaSeconds'
+  | 'queuePosition'
+  | 'error'
+  | 'abortReason'
+  | 'needsInput'
+  | 'asks'
 > {
   /** The agent message id (the turn's id everywhere in the panel). May be '' for a user message not yet answered. */
   id: string;

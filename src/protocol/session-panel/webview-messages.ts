@@ -5,6 +5,7 @@
  * No `vscode` import: the webview bundle uses it too.
  */
 import { EFFORTS, MODES } from '../../core/client/types';
+import { ANSWER_KINDS } from '../../core/transcript/answers';
 import {
   arrayOf,
   custom,
@@ -66,6 +67,11 @@ export const isWebviewMessage = variant('type', {
   showFullLog: { turnId: id, blockId: id },
   /** Reconnect / reload now (after a failure). */
   retry: {},
+  /**
+   * The person's answer to a turn that waits for them (Approve, Reject, Revise…, or a reply):
+   * sent over that turn's socket, never queued as a new turn. `sendId` as for `send`.
+   */
+  answer: { turnId: id, kind: oneOf(ANSWER_KINDS), text: optional(text), sendId: optional(id) },
   /** Send the message held back by a 429 now, or when the wait is over, or give it back to edit. */
   heldTurn: { action: oneOf(HELD_TURN_ACTIONS) },
   probeResult: { id, digest },

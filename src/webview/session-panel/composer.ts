@@ -47,6 +47,8 @@ export class ComposerView {
   private restoredChoice: boolean;
   private lastHost: { mode?: Mode; effort?: Effort } = {};
   private continueTurnId: string | undefined;
+  /** What a turn that waits for the person asks (a send answers it). */
+  private asked: string | undefined;
   private lastSendAt = -Infinity;
   /** The send the host has not answered yet: its id and the text typed (kept across a reload). */
   private pending: { id: string; text: string } | undefined;
@@ -183,10 +185,18 @@ export class ComposerView {
     this.textarea.focus();
   }
 
-  /** The host's composer state (and the turn the Continue button would continue). */
-  setState(c: ComposerState, continueTurnId: string | undefined): void {
+  /**
+   * The host's composer state, the turn the Continue button would continue, and what a waiting turn
+   * asks (a send then answers it: the host sends it over that turn's socket).
+   */
+  setState(c: ComposerState, continueTurnId: string | undefined, asked?: string): void {
     this.state = c;
     this.continueTurnId = continueTurnId;
+    this.asked = asked;
+    this.textarea.placeholder =
+      asked === undefined
+        ? l10n.t('Ask the agent… (Enter to send, Shift+Enter for a new line)')
+        : l10n.t('Answer the agent… (Enter to send your answer)');
     if (this.restoredChoice) {
       // The panel was restored: its own choice wins, and the host learns it.
       this.restoredChoice = false;
@@ -320,9 +330,14 @@ export class ComposerView {
     const running = c?.running ?? false;
     const sending = c?.sending ?? false;
     this.send.disabled = blocked !== undefined || sending || this.textarea.value.trim() === '';
-    this.send.textContent = sending ? l10n.t('Sending…') : l10n.t('Send');
+    const answering = this.asked !== undefined;
+    this.send.textContent = sending ? l10n.t('Sending…') : answering ? l10n.t('Answer') : l10n.t('Send');
     this.send.setAttribute('aria-busy', String(sending));
-    this.send.title = running ? l10n.t('Sends after the running turn') : l10n.t('Send (Enter)');
+    this.send.title = answering
+      ? l10n.t('Sends your answer to the turn that waits for it (Enter)')
+      : running
+        ? l10n.t('Sends after the running turn')
+        : l10n.t('Send (Enter)');
     const uploading = l10n.t('Waiting for uploads…');
     this.reason.hidden = !c?.disabledReason && blocked !== uploading;
     this.reason.textContent = c?.disabledReason ?? (blocked === uploading ? blocked : '');

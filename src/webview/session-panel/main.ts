@@ -19,6 +19,7 @@ import { HeaderView, NoticeView } from './header';
 import type { Post } from '../shared/post';
 import { Store } from './state';
 import { TranscriptView } from './transcript-view';
+import { AnswerDrafts } from './render/answer-box';
 
 function readPersisted(v: unknown): Partial<WebviewPersistedState> {
   if (typeof v !== 'object' || v === null) return {};
@@ -51,7 +52,8 @@ function start(): void {
     const header = new HeaderView(post);
     const notice = new NoticeView(post);
     const announcer = new Announcer();
-    const transcript = new TranscriptView({ store, post, expanded: new Set() });
+    const answers = new AnswerDrafts();
+    const transcript = new TranscriptView({ store, post, expanded: new Set(), answers });
     const composer = new ComposerView(
       {
         post: (m) => {
@@ -98,13 +100,18 @@ function start(): void {
       if (c.reset || c.title) header.setSession(store.session!);
       if (c.reset || c.connection) header.setConnection(store.connection);
       if (c.reset || c.notice) notice.set(store.notice);
+      // an answer the host settled: its box is usable again (refused) or closes (answered)
+      for (const r of c.sendResults) {
+        const turnId = answers.settle(r.sendId, r.outcome);
+        if (turnId) c.turns.add(turnId);
+      }
       transcript.update(c);
       if (c.reset && restoreScroll) {
         restoreScroll = false;
         if (persisted.scrollTop !== undefined) transcript.restoreScroll(persisted.scrollTop);
       }
       if (store.composer && (c.reset || c.composer || c.turns.size > 0 || c.structure)) {
-        composer.setState(store.composer, store.continuable()?.header.id);
+        composer.setState(store.composer, store.continuable()?.header.id, store.waiting()?.header.needsInput);
       }
       for (const r of c.sendResults) composer.settle(r.sendId, r.outcome);
       if (!c.reset) {

@@ -163,6 +163,15 @@ export class Store {
   }
 
   /** The last turn, if it can be continued. */
+  /** The latest turn that waits for the person's answer, if any. */
+  waiting(): TurnState | undefined {
+    for (let i = this.turns.length - 1; i >= 0; i--) {
+      const t = this.turns[i];
+      if (t.header.needsInput !== undefined && t.header.id) return t;
+    }
+    return undefined;
+  }
+
   continuable(): TurnState | undefined {
     const last = this.turns[this.turns.length - 1];
     return last && last.header.hasContinuation && last.header.id ? last : undefined;

@@ -43,8 +43,12 @@ export class TranscriptView {
   /** Called when the scroll position changes (undefined: following the bottom). */
   onScroll: (scrollTop: number | undefined) => void = () => undefined;
 
-  constructor(ctx: Omit<ViewContext, 'sectionText'>) {
-    this.ctx = { ...ctx, sectionText: (t, b, p) => this.sectionText(t, b, p) };
+  constructor(ctx: Omit<ViewContext, 'sectionText' | 'redraw'>) {
+    this.ctx = {
+      ...ctx,
+      sectionText: (t, b, p) => this.sectionText(t, b, p),
+      redraw: (turnId) => this.redrawStatus(turnId),
+    };
     this.top = h('div', { class: 'spacer', attrs: { 'aria-hidden': 'true' } });
     this.bottom = h('div', { class: 'spacer', attrs: { 'aria-hidden': 'true' } });
     this.list = h('div', { class: 'rows' });
@@ -81,6 +85,18 @@ export class TranscriptView {
         if (changed) this.layout(this.anchor());
       });
     }
+  }
+
+  /** Redraws a turn's status line where it is in the DOM (its answer box changed). */
+  private redrawStatus(turnId: string): void {
+    const key = `s\u0000${turnId}`;
+    const row = this.mounted.get(key);
+    if (!row) return;
+    this.estimates.delete(key);
+    const anchor = this.anchor();
+    row.view.update();
+    this.refreshSizes();
+    this.layout(anchor);
   }
 
   /** Applies what changed in the store, then re-windows. */

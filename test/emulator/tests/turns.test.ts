@@ -386,4 +386,66 @@ describe('emulator: queueing, concurrency and abort', () => {
     const followUp = eventsOf(s.raw).find((e) => e.kind === 'message.received' && e.payload.agent_message_id);
     await emu().turnEnded(a.sessionId, String(followUp!.payload.agent_message_id));
   });
+
+  describe('a turn that waits for the person', () => {
+    const kindsAfter = (raw: string[], from: number): string[] =>
+      eventsOf(raw)
+        .slice(from)
+        .map((e) => e.kind);
+
+    it('a plan waits for approval; "Approved…" over its socket carries it out in the same turn', async () => {
+      const a = await startTurn(emu(), 'approve my plan', { mode: 'plan' });
+      const s = openStream(emu(), a.sessionId, a.agentId);
+      await waitFor('the request', () => eventsOf(s.raw).some((e) => e.kind === 'plan.approval_request'));
+      const asked = eventsOf(s.raw).length;
+      s.ws.send(JSON.stringify({ type: 'message', text: 'Approved. Go on with the plan.', files: [] }));
+      await s.closed;
+      const after = eventsOf(s.raw).slice(asked);
+      assert.equal(after[0].kind, 'message.received');
+      assert.equal(after[0].payload.text, 'Approved. Go on with the plan.');
+      assert.equal(after[0].payload.agent_message_id, undefined, 'the answer started a new turn');
+      assert.equal(after.at(-1)?.kind, 'task.completed');
+      assert.ok(
+        after.some((e) => e.kind === 'sandbox.snapshot' && 'CHANGE.md' in (e.payload.snapshot as object)),
+      );
+      const d = await call<{ messages: { type: string }[] }>(emu(), 'GET', `/sessions/${a.sessionId}`);
+      assert.equal(d.body.messages.length, 2, 'one user and one agent message');
+    });
+
+    it('any other answer revises the plan and asks again; "Rejected…" ends it with nothing written', async () => {
+      const a = await startTurn(emu(), 'approve my plan', { mode: 'plan' });
+      const s = openStream(emu(), a.sessionId, a.agentId);
+      const requests = (): number => eventsOf(s.raw).filter((e) => e.kind === 'plan.approval_request').length;
+      await waitFor('the request', () => requests() === 1);
+      s.ws.send(JSON.stringify({ type: 'message', text: 'Revise the plan: smaller steps', files: [] }));
+      await waitFor('the request again', () => requests() === 2);
+      const revised = eventsOf(s.raw)
+        .filter((e) => e.kind === 'plan.update')
+        .at(-1)!;
+      assert.match(JSON.stringify(revised.payload), /smaller steps/);
+      const asked = eventsOf(s.raw).length;
+      s.ws.send(
+        JSON.stringify({ type: 'message', text: 'Rejected. Do not carry out this plan.', files: [] }),
+      );
+      await s.closed;
+      const after = kindsAfter(s.raw, asked);
+      assert.equal(after[0], 'message.received');
+      assert.equal(after.at(-1), 'task.completed');
+      assert.ok(!after.includes('sandbox.snapshot'), 'a rejected plan wrote files');
+    });
+
+    it('a question (input.request) goes on with the reply as typed', async () => {
+      const a = await startTurn(emu(), 'ask me a name');
+      const s = openStream(emu(), a.sessionId, a.agentId);
+      await waitFor('the question', () => eventsOf(s.raw).some((e) => e.kind === 'input.request'));
+      s.ws.send(JSON.stringify({ type: 'message', text: 'parser-v2', files: [] }));
+      await s.closed;
+      const done = eventsOf(s.raw).at(-1)!;
+      assert.equal(done.kind, 'task.completed');
+      const snap = eventsOf(s.raw).find((e) => e.kind === 'sandbox.snapshot')!;
+      assert.ok('ANSWER.md' in (snap.payload.snapshot as object));
+      const d = await call<{ messages: { type: string }[] }>(emu(), 'GET', `/sessions/${a.sessionId}`);
+      assert.equal(d.body.messages.length, 2);
+    });
+  });
 });

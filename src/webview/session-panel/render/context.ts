@@ -1,6 +1,7 @@
 /** What every row view is given: the store, a way to talk to the host, and the UI-only state. */
 import type { WebviewMessage } from '../../../protocol/session-panel/messages';
 import type { Store } from '../state';
+import type { AnswerDrafts } from './answer-box';
 
 export interface ViewContext {
   store: Store;
@@ -12,6 +13,10 @@ export interface ViewContext {
   expanded: Set<string>;
   /** The Markdown text of one section of a markdown block (fence prefix included). */
   sectionText(turnId: string, blockId: string, part: number): string;
+  /** What the person typed to answer a waiting turn, and whether it is on its way. */
+  answers: AnswerDrafts;
+  /** Redraws a turn's status line (its answer box changed). */
+  redraw(turnId: string): void;
 }
 
 /** One rendered row of the transcript. */

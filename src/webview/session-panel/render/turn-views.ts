@@ -5,13 +5,16 @@
 import { l10n } from '../../../core/shared/l10n';
 import type { Todo } from '../../../core/transcript/model';
 import {
+  fileStateLetter,
+  fileStateWord,
   fileStatusText,
   fileStatusWords,
   runsCodeNote,
 } from '../../../protocol/session-panel/file-status-text';
 import type { FileStatusView } from '../../../protocol/session-panel/messages';
 import { clear, h } from '../../shared/dom';
-import { effortLabels, modeLabels, formatBytes, needsInputText, turnStatusText } from '../../shared/format';
+import { effortLabels, modeLabels, formatBytes, turnStatusText } from '../../shared/format';
+import { answerBox } from './answer-box';
 import type { RowView, ViewContext } from './context';
 
 /** Characters of the request shown in the turn's heading (the rest follows it as text). */
@@ -178,7 +181,16 @@ export class FilesView implements RowView {
     const list = h('ul', { class: 'file-list' });
     const change = changes();
     for (const f of files) {
-      const c = change[f.change] ?? change.updated;
+      // The letter says the file's state against the workspace once the host knows it (A new,
+      // M modified, D deleted, C conflicts, = identical); until then what the agent did to it.
+      const st = store.fileStatusOf(f.path);
+      const agent = change[f.change] ?? change.updated;
+      const c = st
+        ? {
+            badge: fileStateLetter(st.state),
+            words: l10n.t('{0} against the workspace', fileStateWord(st.state)),
+          }
+        : { badge: agent.badge, words: l10n.t('{0} by the agent', agent.words) };
       const item = h('li', { class: 'file-item' }, [
         h(
           'button',
@@ -187,6 +199,7 @@ export class FilesView implements RowView {
             attrs: {
               type: 'button',
               'data-change': f.change,
+              ...(st ? { 'data-state': st.state } : {}),
               'data-path': f.path,
               title: l10n.t('Open {0}', f.path),
             },
@@ -199,7 +212,6 @@ export class FilesView implements RowView {
           ],
         ),
       ]);
-      const st = store.fileStatusOf(f.path);
       if (st) item.appendChild(stateBadge(st));
       if (sessionId) {
         item.appendChild(
@@ -273,7 +285,7 @@ export class StatusLineView implements RowView {
       }),
       h('span', { class: 'status-text', text: turnStatusText(t.header) }),
     );
-    const ask = needsInputText(t.header);
-    if (ask) this.el.append(h('div', { class: 'needs-input', text: ask }));
+    const ask = answerBox(this.ctx, t.header);
+    if (ask) this.el.append(ask);
   }
 }

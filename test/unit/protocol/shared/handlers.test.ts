@@ -76,6 +76,7 @@ describe('Handler maps', () => {
       showFullLog: record,
       retry: record,
       heldTurn: record,
+      answer: record,
       probeResult: record,
       composerChoice: record,
       runCommand: record,

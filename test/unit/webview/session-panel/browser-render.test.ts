@@ -90,7 +90,10 @@ describe('webview in Chromium', function () {
     await h.send(s.init, s.batches[0], s.batches[1]);
     const line = h.page.locator('.turn-status .needs-input');
     await waitFor('the line', async () => (await line.count()) === 1);
-    assert.equal(await line.innerText(), 'The agent needs your input: Approve the plan to go on.');
+    assert.equal(
+      await line.locator('.needs-input-question').innerText(),
+      'The agent needs your input: Approve the plan to go on.',
+    );
     await h.send(s.batches[2]);
     await waitFor('the line to go', async () => (await line.count()) === 0);
     assert.match(await h.page.locator('.turn-status').innerText(), /Running/);
@@ -117,7 +120,17 @@ describe('webview in Chromium', function () {
     });
     const page = h.page;
     const state = (path: string) => page.locator(`.file-item:has([data-path="${path}"]) .file-state`);
+    const letter = (path: string) => page.locator(`.file-change[data-path="${path}"]`);
     await waitFor('the states shown', async () => (await state(src).count()) > 0);
+    // The letter is the state against the workspace, in words for screen readers (both were added
+    // by the agent: the letter said A for both before).
+    assert.equal(await letter(src).locator('.file-badge').textContent(), 'M');
+    assert.equal(
+      await letter(src).locator('.visually-hidden').textContent(),
+      ' (modified against the workspace)',
+    );
+    assert.equal(await letter(test).locator('.file-badge').textContent(), 'C');
+    assert.equal(await letter(test).getAttribute('data-state'), 'conflicts');
     assert.equal(await state(src).getAttribute('data-state'), 'modified');
     assert.match(await state(src).innerText(), /^modified · \+3 −1/);
     assert.equal(
@@ -134,6 +147,10 @@ describe('webview in Chromium', function () {
     });
     await waitFor('the new state', async () => (await state(src).getAttribute('data-state')) === 'identical');
     assert.equal(await state(test).count(), 0, 'a file not listed has no state');
+    assert.equal(await letter(src).locator('.file-badge').textContent(), '=');
+    // Without a state, the letter says what the agent did, and the words say so.
+    assert.equal(await letter(test).locator('.file-badge').textContent(), 'A');
+    assert.equal(await letter(test).locator('.visually-hidden').textContent(), ' (added by the agent)');
 
     await page.getByRole('button', { name: `Compare ${src} with the workspace file` }).click();
     await page.getByRole('button', { name: 'Review this turn’s changes against the workspace' }).click();

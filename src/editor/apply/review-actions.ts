@@ -1,0 +1,103 @@
+/**
+ * Review and apply on one surface: the diffs Den opens (Review Changes, Compare with Workspace, and
+ * Apply's Review…) carry **Apply** and **Discard** in their title bar while they are the active
+ * editor. Each review Den opens is registered here under what identifies its tab (a diff's
+ * right-hand URI, a multi-file diff's title); `den.reviewShown` says whether the active tab is one,
+ * and the title bar's commands act on it: Apply applies what it shows (the turn's, the session's or
+ * the file's files; for Apply's own review, the pending apply goes on), Discard closes its tabs and
+ * writes nothing (for Apply's review, the pending apply is declined).
+ */
+import * as vscode from 'vscode';
+import { l10n } from '../../core/shared/l10n';
+
+/** What a shown review does with its title bar's actions. */
+export interface ShownReview {
+  /** Applies what the review shows (resolves when the apply it started ended). */
+  apply(): Thenable<unknown>;
+  /** Writes nothing; called once its tabs are closed. */
+  discard?(): void;
+}
+
+/** The context key: the active editor is a review Den opened. */
+export const REVIEW_SHOWN_KEY = 'den.reviewShown';
+
+export class ReviewActions implements vscode.Disposable {
+  readonly #reviews = new Map<string, ShownReview>();
+  readonly #disposables: vscode.Disposable[];
+  #shown = false;
+
+  constructor() {
+    this.#disposables = [
+      vscode.window.tabGroups.onDidChangeTabs(() => this.#update()),
+      vscode.window.tabGroups.onDidChangeTabGroups(() => this.#update()),
+      vscode.commands.registerCommand('den.applyReviewed', () => this.applyActive()),
+      vscode.commands.registerCommand('den.discardReview', () => this.discardActive()),
+    ];
+  }
+
+  /**
+   * Registers a review about to open under the keys of its tab (a diff's right-hand URI as a
+   * string, or a multi-file diff's title). A newer review under the same key replaces the older.
+   */
+  register(keys: readonly string[], review: ShownReview): void {
+    for (const k of keys) this.#reviews.set(k, review);
+    this.#update();
+  }
+
+  /** Forgets a review (its apply ended, or it was discarded). */
+  forget(review: ShownReview): void {
+    for (const [k, r] of this.#reviews) if (r === review) this.#reviews.delete(k);
+    this.#update();
+  }
+
+  /** The review the active tab shows, if Den opened it. */
+  active(): ShownReview | undefined {
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    return tab && this.#reviewOf(tab);
+  }
+
+  /** Apply in the title bar: applies what the active review shows. */
+  async applyActive(): Promise<unknown> {
+    const review = this.active();
+    if (!review) {
+      void vscode.window.showInformationMessage(l10n.t('Den: the active editor is not a review Den opened.'));
+      return undefined;
+    }
+    return review.apply();
+  }
+
+  /** Discard in the title bar: closes the active review's tabs and writes nothing. */
+  async discardActive(): Promise<void> {
+    const review = this.active();
+    if (!review) return;
+    const tabs = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => this.#reviewOf(t) === review);
+    await vscode.window.tabGroups.close(tabs);
+    this.forget(review);
+    review.discard?.();
+  }
+
+  #reviewOf(tab: vscode.Tab): ShownReview | undefined {
+    const input = tab.input;
+    if (input instanceof vscode.TabInputTextDiff) {
+      return this.#reviews.get(input.modified.toString()) ?? this.#reviews.get(tab.label);
+    }
+    if (input instanceof vscode.TabInputText) return this.#reviews.get(input.uri.toString());
+    // A multi-file diff's tab is its title with the count VS Code adds: "Den: Changes of … (2 files)".
+    const label = tab.label.replace(/ \(\d+ files?\)$/, '');
+    return this.#reviews.get(tab.label) ?? this.#reviews.get(label);
+  }
+
+  #update(): void {
+    const shown = this.active() !== undefined;
+    if (shown === this.#shown) return;
+    this.#shown = shown;
+    void vscode.commands.executeCommand('setContext', REVIEW_SHOWN_KEY, shown);
+  }
+
+  dispose(): void {
+    for (const d of this.#disposables) d.dispose();
+    this.#reviews.clear();
+  }
+}
