@@ -40,6 +40,7 @@ interface ProbeReport {
 
 /** The public API's members (src/editor/api/types.ts, docs/api.md), and nothing else. */
 const PUBLIC_MEMBERS = [
+  'answerTurn',
   'apiVersion',
   'followTurn',
   'getSession',

@@ -62,7 +62,22 @@ describe('Apply the agent’s files: review, merges, changes meanwhile', functio
     });
     assert.equal(answers.asked.filter((a) => !a.modal && a.buttons.includes('Apply')).length, 1);
     assert.equal(result?.written.length, 1, JSON.stringify(answers.asked));
-    assert.match(fs.readFileSync(file, 'utf8'), /Add kappa parser/);
+    // Seen twice in a dozen full runs (2026-11-27): Apply reported the file written and the disk
+    // still held 'mine'. Not reproduced alone; a late write would pass here, anything else says
+    // what Apply reported and what the file's document holds.
+    await waitFor(
+      'the file on disk to hold what Apply wrote',
+      () => /Add kappa parser/.test(fs.readFileSync(file, 'utf8')),
+      {
+        timeoutMs: 5_000,
+      },
+    ).catch(() => {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
+      assert.fail(
+        `the disk holds ${JSON.stringify(fs.readFileSync(file, 'utf8'))}; Apply said ${JSON.stringify(result?.message)}; ` +
+          `its document: ${doc ? `v${doc.version} dirty=${doc.isDirty} ${JSON.stringify(doc.getText().slice(0, 40))}` : 'none'}`,
+      );
+    });
   });
 
   it('Review… of several files opens the multi-file diff; dismissing the question writes nothing', async () => {

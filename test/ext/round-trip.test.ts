@@ -204,9 +204,19 @@ describe('Round trip: attach a file, the agent rewrites it, Apply merges it back
     assert.match(shown.document.getText(), /<<<<<<< Workspace/);
 
     // A second apply's result: Undo puts the workspace text back, saved, and removes the notes file.
-    fs.writeFileSync(t.file, mine);
+    // The person puts their text back in the open editor and saves (no file watcher involved).
+    const back = new vscode.WorkspaceEdit();
+    back.replace(
+      shown.document.uri,
+      new vscode.Range(
+        shown.document.positionAt(0),
+        shown.document.positionAt(shown.document.getText().length),
+      ),
+      mine,
+    );
+    assert.ok(await vscode.workspace.applyEdit(back));
+    assert.ok(await shown.document.save());
     fs.rmSync(`${t.file}.notes.md`, { force: true });
-    await waitFor('the editor to reload the file', () => shown.document.getText() === mine || undefined);
     const second = await applyTurn(t.sessionId, t.agentMessageId);
     const r = await second.undone;
     assert.ok(r && r.undone.includes(t.rel) && r.kept.length === 0, JSON.stringify(r));

@@ -24,7 +24,8 @@ async function setSetting(
   const config = vscode.workspace.getConfiguration(section);
   const changes = !isDeepStrictEqual(config.inspect(name)?.globalValue, value);
   const before = api.connection.settings;
-  await config.update(name, value, vscode.ConfigurationTarget.Global);
+  // A write of the value it already has changes nothing Den reads, and costs a settings file write.
+  if (changes) await config.update(name, value, vscode.ConfigurationTarget.Global);
   await waitFor(`${section}.${name} to reach Den`, () => {
     const s = api.connection.settings;
     return (!changes || s !== before) && reached(s);

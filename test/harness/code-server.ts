@@ -62,6 +62,17 @@ export const OFFLINE_SETTINGS: Readonly<Record<string, unknown>> = {
   'den.showWalkthroughOnFirstRun': false,
 };
 
+/**
+ * For the test tiers only (not the demo a person uses): no motion and no blinking cursor, so a
+ * workbench that waits repaints nothing (two workbenches share two cores in the e2e tier).
+ */
+export const STILL_SETTINGS: Readonly<Record<string, unknown>> = {
+  'workbench.reduceMotion': 'on',
+  'editor.cursorBlinking': 'solid',
+  'editor.smoothScrolling': false,
+  'workbench.list.smoothScrolling': false,
+};
+
 const CONFIG_YAML = 'auth: none\ndisable-telemetry: true\ndisable-update-check: true\n';
 
 /**

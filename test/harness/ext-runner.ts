@@ -12,7 +12,7 @@ import path from 'node:path';
 import { format } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './chromium';
-import { startCodeServer, type CodeServer } from './code-server';
+import { STILL_SETTINGS, startCodeServer, type CodeServer } from './code-server';
 import { addCleanup } from './cleanup';
 import { repoRoot } from './paths';
 import { settleSuite } from './suite-result';
@@ -60,7 +60,7 @@ async function main(): Promise<number> {
       workspaceDir,
       smokeTestDriver: true,
       // The Chat view (for @den) exists only with AI features on; the stub model serves it offline.
-      settings: { 'chat.disableAIFeatures': false },
+      settings: { ...STILL_SETTINGS, 'chat.disableAIFeatures': false },
       // The test-only language model: VS Code calls chat participants only when a model is there.
       // (A second extensionDevelopmentPath is ignored by code-server: only one is loaded.)
       // The API probe: another installed extension, reading Den's exports (test/ext/api-probe.test.ts).

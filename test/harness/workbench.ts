@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 import { launchChromium } from './chromium';
 import { addCleanup } from './cleanup';
-import { startCodeServer, type CodeServer } from './code-server';
+import { STILL_SETTINGS, startCodeServer, type CodeServer } from './code-server';
 import { repoRoot } from './paths';
 
 /** Options for {@link openWorkbench}. */
@@ -71,7 +71,7 @@ export async function openWorkbench(options: WorkbenchOptions = {}): Promise<Wor
       workspaceDir,
       installVsix: vsix,
       ...(options.extraExtensions ? { extraExtensions: options.extraExtensions } : {}),
-      ...(options.settings ? { settings: options.settings } : {}),
+      settings: { ...STILL_SETTINGS, ...options.settings },
       ...(options.env ? { env: options.env } : {}),
     });
     browser = await launchChromium();
