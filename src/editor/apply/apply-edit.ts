@@ -15,8 +15,11 @@ import { fileUri, openDocument } from './apply-folder';
 import { spaceProblem } from './apply-space';
 import { undoFailedEdit } from './apply-undo';
 
-/** What a written path held before the apply: a document's text, the disk's bytes, or nothing. */
-export type Before = { text: string } | { bytes: Uint8Array } | { absent: true };
+/**
+ * What a written path held before the apply, read as the planner reads it (an editor's unsaved
+ * text, else the disk's bytes), or null when there was no file.
+ */
+export type Before = Uint8Array | null;
 
 export type ApplyOutcome =
   | {
@@ -53,7 +56,7 @@ export async function applyEntries(
       changed.push(rel);
       continue;
     }
-    before.set(rel, current === undefined ? { absent: true } : { bytes: current });
+    before.set(rel, current ?? null);
     if (!stillAsPlanned(e, current) || reader.isDirty(rel) !== e.dirty) changed.push(rel);
   }
   if (changed.length > 0) {
@@ -97,7 +100,6 @@ export async function applyEntries(
       const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
       edit.replace(uri, whole, textOf(e.newContent!), metadata);
       texts.set(label, doc.getText());
-      before.set(label, { text: doc.getText() });
       if (!doc.isDirty) toSave.push({ uri, relPath: label, entry: e });
     }
   }

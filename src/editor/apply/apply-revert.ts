@@ -9,24 +9,13 @@ import * as vscode from 'vscode';
 import type { PlanEntry } from '../../model/apply/apply-plan';
 import type { Before } from './apply-edit';
 import { sameText, textOf } from './apply-edit';
-import { fileUri, openDocument } from './apply-folder';
+import { fileUri, openDocument, readWorkspaceFile } from './apply-folder';
 
 export interface RevertOutcome {
   /** Paths put back as they were. */
   undone: string[];
   /** Paths that changed since the apply (kept as they are), or whose earlier state is unknown. */
   kept: string[];
-}
-
-/** What the path holds now: the document's text when one is open, else the disk's bytes. */
-async function now(uri: vscode.Uri): Promise<Uint8Array | undefined> {
-  const doc = openDocument(uri);
-  if (doc) return new TextEncoder().encode(doc.getText());
-  try {
-    return await vscode.workspace.fs.readFile(uri);
-  } catch {
-    return undefined;
-  }
 }
 
 export async function revertApply(
@@ -43,28 +32,24 @@ export async function revertApply(
     const rel = e.relPath!;
     const uri = fileUri(folder, rel);
     const was = before.get(rel);
-    const current = await now(uri);
+    const current = await readWorkspaceFile(uri).catch(() => undefined);
     const asApplied =
       e.action === 'delete'
         ? current === undefined
         : current !== undefined && e.newContent !== undefined && sameText(current, e.newContent);
-    if (!was || !asApplied) {
+    if (was === undefined || !asApplied) {
       kept.push(rel);
       continue;
     }
     const metadata: vscode.WorkspaceEditEntryMetadata = { label: rel, needsConfirmation: false };
-    if ('absent' in was) {
+    if (was === null) {
       edit.deleteFile(uri, { ignoreIfNotExists: true }, metadata);
-    } else if (current === undefined) {
-      const bytes = 'bytes' in was ? was.bytes : new TextEncoder().encode(was.text);
-      edit.createFile(uri, { overwrite: false, contents: bytes }, metadata);
-    } else if (e.binary) {
-      const bytes = 'bytes' in was ? was.bytes : new TextEncoder().encode(was.text);
-      edit.createFile(uri, { overwrite: true, contents: bytes }, metadata);
+    } else if (current === undefined || e.binary) {
+      edit.createFile(uri, { overwrite: current !== undefined, contents: was }, metadata);
     } else {
       const doc = openDocument(uri) ?? (await vscode.workspace.openTextDocument(uri));
       const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
-      edit.replace(uri, whole, 'text' in was ? was.text : textOf(was.bytes), metadata);
+      edit.replace(uri, whole, textOf(was), metadata);
       // Saved after the apply (it had no unsaved changes then): saved again after the undo.
       if (!e.dirty) save.push(uri);
     }
