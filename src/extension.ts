@@ -19,6 +19,7 @@ import { redactingLogger, type Logger } from './core/shared/log';
 import { SessionFileSystem } from './editor/session-files/session-fs';
 import { ApplyPreviews } from './editor/apply/apply-review';
 import { ReviewActions } from './editor/apply/review-actions';
+import { ReviewComments } from './editor/review-comments/review-comments';
 import { WorkspaceFileStatus } from './editor/session-files/workspace-file-status';
 import { BaseStore } from './model/apply/bases';
 import { Connection } from './editor/platform/connection';
@@ -68,6 +69,8 @@ export interface DenTestInternals extends DenExtensionApi {
   readonly uriHandler: vscode.UriHandler;
   /** Web tasks (`POST /lam/run`): the runner, the panel, the view, the passcode. */
   readonly webTasks: WebTasks;
+  /** Line comments on the agent's files and Send Feedback. */
+  readonly comments: ReviewComments;
   /** The chat participant and the language model tools (tests watch `@den`'s answers). */
   readonly integrations: IntegrationsHandle;
   /** How long `activate` took, in ms (reported by the integration tests). */
@@ -224,6 +227,17 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
 
   const reviewActions = new ReviewActions();
   const previews = new ApplyPreviews(reviewActions);
+  // Line comments on the agent's files; Send Feedback makes them the session's next turn.
+  const comments = new ReviewComments({
+    state: context.workspaceState,
+    read: (id, path) => sessionFiles.read(id, path),
+    send: (id, task) =>
+      panels.open(id, { turn: { task, mode: 'code', effort: connection.settings.defaultEffort } }),
+    busy: (id) => registry.runningTurns().some((t) => t.sessionId === id),
+    onDidEndTurn: (listener) => registry.onDidEndTurn(listener),
+    titleOf: (id) => sessions.get(id)?.title,
+    logger,
+  });
   const webTasks = new WebTasks({
     context,
     connection,
@@ -250,6 +264,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
       if (c.kind === 'removed') {
         sessionFiles.forget(c.sessionId);
         fileStatus.forget(c.sessionId);
+        void comments.forget(c.sessionId);
       }
     }),
     keys.onDidChange(() => {
@@ -319,7 +334,11 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
       bases: baseLookup,
       filesThatRunCode: () => connection.settings.filesThatRunCode,
     }),
-    ...registerReviewCommands(connection, files, reviewActions),
+    ...registerReviewCommands(connection, files, reviewActions, comments),
+    comments,
+    // The Session panel's Send Feedback bar: the session's open comments, kept current.
+    comments.onDidChange((id) => registry.host(id)?.view.setReviewComments(comments.openCount(id))),
+    panels.onDidShowPanel((id) => registry.host(id)?.view.setReviewComments(comments.openCount(id))),
     passcode,
     webTasks,
     webTasksView,
@@ -358,6 +377,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     uriHandler,
     webTasks,
     integrations,
+    comments,
     activationMs,
   });
   return api;

@@ -3,7 +3,8 @@
  * contract). Payload fields follow the event-kind table of service-behaviour.md.
  */
 import type { FileInfo, Mode } from '../../src/core/client/types';
-import { notesFor, rewrite, type AttachedText } from './write-back';
+import { parseFeedback, type FeedbackEntry } from '../../src/model/review/feedback';
+import { addressComments, notesFor, rewrite, type AttachedText } from './write-back';
 
 /** One scripted event; `writes` are applied to the session's files when the event is emitted. */
 export interface ScriptStep {
@@ -31,6 +32,8 @@ export interface ScriptContext {
   now: number;
   /** The turn's attached workspace text files: a coding turn rewrites each (`write-back.ts`). */
   attachments?: AttachedText[];
+  /** The session's generated file at `path` now, as text (a feedback turn edits it). */
+  generated?(path: string): string | undefined;
 }
 
 const TERMINAL_KINDS = new Set(['task.completed', 'task.error', 'task.aborted']);
@@ -45,7 +48,10 @@ export function scriptFor(ctx: ScriptContext): ScriptStep[] {
   const slow = t.includes('slow');
   let steps: ScriptStep[];
   const count = /(\d+)\s+events/.exec(t);
-  if (t.includes('approve')) steps = approvalTurn(ctx);
+  // Send Feedback's text first: its comments and quoted code may hold any of the words below.
+  const feedback = parseFeedback(ctx.task).entries;
+  if (feedback.length) steps = feedbackTurn(ctx, feedback);
+  else if (t.includes('approve')) steps = approvalTurn(ctx);
   else if (t.includes('ask me')) steps = questionTurn(ctx);
   else if (t.includes('fail')) steps = failTurn(ctx);
   else if (count) steps = longAnswer(Math.min(Number(count[1]), 500_000), t.includes('marked'));
@@ -148,6 +154,43 @@ function completed(
     files: files.map((f) => f.path),
   });
   return { kind: 'task.completed', payload: { continuation, files: out } };
+}
+
+/**
+ * A Send Feedback turn (`src/model/review/feedback.ts`'s text): each commented file of the session
+ * is rewritten with its commented lines changed (`addressComments`), then an answer lists them.
+ */
+function feedbackTurn(ctx: ScriptContext, entries: FeedbackEntry[]): ScriptStep[] {
+  const byPath = new Map<string, FeedbackEntry[]>();
+  for (const e of entries) byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
+  const files: { path: string; content: string }[] = [];
+  const lines: string[] = [];
+  for (const [raw, list] of byPath) {
+    const path = raw.replace(/^\/+/, '');
+    const current = ctx.generated?.(path);
+    if (current === undefined) {
+      lines.push(`- \`${path}\`: not a file of this session; nothing changed.`);
+      continue;
+    }
+    const { content, changed } = addressComments(path, current, list);
+    files.push({ path, content });
+    lines.push(
+      `- \`${path}\`: addressed ${changed} of ${list.length} comment${list.length === 1 ? '' : 's'}.`,
+    );
+  }
+  const answer = `I went through your review comments.\n\n${lines.join('\n')}\n`;
+  return [
+    { kind: 'task.phase', payload: { phase: 'running', eta_seconds: 10 } },
+    {
+      kind: 'thought',
+      block_id: 'thought:1',
+      payload: { thought: `Addressing ${entries.length} review comments.`, finalize: true },
+    },
+    ...files.flatMap((f, i) => writeFile(f.path, f.content, i + 1)),
+    ...(files.length ? [snapshotStep(ctx, files)] : []),
+    ...answerSteps(answer),
+    completed(ctx, files, `Addressed ${entries.length} review comments`),
+  ];
 }
 
 function codingTurn(ctx: ScriptContext): ScriptStep[] {

@@ -104,6 +104,7 @@ export class TurnRunner {
         input.references ?? [],
         (key) => this.store.media.get(key)?.content,
       ),
+      generated: (path) => this.store.media.get(`${session.sessionId}/${path}`)?.content?.toString('utf8'),
     };
     const turn: Turn = {
       userId: input.userId,

@@ -132,3 +132,47 @@ export const ROUND_TRIP_SAMPLE: AttachedText = {
     '',
   ].join('\n'),
 };
+
+/** One review comment a feedback turn addresses (`src/model/review/feedback.ts`'s entries). */
+export interface CommentToAddress {
+  startLine: number;
+  endLine: number;
+  quote: string[];
+  comment: string;
+}
+
+/**
+ * The agent's answer to line comments on a file: each comment's lines (found by their quote, else
+ * by their line numbers) get ` <comment> Review: <the comment's first line>` at their end, so the
+ * commented lines change and everything else stays. Returns the new content and how many comments
+ * it found a place for. CRLF files keep CRLF.
+ */
+export function addressComments(
+  path: string,
+  content: string,
+  comments: readonly CommentToAddress[],
+): { content: string; changed: number } {
+  const { open, close } = commentOf(path);
+  const eol = content.includes('\r\n') ? '\r\n' : '\n';
+  const lines = content.split(/\r?\n/);
+  const touched = new Set<number>();
+  let changed = 0;
+  for (const c of comments) {
+    const quote = c.quote.map((l) => l.trimEnd());
+    let at = -1;
+    for (let i = 0; quote.length > 0 && i + quote.length <= lines.length && at < 0; i++) {
+      if (quote.every((q, k) => lines[i + k].trimEnd() === q)) at = i;
+    }
+    const first = at >= 0 ? at : c.startLine - 1;
+    const last = at >= 0 ? at + quote.length - 1 : c.endLine - 1;
+    if (first < 0 || last >= lines.length) continue;
+    const note = c.comment.split('\n')[0].trim();
+    for (let i = first; i <= last; i++) {
+      if (touched.has(i)) continue;
+      touched.add(i);
+      lines[i] = `${lines[i].trimEnd()} ${open} Review: ${note}${close}`.trimStart();
+    }
+    changed++;
+  }
+  return { content: lines.join(eol), changed };
+}

@@ -41,6 +41,8 @@ export interface ReviewOptions {
 export interface ReviewApply {
   actions: ReviewActions;
   apply(folder: vscode.WorkspaceFolder): Thenable<unknown>;
+  /** Told each workspace file shown beside an agent's file (it then takes line comments). */
+  noteCounterpart?(workspace: vscode.Uri, agent: vscode.Uri): void;
 }
 
 const reviewWords = (): FolderWords => ({
@@ -96,6 +98,7 @@ export async function openReview(
     if (!original && !entry.agent) continue;
     // The agent's side under the workspace file's path: the editor shows a change, not a rename.
     const modified = entry.agent && (sessionFileShownAt(entry.agent, target) ?? entry.agent);
+    if (entry.agent) shown?.noteCounterpart?.(target, entry.agent);
     pairs.push([target, original, modified]);
     result.push({
       relPath: m.relPath,

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { agentVersionsOf, type AgentScope } from '../apply/apply-sources';
 import type { ReviewActions } from '../apply/review-actions';
+import type { ReviewComments } from '../review-comments/review-comments';
 import {
   openReview,
   reviewEntries,
@@ -30,7 +31,10 @@ export function registerReviewCommands(
   connection: Connection,
   fs: SessionFileSystem,
   actions: ReviewActions,
+  comments: Pick<ReviewComments, 'noteCounterpart'>,
 ): vscode.Disposable[] {
+  const noteCounterpart = (workspace: vscode.Uri, agent: vscode.Uri): void =>
+    comments.noteCounterpart(workspace, agent);
   /** The title bar's Apply of a review: the same scope's apply command, to the reviewed folder. */
   const applyOf =
     (sessionId: string, scope: AgentScope) =>
@@ -60,6 +64,7 @@ export function registerReviewCommands(
       return openReview(entries, { title: reviewTitle(source), what: source.what }, options, {
         actions,
         apply: applyOf(sessionId, scope),
+        noteCounterpart,
       });
     },
     (arg, options) => {
@@ -75,7 +80,11 @@ export function registerReviewCommands(
           [entry],
           { title: entry.path, what: entry.path },
           options,
-          target && { actions, apply: applyOf(target.sessionId, { kind: 'file', path: entry.path }) },
+          target && {
+            actions,
+            apply: applyOf(target.sessionId, { kind: 'file', path: entry.path }),
+            noteCounterpart,
+          },
         );
       })();
     },

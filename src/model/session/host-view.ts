@@ -65,6 +65,7 @@ export class HostView {
   #noticeValue: Notice | null = null;
   #fileStatusValue: FileStatusView[] = [];
   #lastFileStatus = '[]';
+  #reviewComments = 0;
   #lastComposer = '';
   #lastConnection = '';
   #lastTitle: string;
@@ -100,6 +101,7 @@ export class HostView {
       connection: this.connection(),
       notice: this.#noticeValue,
       fileStatus: this.#fileStatusValue,
+      reviewComments: this.#reviewComments,
       l10n: this.#src.settings.settings().l10n ?? null,
     };
   }
@@ -111,6 +113,13 @@ export class HostView {
     this.#lastFileStatus = key;
     this.#fileStatusValue = files;
     this.#batcher.pushView({ type: 'fileStatus', files });
+  }
+
+  /** Posts how many open line comments Send Feedback would send, when it changed. */
+  setReviewComments(open: number): void {
+    if (open === this.#reviewComments) return;
+    this.#reviewComments = open;
+    this.#batcher.pushView({ type: 'reviewComments', open });
   }
 
   composer(): ComposerState {

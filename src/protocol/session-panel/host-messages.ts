@@ -98,6 +98,8 @@ export const isDelta = variant('type', {
    * not listed has no state). See `model/session-files/file-status.ts`.
    */
   fileStatus: { files: arrayOf(isFileStatus) },
+  /** How many open line comments of the session the next Send Feedback sends (0: none). */
+  reviewComments: { open: isNonNegativeInteger },
   /**
    * How the composer's send `sendId` ended: a turn `started`, the service `held` it back (429, the
    * composer state's `held` says what follows), or it was `refused` (failed; the composer gets its
@@ -125,6 +127,8 @@ export const isHostMessage = variant('type', {
     notice: nullable(custom<Notice>(isRecord)),
     /** The files' states, as the last `fileStatus` delta gave them. */
     fileStatus: optional(arrayOf(isFileStatus)),
+    /** As the last `reviewComments` delta said. */
+    reviewComments: optional(isNonNegativeInteger),
     /** `vscode.l10n.bundle`: the webview's texts translated (null: English). */
     l10n: nullable(recordOf(isString)),
   },

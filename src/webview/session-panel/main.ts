@@ -15,6 +15,7 @@ import { ComposerView } from './composer';
 import { h, installContentHandlers } from '../shared/dom';
 import { installDropTarget } from './drop';
 import { needsInputText, turnStatusText } from '../shared/format';
+import { FeedbackBar } from './feedback-bar';
 import { HeaderView, NoticeView } from './header';
 import type { Post } from '../shared/post';
 import { Store } from './state';
@@ -51,6 +52,7 @@ function start(): void {
   const ui = (): ((m: HostMessage) => void) => {
     const header = new HeaderView(post);
     const notice = new NoticeView(post);
+    const feedback = new FeedbackBar(post);
     const announcer = new Announcer();
     const answers = new AnswerDrafts();
     const transcript = new TranscriptView({ store, post, expanded: new Set(), answers });
@@ -72,6 +74,7 @@ function start(): void {
       header.el,
       h('div', { class: 'transcript-wrap' }, [transcript.el, transcript.jump]),
       notice.el,
+      feedback.el,
       composer.el,
       announcer.el,
     );
@@ -100,6 +103,7 @@ function start(): void {
       if (c.reset || c.title) header.setSession(store.session!);
       if (c.reset || c.connection) header.setConnection(store.connection);
       if (c.reset || c.notice) notice.set(store.notice);
+      if (c.reset || c.reviewComments) feedback.set(store.session!.sessionId, store.reviewComments);
       // an answer the host settled: its box is usable again (refused) or closes (answered)
       for (const r of c.sendResults) {
         const turnId = answers.settle(r.sendId, r.outcome);

@@ -56,6 +56,7 @@ export interface StoreChanges {
   connection: boolean;
   notice: boolean;
   title: boolean;
+  reviewComments: boolean;
 }
 
 /** How a message was handled. */
@@ -89,6 +90,7 @@ function emptyChanges(): StoreChanges {
     connection: false,
     notice: false,
     title: false,
+    reviewComments: false,
   };
 }
 
@@ -111,6 +113,8 @@ export class Store {
   notice: Notice | null = null;
   /** The session files' states against the workspace, by path (see `fileStatusOf`). */
   fileStatus: ReadonlyMap<string, FileStatusView> = new Map();
+  /** Open line comments of the session that Send Feedback would send. */
+  reviewComments = 0;
   /** Whole logs the host sent after "Show all" (and what its cap had dropped before), by block key. */
   readonly fullLogs = new Map<string, FullLog>();
   private byId = new Map<string, TurnState>();
@@ -206,6 +210,7 @@ export class Store {
     this.connection = msg.connection;
     this.notice = msg.notice;
     this.fileStatus = statusMap(msg.fileStatus ?? []);
+    this.reviewComments = msg.reviewComments ?? 0;
     this.turns = [];
     this.byId.clear();
     this.fullLogs.clear();
@@ -289,6 +294,10 @@ export class Store {
     fileStatus: (d) => {
       this.fileStatus = statusMap(d.files);
       for (const t of this.turns) if (t.files.length) this.changes.files.add(t.header.id);
+    },
+    reviewComments: (d) => {
+      this.reviewComments = d.open;
+      this.changes.reviewComments = true;
     },
     sendResult: (d) => {
       this.changes.sendResults.push({ sendId: d.sendId, outcome: d.outcome });

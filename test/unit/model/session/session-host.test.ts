@@ -92,6 +92,22 @@ describe('SessionHost (against the emulator)', function () {
     assert.equal(r.mirror.fileStatus[0]?.state, 'identical');
   });
 
+  it('shows how many comments Send Feedback would send, once per change, and in a later init', async () => {
+    const r = rig(emu, { sessionId: 's-comments' });
+    await ready(r);
+    void r.host.open().catch(() => undefined);
+    await waitFor('the init', () => r.mirror.lastSeq !== null);
+    const posts = r.host.stats.posts;
+    r.host.view.setReviewComments(0);
+    assert.equal(r.host.stats.posts, posts, 'no change, no post');
+    r.host.view.setReviewComments(3);
+    await waitFor('the count shown', () => r.mirror.reviewComments === 3);
+    r.reloadView();
+    await ready(r);
+    await waitFor('the init', () => r.mirror.lastSeq !== null && r.mirror.count('init') === 1);
+    assert.equal(r.mirror.reviewComments, 3);
+  });
+
   it('streams a coding turn started from the composer to its end; the view equals the fold of the stored events', async () => {
     const r = rig(emu, { basePrompt: 'Be brief.' });
     await ready(r);

@@ -23,6 +23,7 @@ export class ViewMirror {
   notice: Notice | null = null;
   title = '';
   fileStatus: FileStatusView[] = [];
+  reviewComments = 0;
   /** How the composer's sends ended, in the order told. */
   sendResults: { sendId: string; outcome: string }[] = [];
   readonly messages: HostMessage[] = [];
@@ -42,6 +43,7 @@ export class ViewMirror {
       this.notice = m.notice;
       this.title = m.session.title;
       this.fileStatus = m.fileStatus ?? [];
+      this.reviewComments = m.reviewComments ?? 0;
     } else if (m.type === 'batch') {
       for (const d of m.deltas) this.delta(d);
     }
@@ -121,6 +123,9 @@ export class ViewMirror {
         return;
       case 'fileStatus':
         this.fileStatus = d.files;
+        return;
+      case 'reviewComments':
+        this.reviewComments = d.open;
         return;
       case 'sendResult':
         this.sendResults.push({ sendId: d.sendId, outcome: d.outcome });

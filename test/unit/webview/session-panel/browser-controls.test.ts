@@ -230,6 +230,35 @@ describe('webview controls in Chromium', function () {
     assert.equal(await h.page.locator('#retry').isHidden(), true);
   });
 
+  it('shows the open comments with Send Feedback, which runs den.sendFeedback for the session', async () => {
+    h = await openHarness();
+    const next = await started(h);
+    const bar = h.page.locator('#feedback-bar');
+    assert.equal(await bar.isHidden(), true, 'no comments: no bar');
+    await h.send(next([{ type: 'reviewComments', open: 2 }]));
+    await bar.waitFor({ state: 'visible' });
+    assert.equal(await bar.getAttribute('role'), 'region');
+    assert.equal(await bar.getAttribute('aria-label'), 'Comments for the agent');
+    assert.equal(
+      (await bar.locator('.feedback-count').textContent())?.trim(),
+      '2 open comments on the agent’s files',
+    );
+    await bar.getByRole('button', { name: 'Send Feedback' }).click();
+    assert.deepEqual(
+      (await h.posted()).filter((m) => m.type === 'runCommand'),
+      [{ type: 'runCommand', command: 'den.sendFeedback', args: ['sess-0001'] }],
+    );
+    await h.send(next([{ type: 'reviewComments', open: 0 }]));
+    await bar.waitFor({ state: 'hidden' });
+    // An init carries the count too (a reopened panel).
+    await h.send(initMessage(liveTranscript(), 20, { reviewComments: 1 }));
+    await bar.waitFor({ state: 'visible' });
+    assert.equal(
+      (await bar.locator('.feedback-count').textContent())?.trim(),
+      '1 open comment on the agent’s files',
+    );
+  });
+
   it('caps a long log with a "Show all" that asks the host, then shows the whole log', async () => {
     h = await openHarness();
     const next = await started(h);
