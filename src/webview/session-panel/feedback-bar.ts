@@ -25,7 +25,6 @@ export class FeedbackBar {
         ? l10n.t('1 open comment on the agent’s files')
         : l10n.t('{0} open comments on the agent’s files', formatCount(open));
     this.el.append(
-      h('span', { class: 'feedback-icon', text: '💬', attrs: { 'aria-hidden': 'true' } }),
       h('span', { class: 'feedback-count', text: words }),
       h('button', {
         class: 'feedback-send small',
