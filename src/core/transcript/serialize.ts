@@ -120,6 +120,9 @@ const isTurn = object({
   files: arrayOf(isFileChange),
   lastEventId: isFiniteNumber,
   lastStreamEntryId: optional(isString),
+  contextUsage: optional(
+    object({ used: optional(isFiniteNumber), max: optional(isFiniteNumber), fraction: isFiniteNumber }),
+  ),
 });
 
 const isTranscript = object({ sessionId: isString, title: optional(isString), turns: arrayOf(isTurn) });
