@@ -8,6 +8,7 @@ import type { Block, FileChange, Plan } from '../../core/transcript/model';
 import {
   arrayOf,
   custom,
+  isFiniteNumber,
   isNonNegativeInteger,
   isRecord,
   isString,
@@ -44,10 +45,19 @@ const isBlock = custom<Block>(
   ),
 );
 
+const isCount = (v: unknown): v is number => isFiniteNumber(v) && v >= 0;
 const headerShape = {
   id: isString,
   status: isString,
   userMessage: object({ text: isString, files: isArray }),
+  /** Read by the header's meter: numbers it can draw, or the header is refused whole. */
+  contextUsage: optional(
+    object({
+      used: optional(isCount),
+      max: optional(isCount),
+      fraction: (v: unknown): v is number => isCount(v) && v <= 1,
+    }),
+  ),
 };
 const isTurnHeader = custom<TurnHeader>(object(headerShape));
 const isTurnView = custom<TurnView>(object({ ...headerShape, blocks: arrayOf(isBlock), files: isArray }));

@@ -10,7 +10,10 @@ import type { Block, FileChange, Plan, Turn, TurnStatus } from '../../core/trans
 export const HELD_TURN_ACTIONS = ['send', 'sendWhenReady', 'edit'] as const;
 export type HeldTurnAction = (typeof HELD_TURN_ACTIONS)[number];
 
-/** A turn without its blocks, plan and files (those travel in their own deltas). */
+/**
+ * A turn without its blocks, plan and files (those travel in their own deltas). Its `contextUsage`
+ * travels here: the panel's header shows the latest turn's.
+ */
 export interface TurnHeader extends Pick<
   Turn,
   | 'userMessage'
@@ -22,6 +25,7 @@ export interface TurnHeader extends Pick<
   | 'abortReason'
   | 'needsInput'
   | 'asks'
+  | 'contextUsage'
 > {
   /** The agent message id (the turn's id everywhere in the panel). May be '' for a user message not yet answered. */
   id: string;

@@ -5,7 +5,13 @@
  */
 import { appendToLog } from '../../core/transcript/blocks';
 import { dispatch, type Handlers } from '../../protocol/shared/handlers';
-import { DEFAULT_MAX_LOG_CHARS, type Block, type FileChange, type Plan } from '../../core/transcript/model';
+import {
+  DEFAULT_MAX_LOG_CHARS,
+  type Block,
+  type ContextUsage,
+  type FileChange,
+  type Plan,
+} from '../../core/transcript/model';
 import type {
   ComposerState,
   ConnectionView,
@@ -162,7 +168,6 @@ export class Store {
     return t && i !== undefined ? t.blocks[i] : undefined;
   }
 
-  /** The last turn, if it can be continued. */
   /** The latest turn that waits for the person's answer, if any. */
   waiting(): TurnState | undefined {
     for (let i = this.turns.length - 1; i >= 0; i--) {
@@ -172,6 +177,16 @@ export class Store {
     return undefined;
   }
 
+  /** The context window's use as the latest turn that reported it says, if any did. */
+  contextUsage(): ContextUsage | undefined {
+    for (let i = this.turns.length - 1; i >= 0; i--) {
+      const u = this.turns[i].header.contextUsage;
+      if (u) return u;
+    }
+    return undefined;
+  }
+
+  /** The last turn, if it can be continued. */
   continuable(): TurnState | undefined {
     const last = this.turns[this.turns.length - 1];
     return last && last.header.hasContinuation && last.header.id ? last : undefined;
