@@ -6,7 +6,7 @@
  * generic block.
  */
 import type { ContextUsage } from './model';
-import { isFiniteNumber, isRecord } from '../shared/schema';
+import { isFiniteNumber, isRecord, object, optional } from '../shared/schema';
 import type { Rec } from './read';
 
 /** Fields that say how many tokens are in use, in the order they are tried. */
@@ -27,6 +27,8 @@ const MAX_KEYS = [
 const PERCENT_KEYS = ['percent', 'percentage', 'used_percent', 'usedPercent'];
 /** Fields that give the share in use as a ratio (0–1). */
 const RATIO_KEYS = ['ratio', 'fraction', 'used_fraction', 'usedFraction'];
+
+const isCount = (v: unknown): v is number => isFiniteNumber(v) && v >= 0;
 
 /** The first of `keys` present in `p`, and its value; undefined when none is. */
 function first(p: Rec, keys: readonly string[]): { key: string; value: unknown } | undefined {
@@ -56,10 +58,9 @@ export function readContextUsage(payload: Rec): ContextUsageReading | undefined 
   const percent = first(p, PERCENT_KEYS);
   const ratio = percent ? undefined : first(p, RATIO_KEYS);
   const share = percent ?? ratio;
-  const count = (v: unknown): v is number => isFiniteNumber(v) && v >= 0;
-  if (used && !count(used.value)) return undefined;
-  if (max && !(count(max.value) && max.value > 0)) return undefined;
-  if (share && !(count(share.value) && share.value <= (percent ? 100 : 1))) return undefined;
+  if (used && !isCount(used.value)) return undefined;
+  if (max && !(isCount(max.value) && max.value > 0)) return undefined;
+  if (share && !(isCount(share.value) && share.value <= (percent ? 100 : 1))) return undefined;
   const u = used?.value as number | undefined;
   const m = max?.value as number | undefined;
   const f = share === undefined ? undefined : (share.value as number) / (percent ? 100 : 1);
@@ -73,6 +74,16 @@ export function readContextUsage(payload: Rec): ContextUsageReading | undefined 
   const keys = nested ? ['usage'] : [used, max, share].flatMap((x) => (x ? [x.key] : []));
   return { usage, keys };
 }
+
+/**
+ * Whether a value is a reading as `readContextUsage` makes them (counts ≥ 0, a share in 0–1): what
+ * the local cache and the webview accept, so a reading a meter cannot draw never gets that far.
+ */
+export const isContextUsage = object({
+  used: optional(isCount),
+  max: optional(isCount),
+  fraction: (v: unknown): v is number => isCount(v) && v <= 1,
+});
 
 /** Whether two readings say the same. */
 export function sameUsage(a: ContextUsage | undefined, b: ContextUsage | undefined): boolean {

@@ -4,7 +4,7 @@
  * types: the webview bundle uses it.
  */
 import type { Effort, Mode } from '../../core/client/types';
-import type { Block, FileChange, Plan, Turn, TurnStatus } from '../../core/transcript/model';
+import type { Block, ContextUsage, FileChange, Plan, Turn, TurnStatus } from '../../core/transcript/model';
 
 /** What the person chose for a message held back by a 429. */
 export const HELD_TURN_ACTIONS = ['send', 'sendWhenReady', 'edit'] as const;
@@ -109,6 +109,8 @@ export interface WebviewDigest {
   }[];
   /** Rendered DOM rows (windowed rendering keeps this small for long transcripts). */
   renderedBlocks: number;
+  /** What the header's context window meter shows; absent while it is hidden. */
+  contextUsage?: ContextUsage;
   composerText: string;
 }
 

@@ -194,7 +194,9 @@ export class Store {
 
   /** What the `probe` test hook reports. */
   digest(renderedBlocks: number, composerText: string): WebviewDigest {
+    const usage = this.contextUsage();
     return {
+      ...(usage ? { contextUsage: usage } : {}),
       lastSeq: this.lastSeq ?? -1,
       turns: this.turns.map((t) => ({
         id: t.header.id,

@@ -122,6 +122,9 @@ describe('transcript: context window use (context.usage, shape assumed)', () => 
   it('survives the local cache', () => {
     const { t } = fold([eventFactory()('context.usage', { percent: 30 })]);
     assert.deepEqual(deserializeTranscript(serializeTranscript(t))?.turns[0].contextUsage, { fraction: 0.3 });
+    // a cache whose reading no meter can draw is not a snapshot of this version: refetched
+    t.turns[0].contextUsage = { fraction: 5 };
+    assert.equal(deserializeTranscript(serializeTranscript(t)), undefined);
   });
 
   it('says which fields it read (a legacy block keeps the others apart)', () => {
