@@ -253,6 +253,25 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     await sendTask(frame, task, 'code');
     await jump.waitFor({ state: 'hidden' });
     assert.equal(await turnEnds(frame, task, /^completed$/), 'Completed');
+    // the turn's context.usage is the header's meter, in words for screen readers too
+    const meter = frame.locator('header.panel-header [role="meter"]');
+    await meter.waitFor({ state: 'visible' });
+    assert.equal(await meter.innerText(), '18k of 200k tokens');
+    assert.deepEqual(
+      await meter.evaluate((m) =>
+        ['aria-valuemin', 'aria-valuemax', 'aria-valuenow', 'aria-label'].map((a) => m.getAttribute(a)),
+      ),
+      ['0', '200000', '18432', 'Context window: 18,432 of 200,000 tokens used (9%)'],
+    );
+    const bar = await meter.locator('.context-meter-fill').evaluate((f) => {
+      const track = f.parentElement!;
+      return {
+        filled: f.getBoundingClientRect().width / track.getBoundingClientRect().width,
+        colours: [getComputedStyle(f).backgroundColor, getComputedStyle(track).backgroundColor],
+      };
+    });
+    assert.ok(bar.filled > 0.05 && bar.filled < 0.15, `the bar is ${bar.filled} full, not 9 %`);
+    assert.notEqual(bar.colours[0], bar.colours[1], 'the bar is told apart from its track');
     const ours = (await recorded(frame)).samples.filter((s) => s.title.includes(task));
     const running = ours.filter((s) => s.status === 'running');
     assert.ok(running.length > 0, `never saw the turn running: ${JSON.stringify(ours.slice(0, 5))}`);

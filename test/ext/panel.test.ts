@@ -45,7 +45,10 @@ describe('Session panel', () => {
     assert.equal(turn.status, 'completed');
     const expected = withStoredTurn(den.emu, await serverTranscript(den.api, id), turn.agentMessageId);
     assert.deepEqual(panel.transcript.turns.at(-1)?.blocks, expected.turns.at(-1)?.blocks);
-    await waitShows(panel, () => expected, 'the webview to show the finished turn');
+    // the emulator's context.usage is the turn's context use, which the header's meter shows
+    assert.deepEqual(turn.contextUsage, { used: 18_432, max: 200_000, fraction: 0.09216 });
+    const digest = await waitShows(panel, () => expected, 'the webview to show the finished turn');
+    if (webviewBuilt()) assert.deepEqual(digest?.contextUsage, turn.contextUsage, 'the meter');
     assert.ok(
       panel.stats.posts < den.emu.storedEvents(id, turn.agentMessageId).length,
       `${panel.stats.posts} posts`,

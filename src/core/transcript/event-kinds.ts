@@ -2,6 +2,8 @@ import { l10n } from '../shared/l10n';
 /**
  * What each event kind does to a turn (see service-behaviour.md, "Event kinds"). Every handler reads
  * its payload tolerantly; an event that cannot be placed becomes a generic block, never an error.
+ * A kind not listed here (`focus`, a dev-server-ready event, …) is kept whole as a generic block,
+ * and so is a `context.usage` whose payload is not one of the shapes `context-usage.ts` reads.
  */
 import {
   addBlock,
@@ -20,6 +22,7 @@ import {
   uniqueBlockId,
 } from './blocks';
 import { noteCreated, noteUpdated } from './change-set';
+import { readContextUsage, sameUsage } from './context-usage';
 import { applySnapshot } from './files';
 import { applyLegacyState } from './legacy';
 import {
@@ -182,8 +185,17 @@ function requestKind(kind: string): InputRequestKind {
   return kind === 'input.request' ? 'reply' : 'approval';
 }
 
-/** Kinds that do not show the agent moved on from a request (it may report its phase while waiting). */
-const STILL_WAITING = new Set([...INPUT_REQUEST_KINDS, 'task.phase', 'sandbox.snapshot', 'state.snapshot']);
+/**
+ * Kinds that do not show the agent moved on from a request (it may report its phase, files or
+ * context use while waiting).
+ */
+const STILL_WAITING = new Set([
+  ...INPUT_REQUEST_KINDS,
+  'task.phase',
+  'sandbox.snapshot',
+  'state.snapshot',
+  'context.usage',
+]);
 
 function askInput(c: EventContext): void {
   const asked = ['message', 'question', 'prompt', 'text', 'title']
@@ -361,6 +373,15 @@ const handlers: Record<string, Handler> = {
     add(c, m);
   },
   ...Object.fromEntries(INPUT_REQUEST_KINDS.map((k) => [k, askInput])),
+  // Documented by title only (kind and shape assumed): the latest reading wins; one that cannot be
+  // read is kept as a generic block, as an unknown kind is.
+  'context.usage': (c) => {
+    const reading = readContextUsage(c.payload);
+    if (!reading) return keepGeneric(c);
+    if (sameUsage(reading.usage, c.turn.contextUsage)) return;
+    c.turn.contextUsage = reading.usage;
+    c.cs.turnInfoChanged = true;
+  },
   'state.snapshot': (c) => {
     const p = c.payload;
     const covered = num(p.last_event_id) ?? num(p.lastEventId);
@@ -384,7 +405,8 @@ export function applyKind(c: EventContext): void {
   const handler = Object.prototype.hasOwnProperty.call(handlers, c.kind) ? handlers[c.kind] : keepGeneric;
   handler(c);
   // A known kind other than a request or a status report means the agent moved on (or the person
-  // answered, `message.received`); an unknown kind (`focus`, `context.usage`…) says nothing.
+  // answered, `message.received`); an unknown kind (`focus`…) and a report of context use (read or
+  // not) say nothing.
   const t = c.turn;
   if (
     t.needsInput !== undefined &&

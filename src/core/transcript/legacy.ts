@@ -16,6 +16,7 @@ import {
   toolNameFromId,
 } from './blocks';
 import { noteCreated, noteUpdated } from './change-set';
+import { readContextUsage, sameUsage } from './context-usage';
 import {
   isTerminalStatus,
   type Block,
@@ -28,6 +29,12 @@ import {
 import { mergeTodos } from './plan';
 import { isRecord } from '../shared/schema';
 import { copyRecord, num, readFiles, rec, str, strOrNum, type Rec } from './read';
+
+/**
+ * Block types of a legacy state that report the context window, read as `context.usage` is (one that
+ * cannot be read stays a generic block like any unknown type).
+ */
+const LEGACY_USAGE_TYPES = new Set(['context_usage', 'context.usage']);
 
 /** What a legacy state carries; every field optional and untrusted. */
 export interface LegacyState {
@@ -194,8 +201,10 @@ function setStatusFields(turn: Turn, state: LegacyState, cs: ChangeSet): void {
  * block of that id in place (or is appended); blocks the state does not mention stay (nothing is
  * dropped). The state is read tolerantly: a block of a type Den does not know becomes a generic
  * block, and fields of a known block that Den does not show follow it as a generic `block.fields`
- * block (id `<block id>#fields`), so nothing the state carries is lost. `lastEventId` (when given) becomes the turn's, so events the state already contains are
- * skipped as duplicates. Changes are recorded in `cs`.
+ * block (id `<block id>#fields`), so nothing the state carries is lost. A readable `context_usage`
+ * block becomes the turn's `contextUsage` (the last one wins), not a block. `lastEventId` (when
+ * given) becomes the turn's, so events the state already contains are skipped as duplicates.
+ * Changes are recorded in `cs`.
  */
 export function applyLegacyState(turn: Turn, state: LegacyState, maxLogChars: number, cs: ChangeSet): void {
   setStatusFields(turn, state, cs);
@@ -225,6 +234,17 @@ export function applyLegacyState(turn: Turn, state: LegacyState, maxLogChars: nu
       const merged = Array.isArray(raw.todos) && mergeTodos(turn.plan, raw.todos);
       if (created || merged) cs.planChanged = true;
       const extra = leftover(raw, strOrNum(raw.id) ?? 'plan', new Set(['id', 'type', 'todos']));
+      if (extra) put(extra);
+      return;
+    }
+    const usage = LEGACY_USAGE_TYPES.has(type) ? readContextUsage(raw) : undefined;
+    if (usage) {
+      // The latest reading of the context window: the turn's, not a block (`context.usage`).
+      if (!sameUsage(usage.usage, turn.contextUsage)) {
+        turn.contextUsage = usage.usage;
+        cs.turnInfoChanged = true;
+      }
+      const extra = leftover(raw, strOrNum(raw.id) ?? `${type}:${i}`, new Set(['id', 'type', ...usage.keys]));
       if (extra) put(extra);
       return;
     }

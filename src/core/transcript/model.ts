@@ -66,6 +66,21 @@ export interface Turn {
   lastEventId: number;
   /** The `stream_entry_id` of the last applied event that carried one (resume cursor). */
   lastStreamEntryId?: string;
+  /**
+   * How much of the model's context window the turn uses, as the service last said
+   * (`context.usage`, or a legacy `context_usage` block; see `context-usage.ts`).
+   */
+  contextUsage?: ContextUsage;
+}
+
+/**
+ * A reading of the context window: `fraction` (0–1) always; `used` and `max` tokens together, when
+ * the service said them (it may give only a share). `fraction` is `used / max`, at most 1.
+ */
+export interface ContextUsage {
+  used?: number;
+  max?: number;
+  fraction: number;
 }
 
 /** How the person answers a turn that waits for them (`Turn.asks`). */
@@ -218,7 +233,10 @@ export interface ChangeSet {
   appends: readonly BlockAppend[];
   /** `status` changed. */
   statusChanged: boolean;
-  /** Other turn fields changed: phase, eta, queue position, error, abort reason, result, user message. */
+  /**
+   * Other turn fields changed: phase, eta, queue position, error, abort reason, result, user message,
+   * context usage.
+   */
   turnInfoChanged: boolean;
   planChanged: boolean;
   filesChanged: boolean;

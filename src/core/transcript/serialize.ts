@@ -20,6 +20,7 @@ import {
   type Guard,
   type Infer,
 } from '../shared/schema';
+import { isContextUsage } from './context-usage';
 import type { Block, FileChange, Plan, Transcript, Turn, UserMessage } from './model';
 
 export const TRANSCRIPT_SNAPSHOT_VERSION = 1;
@@ -120,6 +121,7 @@ const isTurn = object({
   files: arrayOf(isFileChange),
   lastEventId: isFiniteNumber,
   lastStreamEntryId: optional(isString),
+  contextUsage: optional(isContextUsage),
 });
 
 const isTranscript = object({ sessionId: isString, title: optional(isString), turns: arrayOf(isTurn) });

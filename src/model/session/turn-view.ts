@@ -21,6 +21,7 @@ export function turnHeader(t: Turn): TurnHeader {
   if (t.abortReason !== undefined) h.abortReason = t.abortReason;
   if (t.needsInput !== undefined) h.needsInput = t.needsInput;
   if (t.asks !== undefined) h.asks = t.asks;
+  if (t.contextUsage !== undefined) h.contextUsage = t.contextUsage;
   return h;
 }
 

@@ -4,6 +4,7 @@
  * block, a turn, the composer) are richer than what the webview must check, `custom` guards check
  * the fields the webview relies on and carry the declared type. No `vscode` import.
  */
+import { isContextUsage } from '../../core/transcript/context-usage';
 import type { Block, FileChange, Plan } from '../../core/transcript/model';
 import {
   arrayOf,
@@ -48,6 +49,8 @@ const headerShape = {
   id: isString,
   status: isString,
   userMessage: object({ text: isString, files: isArray }),
+  /** Read by the header's meter: numbers it can draw, or the header is refused whole. */
+  contextUsage: optional(isContextUsage),
 };
 const isTurnHeader = custom<TurnHeader>(object(headerShape));
 const isTurnView = custom<TurnView>(object({ ...headerShape, blocks: arrayOf(isBlock), files: isArray }));

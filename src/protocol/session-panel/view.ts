@@ -4,13 +4,16 @@
  * types: the webview bundle uses it.
  */
 import type { Effort, Mode } from '../../core/client/types';
-import type { Block, FileChange, Plan, Turn, TurnStatus } from '../../core/transcript/model';
+import type { Block, ContextUsage, FileChange, Plan, Turn, TurnStatus } from '../../core/transcript/model';
 
 /** What the person chose for a message held back by a 429. */
 export const HELD_TURN_ACTIONS = ['send', 'sendWhenReady', 'edit'] as const;
 export type HeldTurnAction = (typeof HELD_TURN_ACTIONS)[number];
 
-/** A turn without its blocks, plan and files (those travel in their own deltas). */
+/**
+ * A turn without its blocks, plan and files (those travel in their own deltas). Its `contextUsage`
+ * travels here: the panel's header shows the latest turn's.
+ */
 export interface TurnHeader extends Pick<
   Turn,
   | 'userMessage'
@@ -22,6 +25,7 @@ export interface TurnHeader extends Pick<
   | 'abortReason'
   | 'needsInput'
   | 'asks'
+  | 'contextUsage'
 > {
   /** The agent message id (the turn's id everywhere in the panel). May be '' for a user message not yet answered. */
   id: string;
@@ -105,6 +109,8 @@ export interface WebviewDigest {
   }[];
   /** Rendered DOM rows (windowed rendering keeps this small for long transcripts). */
   renderedBlocks: number;
+  /** What the header's context window meter shows; absent while it is hidden. */
+  contextUsage?: ContextUsage;
   composerText: string;
 }
 

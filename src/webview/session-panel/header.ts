@@ -1,11 +1,13 @@
 /**
- * The panel's header (session title, service host, connection state with Retry) and the notice
+ * The panel's header (session title, service host, context window meter, connection state with Retry) and the notice
  * banner (an error, warning or note with action buttons that run Den commands through the host).
  */
 import { l10n } from '../../core/shared/l10n';
+import type { ContextUsage } from '../../core/transcript/model';
 import type { ConnectionView, Notice, SessionHeader } from '../../protocol/session-panel/messages';
 import { clear, h } from '../shared/dom';
 import type { Post } from '../shared/post';
+import { ContextMeter } from './context-meter';
 
 const connectionText = (): Record<ConnectionView['state'], string> => ({
   idle: l10n.t('Idle'),
@@ -23,6 +25,7 @@ export class HeaderView {
   private readonly state: HTMLElement;
   private readonly retry: HTMLButtonElement;
   private readonly connection: HTMLElement;
+  private readonly meter = new ContextMeter();
 
   constructor(post: Post) {
     this.title = h('h1', { id: 'session-title', class: 'session-title', text: l10n.t('Session') });
@@ -42,7 +45,7 @@ export class HeaderView {
     ]);
     this.el = h('header', { class: 'panel-header' }, [
       h('div', { class: 'title-line' }, [this.title, this.service]),
-      this.connection,
+      h('div', { class: 'header-status' }, [this.meter.el, this.connection]),
     ]);
     this.setConnection({ state: 'loading' });
   }
@@ -51,6 +54,11 @@ export class HeaderView {
     this.title.textContent = s.title || l10n.t('Untitled session');
     this.service.textContent = s.service;
     this.service.hidden = !s.service;
+  }
+
+  /** The context window's use, as the latest turn that reported it says (none: hidden). */
+  setContextUsage(u: ContextUsage | undefined): void {
+    this.meter.set(u);
   }
 
   setConnection(c: ConnectionView): void {

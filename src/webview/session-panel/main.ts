@@ -104,6 +104,7 @@ function start(): void {
       if (c.reset || c.connection) header.setConnection(store.connection);
       if (c.reset || c.notice) notice.set(store.notice);
       if (c.reset || c.reviewComments) feedback.set(store.session!.sessionId, store.reviewComments);
+      if (c.reset || c.turns.size > 0) header.setContextUsage(store.contextUsage());
       // an answer the host settled: its box is usable again (refused) or closes (answered)
       for (const r of c.sendResults) {
         const turnId = answers.settle(r.sendId, r.outcome);

@@ -5,7 +5,13 @@
  */
 import { appendToLog } from '../../core/transcript/blocks';
 import { dispatch, type Handlers } from '../../protocol/shared/handlers';
-import { DEFAULT_MAX_LOG_CHARS, type Block, type FileChange, type Plan } from '../../core/transcript/model';
+import {
+  DEFAULT_MAX_LOG_CHARS,
+  type Block,
+  type ContextUsage,
+  type FileChange,
+  type Plan,
+} from '../../core/transcript/model';
 import type {
   ComposerState,
   ConnectionView,
@@ -166,7 +172,6 @@ export class Store {
     return t && i !== undefined ? t.blocks[i] : undefined;
   }
 
-  /** The last turn, if it can be continued. */
   /** The latest turn that waits for the person's answer, if any. */
   waiting(): TurnState | undefined {
     for (let i = this.turns.length - 1; i >= 0; i--) {
@@ -176,6 +181,16 @@ export class Store {
     return undefined;
   }
 
+  /** The context window's use as the latest turn that reported it says, if any did. */
+  contextUsage(): ContextUsage | undefined {
+    for (let i = this.turns.length - 1; i >= 0; i--) {
+      const u = this.turns[i].header.contextUsage;
+      if (u) return u;
+    }
+    return undefined;
+  }
+
+  /** The last turn, if it can be continued. */
   continuable(): TurnState | undefined {
     const last = this.turns[this.turns.length - 1];
     return last && last.header.hasContinuation && last.header.id ? last : undefined;
@@ -183,7 +198,9 @@ export class Store {
 
   /** What the `probe` test hook reports. */
   digest(renderedBlocks: number, composerText: string): WebviewDigest {
+    const usage = this.contextUsage();
     return {
+      ...(usage ? { contextUsage: usage } : {}),
       lastSeq: this.lastSeq ?? -1,
       turns: this.turns.map((t) => ({
         id: t.header.id,

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { emptyChangeSet } from '../../../src/core/transcript/change-set';
+import { applyLegacyState } from '../../../src/core/transcript/legacy';
+import { newTurn } from '../../../src/core/transcript/reducer';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../index';
 import { eventsOf, openStream, startTurn } from './helpers';
 
@@ -97,6 +100,32 @@ describe('emulator: state.snapshot and replay switches', () => {
     const types = blocks.map((b) => b.type);
     for (const t of ['focus', 'context_usage', 'sandbox_files', 'markdown', 'thought'])
       assert.ok(types.includes(t), t);
+    // the context use comes as a block of its own type, in the shape of the live event
+    const usage = blocks.find((b) => b.type === 'context_usage');
+    assert.deepEqual(usage && { used: usage.used_tokens, max: usage.max_tokens }, {
+      used: 18_432,
+      max: 200_000,
+    });
+    // Den reads it as the turn's context use, not as a block
+    const turn = newTurn(mid, 0);
+    applyLegacyState(turn, { blocks, status: { phase: 'completed' } }, 200_000, emptyChangeSet(mid));
+    assert.deepEqual(turn.contextUsage, { used: 18_432, max: 200_000, fraction: 0.09216 });
+    assert.equal(
+      turn.blocks.some((b) => b.id === usage?.id),
+      false,
+    );
+  });
+
+  it('reports the coding turn’s context use as a context.usage event, after its files and before its answer', async () => {
+    const emu = await emulator({});
+    const { sid, mid } = await finishedTurn(emu, 'Add a parser');
+    const kinds = emu.storedEvents(sid, mid).map((e) => e.kind);
+    const at = kinds.indexOf('context.usage');
+    assert.ok(
+      at > kinds.indexOf('sandbox.snapshot') && at < kinds.indexOf('markdown.chunk'),
+      kinds.join(' '),
+    );
+    assert.deepEqual(emu.storedEvents(sid, mid)[at].payload, { used_tokens: 18_432, max_tokens: 200_000 });
   });
 
   it('cuts connections right after the snapshot at the dropAfterSnapshot rate', async () => {

@@ -96,7 +96,7 @@ describe('legacy blocks are read tolerantly', () => {
   it('keeps blocks of unknown types whole, and entries that are not objects', () => {
     const t = mapped([
       { id: 'focus:7', type: 'focus', title: 'Writing code', detail: 'src/a.ts' },
-      { id: 'usage:9', type: 'context_usage', used_tokens: 10, max_tokens: 100 },
+      { id: 'usage:9', type: 'context_usage', used_tokens: 'ten', max_tokens: 100 },
       'a bare string',
       42,
     ]);
@@ -109,9 +109,10 @@ describe('legacy blocks are read tolerantly', () => {
     assert.deepEqual(generic(t, 'usage:9').payload, {
       id: 'usage:9',
       type: 'context_usage',
-      used_tokens: 10,
+      used_tokens: 'ten',
       max_tokens: 100,
     });
+    assert.equal(t.contextUsage, undefined, 'a usage block that cannot be read is only a block');
     assert.ok(shown(t).includes('a bare string'));
     assert.ok(shown(t).includes('42'));
   });
@@ -149,5 +150,40 @@ describe('legacy blocks are read tolerantly', () => {
     );
     assert.deepEqual([...cs.blocksUpdated].sort(), ['answer:main', 'tool:a:1#fields']);
     assert.deepEqual(generic(turn, 'tool:a:1#fields').payload, { ticks: 2 });
+  });
+
+  it("reads a context_usage block as the turn's context use, the last one winning, with no block", () => {
+    const turn = newTurn('agent-1', 0);
+    const cs = emptyChangeSet('agent-1');
+    applyLegacyState(
+      turn,
+      {
+        blocks: [
+          { id: 'usage:3', type: 'context_usage', used_tokens: 1000, max_tokens: 100_000 },
+          { id: 'answer:main', type: 'markdown', content: 'ok' },
+          { id: 'usage:9', type: 'context_usage', used: 50_000, total: 100_000, cached_tokens: 7 },
+        ],
+        status: { phase: 'running' },
+      },
+      1000,
+      cs,
+    );
+    assert.deepEqual(turn.contextUsage, { used: 50_000, max: 100_000, fraction: 0.5 });
+    assert.equal(cs.turnInfoChanged, true);
+    assert.deepEqual(
+      turn.blocks.map((b) => b.id),
+      ['answer:main', 'usage:9#fields'],
+      "only the field Den does not read is kept, as the block's extra fields",
+    );
+    assert.deepEqual(generic(turn, 'usage:9#fields').payload, { cached_tokens: 7 });
+
+    const again = emptyChangeSet('agent-1');
+    applyLegacyState(
+      turn,
+      { blocks: [{ id: 'usage:9', type: 'context_usage', used: 50_000, total: 100_000 }] },
+      1000,
+      again,
+    );
+    assert.equal(again.turnInfoChanged, false, 'the same reading again changes nothing');
   });
 });

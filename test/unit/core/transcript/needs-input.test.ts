@@ -40,13 +40,16 @@ describe('transcript: the agent needs input', () => {
     assert.equal(cs.turnInfoChanged, false);
   });
 
-  it('stays while the service reports its phase, files or unknown kinds', () => {
+  it('stays while the service reports its phase, files, context use (read or not) or unknown kinds', () => {
     const { turn } = fold((e) => [
       ASK(e),
       e('task.phase', { phase: 'running' }),
       e('sandbox.snapshot', { sandbox_id: 's', snapshot: {} }),
+      e('context.usage', { used_tokens: 10, max_tokens: 100 }),
       e('context.usage', { used: 10 }),
+      e('focus', { title: 'Waiting' }),
     ]);
+    assert.equal(turn.contextUsage?.used, 10, 'the readable usage was read');
     assert.equal(turn.needsInput, 'Approve the 3-step plan?');
   });
 

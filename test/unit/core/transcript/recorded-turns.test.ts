@@ -21,10 +21,11 @@ describe('transcript reducer on recorded turns', () => {
         'tool:tool:write_file:2',
         'thought:thought:2',
         'tool:tool:run_command:1',
-        'generic:context.usage#23',
         'markdown:answer:main',
       ],
+      "the context window use is the turn's, not a block",
     );
+    assert.deepEqual(turn.contextUsage, { used: 18_432, max: 200_000, fraction: 18_432 / 200_000 });
     const write = byId(turn, 'tool:write_file:1') as ToolBlock;
     assert.equal(write.status, 'success');
     assert.equal(write.parameters.path, 'src/add-whitespace-normalizer.ts');

@@ -177,7 +177,6 @@ describe('transcript reducer: robustness', () => {
     const turn = t.turns[0];
     const generic = turn.blocks.filter((b) => b.type === 'generic').map((b) => b.id);
     assert.deepEqual(generic, [
-      'context.usage#4',
       'dev_server.ready#13',
       'plan_approval.request#14',
       'chart:1',
@@ -194,6 +193,7 @@ describe('transcript reducer: robustness', () => {
         payload: { series: [1, 2, 3, 4], type: 'chart' },
       },
     );
+    assert.deepEqual(turn.contextUsage, { used: 1200, max: 200_000, fraction: 0.006 }, 'read, not a block');
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
     assert.equal(
       (turn.blocks.find((b) => b.id === 'answer:main') as { text: string }).text,

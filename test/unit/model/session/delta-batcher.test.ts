@@ -123,6 +123,22 @@ describe('DeltaBatcher', () => {
     assert.equal(turns[0].turn.status, 'running');
   });
 
+  it('posts a context.usage reading as a turn header delta, not as a block or a whole view', () => {
+    const r = rig();
+    const ev = eventFactory();
+    r.feed([ev('context.usage', { used_tokens: 18_432, max_tokens: 200_000 })]);
+    r.clock.advance(100);
+    const last = r.batches().at(-1);
+    assert.deepEqual(
+      last?.map((d) => (d.type === 'turn' ? ['turn', d.turn.contextUsage] : [d.type])),
+      [['turn', { used: 18_432, max: 200_000, fraction: 0.09216 }]],
+    );
+    assert.equal(r.posts.filter((m) => m.type === 'init').length, 1, 'the first init only');
+    r.feed([ev('context.usage', { used: 18_432, total: 200_000 })]);
+    r.clock.advance(100);
+    assert.equal(r.batches().length, 1, 'the same reading again posts nothing');
+  });
+
   it('keeps tool log appends of different streams as separate runs, in order', () => {
     const r = rig();
     const ev = eventFactory();

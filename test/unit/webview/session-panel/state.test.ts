@@ -51,6 +51,7 @@ describe('webview store', () => {
         assert.equal(d.lastSeq, s.batches[s.batches.length - 1].seq);
         assert.equal(d.renderedBlocks, 3);
         assert.equal(d.composerText, 'draft');
+        assert.deepEqual(d.contextUsage, s.transcript.turns[0].contextUsage, 'what the header meter shows');
         assert.deepEqual(posted, []);
       });
     }

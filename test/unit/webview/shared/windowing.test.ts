@@ -168,13 +168,12 @@ describe('webview transcript rows', () => {
         'block:tool:write_file:2',
         'block:thought:2',
         'block:tool:run_command:1',
-        'block:context.usage#23',
         'md:answer:main:0',
         'md:answer:main:1',
         'files',
         'status',
       ],
-      'the message repeating the request is not shown',
+      'the message repeating the request is not shown, nor the context window use (the header shows it)',
     );
     assert.equal(new Set(rows.map((r) => r.key)).size, rows.length, 'keys are unique');
     const metrics = { lineHeight: 20, charsPerLine: 80 };
