@@ -130,6 +130,12 @@ describe('A person reviews the agent’s work like a pull request', function () 
       ...UI_WAIT,
       until: (icons) => icons.length === 2 && icons.every((c) => c === RESOLVED_ICON),
     });
+    // The test file's thread, expanded in the editor, says why it is resolved; the line changed under it.
+    await runCommand(page, 'Comments: Expand All Comments');
+    await page
+      .locator('.part.editor .review-widget', { hasText: 'Addressed: the agent changed these lines' })
+      .first()
+      .waitFor();
     await shot(wb, 'review-loop-4-addressed');
   });
 });
