@@ -19,6 +19,7 @@ import { redactingLogger, type Logger } from './core/shared/log';
 import { SessionFileSystem } from './editor/session-files/session-fs';
 import { ApplyPreviews } from './editor/apply/apply-review';
 import { ReviewActions } from './editor/apply/review-actions';
+import { HunkActions } from './editor/apply/hunk-actions';
 import { WorkspaceFileStatus } from './editor/session-files/workspace-file-status';
 import { BaseStore } from './model/apply/bases';
 import { Connection } from './editor/platform/connection';
@@ -320,6 +321,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
       filesThatRunCode: () => connection.settings.filesThatRunCode,
     }),
     ...registerReviewCommands(connection, files, reviewActions),
+    new HunkActions({ bases: baseLookup, filesThatRunCode: () => connection.settings.filesThatRunCode }),
     passcode,
     webTasks,
     webTasksView,
