@@ -20,7 +20,7 @@
  *   every hunk is exactly Apply's merge (the agent's trailing-newline change included).
  */
 import { diffLines, type Hunk } from './line-diff';
-import { asLines, merge3, type Conflict, type Content, type LineRange } from './merge';
+import { asLines, merge3, sameLines, sideRange, type Conflict, type Content, type LineRange } from './merge';
 import { contents, joinLines, type Line } from './text';
 
 export type HunkState = 'pending' | 'applied' | 'conflict';
@@ -158,8 +158,7 @@ function classify(mine: Hunk[], yours: Hunk[], ours: Line[], theirs: Line[]): Ag
     d = o.end - end;
     if (j === j0) continue;
     const t = sideRange(mine, j0, j, start, end, 0);
-    const state: HunkState =
-      i === i0 ? 'pending' : sameText(ours, o, theirs, t) ? 'applied' : 'conflict';
+    const state: HunkState = i === i0 ? 'pending' : sameLines(ours, o, theirs, t) ? 'applied' : 'conflict';
     for (let k = j0; k < j; k++) {
       const h = mine[k];
       const workspace =
@@ -174,20 +173,6 @@ function classify(mine: Hunk[], yours: Hunk[], ours: Line[], theirs: Line[]): Ag
     }
   }
   return out;
-}
-
-/** A side's lines for the base region `[start, end)` (as in `merge.ts`). */
-function sideRange(hunks: Hunk[], from: number, to: number, start: number, end: number, d: number): LineRange {
-  if (from === to) return { start: start + d, end: end + d };
-  const first = hunks[from];
-  const last = hunks[to - 1];
-  return { start: first.bStart - (first.aStart - start), end: last.bEnd + (end - last.aEnd) };
-}
-
-function sameText(a: Line[], ra: LineRange, b: Line[], rb: LineRange): boolean {
-  if (ra.end - ra.start !== rb.end - rb.start) return false;
-  for (let k = 0; k < ra.end - ra.start; k++) if (a[ra.start + k].text !== b[rb.start + k].text) return false;
-  return true;
 }
 
 /**

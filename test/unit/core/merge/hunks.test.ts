@@ -59,7 +59,11 @@ describe('core/merge/hunks', () => {
 
     it('keeps the same hunks while the workspace changes (accepting one does not renumber the rest)', () => {
       const before = agentHunks({ base, workspace: base, agent: three });
-      const after = agentHunks({ base, workspace: applied({ base, workspace: base, agent: three }, [1]), agent: three });
+      const after = agentHunks({
+        base,
+        workspace: applied({ base, workspace: base, agent: three }, [1]),
+        agent: three,
+      });
       assert.ok(before.ok && after.ok);
       assert.deepEqual(
         after.hunks.map((h) => [h.index, h.base, h.agent]),
@@ -111,7 +115,10 @@ describe('core/merge/hunks', () => {
         ok: false,
         reason: 'binary',
       });
-      assert.deepEqual(applyHunks({ base, workspace: base }, { accept: [0] }), { ok: false, reason: 'deleted' });
+      assert.deepEqual(applyHunks({ base, workspace: base }, { accept: [0] }), {
+        ok: false,
+        reason: 'deleted',
+      });
     });
 
     it('line endings are not changes: a CRLF workspace and an LF agent differ only where the agent edited', () => {
@@ -137,7 +144,10 @@ describe('core/merge/hunks', () => {
 
     it('merges with the workspace’s own edits elsewhere', () => {
       const workspace = L('a', 'b', 'c', 'd', 'e', 'f', 'G!', 'h', 'i');
-      assert.equal(applied({ base, workspace, agent: three }, [1]), L('a', 'b', 'c', 'd', 'E', 'e2', 'f', 'G!', 'h', 'i'));
+      assert.equal(
+        applied({ base, workspace, agent: three }, [1]),
+        L('a', 'b', 'c', 'd', 'E', 'e2', 'f', 'G!', 'h', 'i'),
+      );
     });
 
     it('rejecting a pending hunk writes nothing; rejecting an applied one puts the base’s lines back', () => {
@@ -172,7 +182,24 @@ describe('core/merge/hunks', () => {
       assert.equal(r.conflicts.length, 1);
       assert.equal(
         r.text,
-        L('a', 'b', 'c', 'd', M.ours, 'mine', M.base, 'e', M.separator, 'E', 'e2', M.theirs, 'f', 'g', 'h', 'i'),
+        L(
+          'a',
+          'b',
+          'c',
+          'd',
+          M.ours,
+          'mine',
+          M.base,
+          'e',
+          M.separator,
+          'E',
+          'e2',
+          M.theirs,
+          'f',
+          'g',
+          'h',
+          'i',
+        ),
       );
       // The pending hunks next to it stay out.
       const clean = applyHunks({ base, workspace, agent: three }, { accept: [0] });
@@ -207,7 +234,10 @@ describe('core/merge/hunks', () => {
     });
 
     it('without a base, accepting one hunk of the workspace → agent diff changes only that', () => {
-      assert.equal(applied({ workspace: agent, agent: three }, [1]), L('a', 'B', 'c', 'd', 'E', 'e2', 'f', 'g', 'h', 'i', 'j'));
+      assert.equal(
+        applied({ workspace: agent, agent: three }, [1]),
+        L('a', 'B', 'c', 'd', 'E', 'e2', 'f', 'g', 'h', 'i', 'j'),
+      );
     });
 
     it('randomly: hunks accepted one by one in any order end as Apply’s merge, the count going up by one', () => {
