@@ -178,9 +178,26 @@ describe('Hunk by hunk in the review diff: accept, reject, undo, the state follo
     ).catch(() => assert.fail(JSON.stringify(panel.host.view.initBody().fileStatus)));
     assert.equal(fileStatusText(partly), 'partly applied · 2 of 3 hunks');
 
-    // 3. Reject the first TODO's hunk: nothing is written, its lens says it is kept out.
-    const two = await vscode.commands.executeCommand<HunkResult>('den.rejectHunk', agent, 1);
+    // 3. Reject the first TODO's hunk at the cursor of the diff's workspace side, as the title bar's
+    // `…` menu runs it (the resource, then an editor context): nothing is written, its lens says so.
+    // (the panel took the focus: back to the review first)
+    await vscode.commands.executeCommand('den.compareWithWorkspace', sessionId, rel);
+    await waitFor(
+      'the agent side focused again',
+      () => vscode.window.activeTextEditor?.document.uri.scheme === 'den-session',
+      5_000,
+    );
+    await vscode.commands.executeCommand('workbench.action.compareEditor.focusOtherSide');
+    const left = await waitFor(
+      'the workspace side focused',
+      () => vscode.window.activeTextEditor?.document.uri.fsPath === file && vscode.window.activeTextEditor,
+      5_000,
+    );
+    const todo = left.document.getText().split('\n').indexOf(FIRST[0]);
+    left.selection = new vscode.Selection(todo, 2, todo, 2);
+    const two = await vscode.commands.executeCommand<HunkResult>('den.rejectHunk', agent, { groupId: 0 });
     assert.equal(two?.done, 'rejected', two?.message);
+    assert.deepEqual(two.hunks, [1]);
     assert.equal(disk(), HEADER + MINE.replace(SECOND[0], SECOND[1]));
     assert.ok((await lensTitles(agent)).includes('Hunk 2: kept out'));
 

@@ -419,6 +419,9 @@ function hunkAtCursor(target: Target, hunks: readonly AgentHunk[]): AgentHunk | 
   if (!editor) return undefined;
   const line = editor.selection.active.line;
   const agentSide = editor.document.uri.toString() === target.uri.toString();
+  // Else the workspace side of the same review: the workspace file itself, nothing else.
+  if (!agentSide && editor.document.uri.toString() !== fileUri(target.folder, target.relPath).toString())
+    return undefined;
   const range = (h: AgentHunk) => (agentSide ? h.agent : h.workspace);
   return (
     hunks.find((h) => line >= range(h).start && line < range(h).end) ??
