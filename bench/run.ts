@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { benchCache } from './cache';
+import { benchHunks } from './hunks';
 import { benchPanel } from './panel';
 import { benchResume } from './resume';
 import { benchSessionsPage } from './sessions-page';
@@ -48,6 +49,17 @@ async function main(): Promise<void> {
     console.log(
       `cache: ${r.events}-event transcript (${(r.bytes / 1e6).toFixed(1)} MB): serialize ${r.serializeMs.toFixed(1)} ms; ` +
         `deserialize ${r.deserializeMs.toFixed(1)} ms, of which the shape check ${r.checkMs.toFixed(2)} ms (median of 30)`,
+    );
+  }
+  if (!only || only === 'hunks') {
+    const r = benchHunks();
+    const x = (ms: number, base: number) => `${ms.toFixed(2)} ms (${(ms / base).toFixed(2)}× the merge)`;
+    console.log(
+      `hunks: a turn of ${r.files} files with ${r.hunks.toLocaleString('en-US')} hunks: every file's hunks and states ${x(r.reviewMs, r.mergeAllMs)}, ` +
+        `baseline the three-way merge of every file ${r.mergeAllMs.toFixed(2)} ms; one hunk accepted + the file's hunks again, median ${x(r.actionMs, r.mergeOneMs)}, ` +
+        `p99 ${r.actionP99Ms.toFixed(2)} ms over ${r.actions} actions, baseline one file's merge ${r.mergeOneMs.toFixed(2)} ms; ` +
+        `in one file of ${r.bigHunks.toLocaleString('en-US')} hunks ${x(r.bigActionMs, r.bigMergeMs)}, its merge ${r.bigMergeMs.toFixed(2)} ms ` +
+        `(targets: states of 200 files ≤ 200 ms; each action ≤ 100 ms to the edited text)`,
     );
   }
   if (!only || only === 'webtask') {

@@ -20,6 +20,7 @@ import { SessionFileSystem } from './editor/session-files/session-fs';
 import { ApplyPreviews } from './editor/apply/apply-review';
 import { ReviewActions } from './editor/apply/review-actions';
 import { ReviewComments } from './editor/review-comments/review-comments';
+import { HunkActions } from './editor/apply/hunk-actions';
 import { WorkspaceFileStatus } from './editor/session-files/workspace-file-status';
 import { BaseStore } from './model/apply/bases';
 import { Connection } from './editor/platform/connection';
@@ -339,6 +340,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     // The Session panel's Send Feedback bar: the session's open comments, kept current.
     comments.onDidChange((id) => registry.host(id)?.view.setReviewComments(comments.openCount(id))),
     panels.onDidShowPanel((id) => registry.host(id)?.view.setReviewComments(comments.openCount(id))),
+    new HunkActions({ bases: baseLookup, filesThatRunCode: () => connection.settings.filesThatRunCode }),
     passcode,
     webTasks,
     webTasksView,

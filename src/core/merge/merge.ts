@@ -269,7 +269,7 @@ class Merger {
  * (lines between them and the region's edges are unchanged), or, with none, the region shifted by
  * the side's offset `d`.
  */
-function sideRange(
+export function sideRange(
   hunks: Hunk[],
   from: number,
   to: number,
@@ -283,7 +283,8 @@ function sideRange(
   return { start: first.bStart - (first.aStart - start), end: last.bEnd + (end - last.aEnd) };
 }
 
-function sameLines(a: Line[], ra: LineRange, b: Line[], rb: LineRange): boolean {
+/** Whether two ranges of lines hold the same contents (endings aside). */
+export function sameLines(a: Line[], ra: LineRange, b: Line[], rb: LineRange): boolean {
   if (ra.end - ra.start !== rb.end - rb.start) return false;
   for (let k = 0; k < ra.end - ra.start; k++) if (a[ra.start + k].text !== b[rb.start + k].text) return false;
   return true;

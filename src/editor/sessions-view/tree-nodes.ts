@@ -145,6 +145,7 @@ export function turnItem(
 const STATE_ICON: Record<FileStatus['state'], [icon: string, color: string]> = {
   new: ['diff-added', 'gitDecoration.addedResourceForeground'],
   modified: ['diff-modified', 'gitDecoration.modifiedResourceForeground'],
+  partly: ['diff-modified', 'gitDecoration.modifiedResourceForeground'],
   deleted: ['diff-removed', 'gitDecoration.deletedResourceForeground'],
   conflicts: ['warning', 'gitDecoration.conflictingResourceForeground'],
   identical: ['check', 'gitDecoration.ignoredResourceForeground'],

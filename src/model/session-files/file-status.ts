@@ -11,7 +11,8 @@
  * marked them stale. The agent's bytes are kept by path and version within a total size, so a
  * workspace edit re-reads the workspace file, not the service. The planner's limits bound the
  * work: files beyond `maxFiles` get no state, and one over `maxFileBytes` is not read and shows as
- * refused, saying so. A file that can run code (`core/paths/runs-code.ts`) says so beside its state,
+ * refused, saying so. A merge that already has some of the agent's hunks (accepted hunk by hunk)
+ * reads `partly applied` with its counts (`model/apply/hunk-plan.ts`). A file that can run code (`core/paths/runs-code.ts`) says so beside its state,
  * and is refused in a workspace that is not trusted, as Apply would.
  */
 import { Emitter, type Listen } from '../../core/shared/emitter';
@@ -19,6 +20,7 @@ import { runsCodeMatcher } from '../../core/paths/runs-code';
 import type { Logger } from '../../core/shared/log';
 import type { FileState, FileStatusView } from '../../protocol/session-panel/view';
 import { planApply } from '../apply/apply-plan';
+import { partlyApplied, readHunkFile } from '../apply/hunk-plan';
 import type { AgentFile, BaseLookup, PlanEntry, PlanFolder } from '../apply/apply-types';
 import { ByteCache } from '../shared/byte-cache';
 
@@ -195,7 +197,7 @@ export class FileStatusModel {
     const relPaths = new Set<string>();
     for (const e of plan.entries) {
       if (e.relPath !== undefined) relPaths.add(e.relPath.toLowerCase());
-      statuses.set(e.path, statusOf(e));
+      statuses.set(e.path, (e.action === 'merge' && (await partlyStatus(e, input, files))) || statusOf(e));
     }
     const stale = generation !== (this.#generations.get(sessionId) ?? 0);
     // A computation started later may have finished first: keep its result.
@@ -220,6 +222,26 @@ export class FileStatusModel {
         return b;
       },
     };
+  }
+}
+
+/**
+ * A merge whose workspace file already has some of the agent's hunks (accepted hunk by hunk):
+ * `partly applied · 2 of 5 hunks`. Undefined for any other file, or when it cannot be read.
+ */
+async function partlyStatus(
+  e: PlanEntry,
+  input: StatusInput,
+  files: readonly AgentFile[],
+): Promise<FileStatus | undefined> {
+  const file = files.find((f) => f.path === e.path);
+  if (!file || file.deleted || e.relPath === undefined) return undefined;
+  try {
+    const at = { path: e.path, relPath: e.relPath };
+    const hunks = partlyApplied(await readHunkFile(input.folder, input.base, at, await file.read()));
+    return hunks && { ...statusOf(e), state: 'partly', hunks };
+  } catch {
+    return undefined;
   }
 }
 

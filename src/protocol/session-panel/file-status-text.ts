@@ -6,6 +6,7 @@ import type { FileState, FileStatusView } from './view';
 const STATE_WORDS: Record<FileState, () => string> = {
   new: () => l10n.t('new'),
   modified: () => l10n.t('modified'),
+  partly: () => l10n.t('partly applied'),
   deleted: () => l10n.t('deleted'),
   identical: () => l10n.t('identical'),
   conflicts: () => l10n.t('conflicts'),
@@ -13,10 +14,14 @@ const STATE_WORDS: Record<FileState, () => string> = {
   failed: () => l10n.t('failed'),
 };
 
-/** A file's state as one letter, as source control shows it: A new, M modified, D deleted, C conflicts. */
+/**
+ * A file's state as one letter, as source control shows it: A new, M modified, D deleted, C
+ * conflicts; P partly applied (some of the agent's hunks accepted, hunk by hunk).
+ */
 const STATE_LETTERS: Record<FileState, string> = {
   new: 'A',
   modified: 'M',
+  partly: 'P',
   deleted: 'D',
   identical: '=',
   conflicts: 'C',
@@ -33,9 +38,15 @@ export function fileStateWord(state: FileState): string {
   return STATE_WORDS[state]();
 }
 
-/** A file's state with its counts, short: `modified · +3 −1`, `new · +12`, `conflicts · 2 hunks`. */
+/**
+ * A file's state with its counts, short: `modified · +3 −1`, `new · +12`, `conflicts · 2 hunks`,
+ * `partly applied · 2 of 5 hunks`.
+ */
 export function fileStatusText(s: Omit<FileStatusView, 'path'>): string {
   const code = s.runsCode === undefined ? '' : `${l10n.t('runs code')} · `;
+  if (s.state === 'partly' && s.hunks) {
+    return code + l10n.t('partly applied · {0} of {1} hunks', s.hunks.applied, s.hunks.total);
+  }
   if (s.state === 'conflicts' && s.conflicts) {
     return (
       code + (s.conflicts === 1 ? l10n.t('conflicts · 1 hunk') : l10n.t('conflicts · {0} hunks', s.conflicts))
@@ -49,7 +60,12 @@ export function fileStatusText(s: Omit<FileStatusView, 'path'>): string {
 export function fileStatusWords(s: Omit<FileStatusView, 'path'>): string {
   const n = s.conflicts ?? 0;
   const hunks = n === 0 ? '' : n === 1 ? l10n.t('1 conflict') : l10n.t('{0} conflicts', n);
-  const state = s.state === 'conflicts' ? l10n.t('has conflicts') : STATE_WORDS[s.state]();
+  const state =
+    s.state === 'conflicts'
+      ? l10n.t('has conflicts')
+      : s.state === 'partly' && s.hunks
+        ? l10n.t('partly applied, {0} of {1} hunks', s.hunks.applied, s.hunks.total)
+        : STATE_WORDS[s.state]();
   const added =
     s.added <= 0 ? '' : s.added === 1 ? l10n.t('1 line added') : l10n.t('{0} lines added', s.added);
   const removed =

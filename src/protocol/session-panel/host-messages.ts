@@ -59,7 +59,16 @@ const isComposer = custom<ComposerState>(
   object({ mode: isString, effort: isString, attachments: isArray, queued: (v) => typeof v === 'number' }),
 );
 
-const FILE_STATES = ['new', 'modified', 'deleted', 'identical', 'conflicts', 'refused', 'failed'] as const;
+const FILE_STATES = [
+  'new',
+  'modified',
+  'partly',
+  'deleted',
+  'identical',
+  'conflicts',
+  'refused',
+  'failed',
+] as const;
 
 const isFileStatus = custom<FileStatusView>(
   object({
@@ -68,6 +77,7 @@ const isFileStatus = custom<FileStatusView>(
     added: isNonNegativeInteger,
     removed: isNonNegativeInteger,
     conflicts: optional(isNonNegativeInteger),
+    hunks: optional(object({ applied: isNonNegativeInteger, total: isNonNegativeInteger })),
     reason: optional(isString),
   }),
 );

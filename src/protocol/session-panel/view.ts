@@ -126,7 +126,8 @@ export interface WebviewPersistedState {
 }
 
 /** What applying one of the agent's files would do to the workspace (see `model/session-files/file-status.ts`). */
-export type FileState = 'new' | 'modified' | 'deleted' | 'identical' | 'conflicts' | 'refused' | 'failed';
+export type FileState =
+  'new' | 'modified' | 'partly' | 'deleted' | 'identical' | 'conflicts' | 'refused' | 'failed';
 
 /** A file's state against the workspace and the lines applying would add and remove. */
 export interface FileStatusView {
@@ -137,6 +138,8 @@ export interface FileStatusView {
   removed: number;
   /** Conflict hunks (`conflicts` only). */
   conflicts?: number;
+  /** The agent's hunks already in the workspace, of all of them (`partly`: accepted hunk by hunk). */
+  hunks?: { applied: number; total: number };
   /** Why, in words (for `refused` and `failed` above all). */
   reason?: string;
   /**

@@ -169,10 +169,20 @@ describe('the package (.vsix)', function () {
     // keyboard shortcuts for the main commands; one chord means one command in any context
     const keys = manifest.contributes.keybindings ?? [];
     assert.deepEqual(keys.map((k) => k.command).sort(), [
+      'den.acceptHunk',
       'den.askAboutSelection',
       'den.newSession',
+      'den.nextHunk',
+      'den.previousHunk',
+      'den.rejectHunk',
       'den.sendFileToAgent',
     ]);
+    // the hunk keys only where an agent's file (the review diff's right side) has the focus
+    for (const k of keys.filter((k) => /Hunk$/.test(k.command))) {
+      assert.equal(k.when, 'resourceScheme == den-session && editorTextFocus', k.command);
+    }
+    const chords = keys.map((k) => k.key);
+    assert.equal(new Set(chords).size, chords.length - 1, 'only ctrl+alt+a is shared (by context)');
     const ctrlAltA = keys.filter((k) => k.key === 'ctrl+alt+a').map((k) => k.when);
     assert.deepEqual(ctrlAltA, [
       'editorHasSelection && den.signedIn',

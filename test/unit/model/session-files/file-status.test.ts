@@ -74,6 +74,27 @@ describe('FileStatusModel', () => {
     assert.match(s.get('../out.ts')?.reason ?? '', /\.\./);
   });
 
+  it('says a file is partly applied when the workspace has some of the agent’s hunks, with the counts', async () => {
+    const base = 'a\nb\nc\nd\ne\nf\ng\n';
+    const agent = 'A\nb\nc\nD\ne\nf\nG\n';
+    const folder = fakeFolder({
+      files: { 'p.ts': 'A\nb\nc\nd\ne\nf\ng\n', 'all.ts': agent, 'none.ts': base },
+    });
+    const { model } = rig(
+      [statusFile('p.ts', agent), statusFile('all.ts', agent), statusFile('none.ts', agent)],
+      folder,
+      { 'p.ts': base, 'all.ts': base, 'none.ts': base },
+    );
+    const s = await model.statuses('s1');
+    assert.deepEqual(
+      { state: s.get('p.ts')?.state, hunks: s.get('p.ts')?.hunks, added: s.get('p.ts')?.added },
+      { state: 'partly', hunks: { applied: 1, total: 3 }, added: 2 },
+    );
+    assert.equal(s.get('all.ts')?.state, 'identical');
+    assert.equal(s.get('none.ts')?.state, 'modified');
+    assert.equal(s.get('none.ts')?.hunks, undefined);
+  });
+
   it('shows a file it could not fetch as failed, with why', async () => {
     const f = Object.assign(agentFile('a.ts', 'x\n', { fails: true }).file, { version: 'k@1' });
     const { model } = rig([f], fakeFolder());

@@ -67,6 +67,9 @@ describe('webview message checks', () => {
     );
     assert.ok(!isDelta({ type: 'fileStatus', files: [{ ...status, state: 'gone' }] }));
     assert.ok(!isDelta({ type: 'fileStatus', files: [{ ...status, added: -1 }] }));
+    const partly = { path: 'p.ts', state: 'partly', added: 1, removed: 0, hunks: { applied: 2, total: 5 } };
+    assert.ok(isDelta({ type: 'fileStatus', files: [partly] }));
+    assert.ok(!isDelta({ type: 'fileStatus', files: [{ ...partly, hunks: { applied: -1, total: 5 } }] }));
   });
 });
 
@@ -86,6 +89,11 @@ describe('file state wording', () => {
       'has conflicts, 2 conflicts, 5 lines added, 2 lines removed',
     ],
     [{ state: 'refused', added: 0, removed: 0, reason: 'no' }, 'refused', 'refused'],
+    [
+      { state: 'partly', added: 2, removed: 1, hunks: { applied: 2, total: 5 } },
+      'partly applied · 2 of 5 hunks',
+      'partly applied, 2 of 5 hunks, 2 lines added, 1 line removed',
+    ],
   ];
   for (const [status, text, words] of cases) {
     it(`says ${text}`, () => {
