@@ -1,12 +1,22 @@
 /**
- * The review loop of issue 24, as a person does it in the browser: a code turn; comments on lines
- * of two of the agent's files, from the keyboard; Send Feedback from the Session panel's bar; the
- * next turn changing those lines; the threads marked addressed (the Comments panel lists them). A
- * screenshot at every step.
+ * The review loop of issue 24, as a person does it in the browser: a workspace file with two TODOs
+ * attached to a code turn; comments on lines of two of the agent's files, from the keyboard; Send
+ * Feedback from the Session panel's bar; the next turn changing those lines; the threads marked
+ * addressed (the Comments panel lists them); then, in the attached file's review diff, two hunks
+ * accepted and one rejected from the palette, and one undone. A screenshot at every step.
  */
 import assert from 'node:assert/strict';
 import type { FrameLocator, Page } from 'playwright-core';
-import { answerInputBox, runCommand, type Workbench } from '../harness/workbench';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  answerInputBox,
+  clickActivityBar,
+  contextMenuAction,
+  notifications,
+  runCommand,
+  type Workbench,
+} from '../harness/workbench';
 import { waitFor } from '../support/wait';
 import { useSignedInWorkbench } from './signed-in';
 import { openSessionFromTree, panelShot, sendTask, TURN_TIMEOUT_MS } from './panel-view';
@@ -16,12 +26,30 @@ const SESSION = 'Refactor auth middleware';
 const TASK = 'Add omicron parser';
 const SRC = 'src/add-omicron-parser.ts';
 const TEST = 'test/add-omicron-parser.test.ts';
+/** The person's file: two TODOs far apart (the agent adds a header and does both: three hunks). */
+const MINE = [
+  'export function a(): number {',
+  '  // TODO: first',
+  '  return 1;',
+  '}',
+  '',
+  'export function b(): number {',
+  '  return 2;',
+  '}',
+  '',
+  'export function c(): number {',
+  '  // TODO: second',
+  '  return 3;',
+  '}',
+  '',
+].join('\n');
+
 /** The Comments panel's icon of a resolved thread (an open one's differs). */
 const RESOLVED_ICON = 'codicon-comment';
 
 describe('A person reviews the agent’s work like a pull request', function () {
   this.timeout(300_000);
-  const t = useSignedInWorkbench('review-loop', { files: () => ({ 'README.md': '# project\n' }) });
+  const t = useSignedInWorkbench('review-loop', { files: () => ({ 'src/calc.ts': MINE }) });
   let wb: Workbench;
   let page: Page;
   let frame: FrameLocator;
@@ -74,28 +102,71 @@ describe('A person reviews the agent’s work like a pull request', function () 
   }
 
   it('comments on two files, sends them as one turn, and sees the threads addressed', async () => {
-    // 1. A code turn in the seeded session, from the panel.
+    // 1. A code turn in the seeded session, from the panel, with src/calc.ts attached from the Explorer.
     await openSessionFromTree(page, frame, SESSION);
+    await clickActivityBar(page, 'Explorer');
+    await page.locator('.part.sidebar [role="treeitem"][aria-label^="src"]').first().click();
+    await contextMenuAction(page, 'calc.ts', 'Attach to Den…');
+    await frame.locator('li.attachment-chip[data-status="ready"]', { hasText: 'calc.ts' }).waitFor();
     await sendTask(frame, TASK, 'code');
     await newestTurn('completed');
 
-    // 2. A comment on two lines of the agent's source file: select with Shift+Down, then the palette.
+    // 2. Hunk by hunk: the attached file's review diff (Compare, from the turn's files).
+    await page.locator('.part.editor .tab', { hasText: SESSION }).first().click();
+    const calc = frame.locator('li.file-item:has(> button.file-change[data-path$="src/calc.ts"])').first();
+    await calc.locator('button.file-action[data-command="den.compareWithWorkspace"]').click();
+    await page.locator('.part.editor .tab.active', { hasText: 'calc.ts' }).waitFor();
+    // The agent's side (right), from its first line: accept, next, accept, next, reject.
+    await page.locator('.part.editor .editor.modified .view-lines').first().click();
+    await page.keyboard.press('Control+Home');
+    const file = path.join(t.workspace, 'src', 'calc.ts');
+    const disk = (what: string, until: (text: string) => boolean): Promise<string> =>
+      waitFor(what, () => fs.readFileSync(file, 'utf8'), { ...UI_WAIT, until });
+    // each action waits for the one before to be written: each reads the file anew
+    await runCommand(page, 'Den: Accept Hunk at Cursor');
+    await disk('the header in', (text) => text.startsWith('// Reviewed by the agent\n'));
+    await runCommand(page, 'Den: Go to Next Hunk of the Agent');
+    await runCommand(page, 'Den: Accept Hunk at Cursor');
+    await disk('the first TODO done', (text) => text.includes('// Done: first'));
+    await runCommand(page, 'Den: Go to Next Hunk of the Agent');
+    await runCommand(page, 'Den: Reject Hunk at Cursor');
+    await waitFor('the reject said', () => notifications(page), {
+      ...UI_WAIT,
+      until: (n) => n.some((m) => /kept .* out of the workspace/.test(m)),
+    });
+    assert.ok(fs.readFileSync(file, 'utf8').includes('// TODO: second'), 'the rejected hunk stays out');
+    await page.locator('.part.editor .tab', { hasText: SESSION }).first().click();
+    await calc.locator('.file-state', { hasText: 'partly applied · 2 of 3 hunks' }).waitFor();
+    await page.locator('.part.editor .tab', { hasText: 'calc.ts' }).first().click();
+    await shot(wb, 'review-loop-1-hunks');
+
+    // 3. One undo, in the workspace side (left): the second accept goes, the header stays.
+    await page.locator('.part.editor .editor.original .view-lines').first().click();
+    await page.keyboard.press('Control+Z');
+    await page.keyboard.press('Control+S');
+    const undone = await disk('the first TODO back', (text) => text.includes('// TODO: first'));
+    assert.ok(undone.startsWith('// Reviewed by the agent\n'), undone);
+    await page.locator('.part.editor .tab', { hasText: SESSION }).first().click();
+    await calc.locator('.file-state', { hasText: 'partly applied · 1 of 3 hunks' }).waitFor();
+    await panelShot(wb, frame, 'review-loop-2-hunk-undone');
+
+    // 4. A comment on two lines of the agent's source file: select with Shift+Down, then the palette.
     await openAgentFile(SRC, 8);
     await page.keyboard.press('Shift+ArrowDown');
     await page.keyboard.press('Shift+End');
     await comment('Plan for empty input.');
-    await shot(wb, 'review-loop-1-comment-on-agent-file');
+    await shot(wb, 'review-loop-3-comment-on-agent-file');
 
-    // 3. A comment on the test file's first line.
+    // 5. A comment on the test file's first line.
     await page.locator('.part.editor .tab', { hasText: SESSION }).first().click();
     await openAgentFile(TEST, 1);
     await comment('Use the strict import.');
 
-    // 4. The Session panel says two comments are open; Send Feedback there, with a note.
+    // 6. The Session panel says two comments are open; Send Feedback there, with a note.
     await page.locator('.part.editor .tab', { hasText: SESSION }).first().click();
     const bar = frame.locator('#feedback-bar');
     await bar.locator('.feedback-count', { hasText: '2 open comments' }).waitFor();
-    await panelShot(wb, frame, 'review-loop-2-feedback-bar');
+    await panelShot(wb, frame, 'review-loop-4-feedback-bar');
     await runCommand(page, 'Comments: Focus on Comments View');
     await waitFor('both threads shown open in the Comments panel', () => threadIcons(), {
       ...UI_WAIT,
@@ -111,9 +182,9 @@ describe('A person reviews the agent’s work like a pull request', function () 
       .waitFor({ timeout: TURN_TIMEOUT_MS });
     await newestTurn('completed');
     await bar.waitFor({ state: 'hidden' });
-    await panelShot(wb, frame, 'review-loop-3-feedback-turn');
+    await panelShot(wb, frame, 'review-loop-5-feedback-turn');
 
-    // 5. The agent changed those lines; the Comments panel lists both threads as addressed.
+    // 7. The agent changed those lines; the Comments panel lists both threads as addressed.
     const sessionId = (
       await (
         await fetch(`${t.emu.url}/sessions?limit=100`, {
@@ -136,6 +207,6 @@ describe('A person reviews the agent’s work like a pull request', function () 
       .locator('.part.editor .review-widget', { hasText: 'Addressed: the agent changed these lines' })
       .first()
       .waitFor();
-    await shot(wb, 'review-loop-4-addressed');
+    await shot(wb, 'review-loop-6-addressed');
   });
 });
