@@ -112,7 +112,13 @@ export function turnFilesOf(detail: SessionDetail): ReadonlyMap<string, readonly
   return byTurn;
 }
 
-export class ReviewMarks {
+/** Where a session's panel gets its marks (`ReviewMarks` has this shape). */
+export interface ReviewedSource {
+  view(sessionId: string): ReviewedView[];
+  readonly onDidChange: Listen<string>;
+}
+
+export class ReviewMarks implements ReviewedSource {
   readonly #changed = new Emitter<string>();
   /** A session's marks changed (its id). */
   readonly onDidChange: Listen<string> = this.#changed.event;
@@ -165,7 +171,7 @@ export class ReviewMarks {
       const version = reviewVersion(f);
       const versions = marks.get(path) ?? [];
       const at = versions.indexOf(version);
-      if (reviewed === (at >= 0)) continue;
+      if (reviewed === at >= 0) continue;
       changed = true;
       if (reviewed) {
         versions.push(version);

@@ -13,6 +13,7 @@ import type {
   Notice,
   SendOutcome,
 } from '../../protocol/session-panel/messages';
+import type { ReviewedView } from '../../protocol/session-panel/reviewed';
 import type { TranscriptReader } from './session-transcript';
 import { openTurns, transcriptViews } from './turn-view';
 
@@ -65,6 +66,8 @@ export class HostView {
   #noticeValue: Notice | null = null;
   #fileStatusValue: FileStatusView[] = [];
   #lastFileStatus = '[]';
+  #reviewedValue: ReviewedView[] = [];
+  #lastReviewed = '[]';
   #lastComposer = '';
   #lastConnection = '';
   #lastTitle: string;
@@ -100,6 +103,7 @@ export class HostView {
       connection: this.connection(),
       notice: this.#noticeValue,
       fileStatus: this.#fileStatusValue,
+      reviewed: this.#reviewedValue,
       l10n: this.#src.settings.settings().l10n ?? null,
     };
   }
@@ -111,6 +115,15 @@ export class HostView {
     this.#lastFileStatus = key;
     this.#fileStatusValue = files;
     this.#batcher.pushView({ type: 'fileStatus', files });
+  }
+
+  /** Posts the session's reviewed marks when they changed. */
+  setReviewed(files: ReviewedView[]): void {
+    const key = JSON.stringify(files);
+    if (key === this.#lastReviewed) return;
+    this.#lastReviewed = key;
+    this.#reviewedValue = files;
+    this.#batcher.pushView({ type: 'reviewed', files });
   }
 
   composer(): ComposerState {

@@ -5,6 +5,7 @@
  */
 import { appendToLog } from '../../core/transcript/blocks';
 import { dispatch, type Handlers } from '../../protocol/shared/handlers';
+import { isMarked, marksByPath } from '../../protocol/session-panel/reviewed';
 import { DEFAULT_MAX_LOG_CHARS, type Block, type FileChange, type Plan } from '../../core/transcript/model';
 import type {
   ComposerState,
@@ -111,6 +112,8 @@ export class Store {
   notice: Notice | null = null;
   /** The session files' states against the workspace, by path (see `fileStatusOf`). */
   fileStatus: ReadonlyMap<string, FileStatusView> = new Map();
+  /** The session's reviewed marks: the versions marked, by path (see `isReviewed`). */
+  reviewed: ReadonlyMap<string, readonly string[]> = new Map();
   /** Whole logs the host sent after "Show all" (and what its cap had dropped before), by block key. */
   readonly fullLogs = new Map<string, FullLog>();
   private byId = new Map<string, TurnState>();
@@ -206,6 +209,7 @@ export class Store {
     this.connection = msg.connection;
     this.notice = msg.notice;
     this.fileStatus = statusMap(msg.fileStatus ?? []);
+    this.reviewed = marksByPath(msg.reviewed ?? []);
     this.turns = [];
     this.byId.clear();
     this.fullLogs.clear();
@@ -290,6 +294,10 @@ export class Store {
       this.fileStatus = statusMap(d.files);
       for (const t of this.turns) if (t.files.length) this.changes.files.add(t.header.id);
     },
+    reviewed: (d) => {
+      this.reviewed = marksByPath(d.files);
+      for (const t of this.turns) if (t.files.length) this.changes.files.add(t.header.id);
+    },
     sendResult: (d) => {
       this.changes.sendResults.push({ sendId: d.sendId, outcome: d.outcome });
     },
@@ -298,6 +306,11 @@ export class Store {
   /** A file's state against the workspace, by its path as a turn names it (a leading `/` aside). */
   fileStatusOf(path: string): FileStatusView | undefined {
     return this.fileStatus.get(path) ?? this.fileStatus.get(path.replace(/^\/+/, ''));
+  }
+
+  /** Whether the person marked this version of a turn's file reviewed. */
+  isReviewed(f: FileChange): boolean {
+    return isMarked(this.reviewed, f.path, { ...f, deleted: f.change === 'deleted' });
   }
 
   private applyTurn(h: TurnHeader): void {

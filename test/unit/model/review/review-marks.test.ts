@@ -139,14 +139,23 @@ describe('reviewed marks: counts, what is left, the toggle', () => {
   it('counts and lists what is not reviewed, in order', () => {
     assert.deepEqual(countReviewed(files, marked), { reviewed: 2, total: 3 });
     assert.deepEqual(unreviewed(files, marked), [files[1]]);
-    assert.deepEqual(unreviewed(files, () => true), []);
+    assert.deepEqual(
+      unreviewed(files, () => true),
+      [],
+    );
     assert.equal(reviewedCountText(2, 3), '2 of 3 reviewed');
   });
 
   it('a toggle marks all reviewed when one is not, and clears them when all are', () => {
     assert.equal(toggleTo(files, marked), true);
-    assert.equal(toggleTo(files, () => true), false);
-    assert.equal(toggleTo([files[0]], () => false), true);
+    assert.equal(
+      toggleTo(files, () => true),
+      false,
+    );
+    assert.equal(
+      toggleTo([files[0]], () => false),
+      true,
+    );
   });
 
   it('matches as the webview does, from the marks the host sends', () => {
@@ -161,7 +170,9 @@ describe('turnFilesOf (each turn’s changed files, as marks name them)', () => 
   const snapshot = (updated: Record<string, number>, deleted: string[] = []) => ({
     kind: 'sandbox.snapshot',
     payload: {
-      snapshot: Object.fromEntries(Object.entries(updated).map(([p, t]) => [p, { key: p, name: p, updatedAt: t }])),
+      snapshot: Object.fromEntries(
+        Object.entries(updated).map(([p, t]) => [p, { key: p, name: p, updatedAt: t }]),
+      ),
       deleted,
     },
   });
@@ -196,6 +207,9 @@ describe('turnFilesOf (each turn’s changed files, as marks name them)', () => 
     assert.deepEqual(byTurn.get('a2'), [at('a.ts', 20), { ...at('b.ts', 10), deleted: true }]);
     assert.equal(turnFilesOf(d), byTurn);
     assert.deepEqual(snapshotTarget(S, 'a.ts', d.session.fileSnapshot['a.ts']), at('a.ts', 20));
-    assert.deepEqual(changeTarget({ path: 'x', change: 'added', key: 'k', name: 'x' }), { path: 'x', key: 'k' });
+    assert.deepEqual(changeTarget({ path: 'x', change: 'added', key: 'k', name: 'x' }), {
+      path: 'x',
+      key: 'k',
+    });
   });
 });
