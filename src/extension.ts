@@ -19,6 +19,8 @@ import { redactingLogger, type Logger } from './core/shared/log';
 import { SessionFileSystem } from './editor/session-files/session-fs';
 import { ApplyPreviews } from './editor/apply/apply-review';
 import { ReviewActions } from './editor/apply/review-actions';
+import { ReviewMarkCommands } from './editor/apply/review-marks';
+import { ReviewMarks } from './model/review/review-marks';
 import { WorkspaceFileStatus } from './editor/session-files/workspace-file-status';
 import { BaseStore } from './model/apply/bases';
 import { Connection } from './editor/platform/connection';
@@ -62,6 +64,8 @@ export interface DenTestInternals extends DenExtensionApi {
   readonly files: SessionFileSystem;
   /** Each session file's state against the workspace (the tree and the panels show it). */
   readonly fileStatus: WorkspaceFileStatus;
+  /** The reviewed marks of the sessions' files (the tree, the panels and the review commands show them). */
+  readonly reviewMarks: ReviewMarks;
   /** Notifications and the Sessions view's badge for turns that finish or need input unseen. */
   readonly attention: Attention;
   /** Opens `<scheme>://<extension id>/session/<id>` links (registered with the window). */
@@ -178,6 +182,9 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     logger,
   });
   sessions.setFileStatus(fileStatus.model);
+  // Which versions of the agent's files a person marked reviewed, kept across windows and reloads.
+  const reviewMarks = new ReviewMarks(context.globalState);
+  sessions.setReviewMarks(reviewMarks);
   const registry = new SessionRegistry({
     connection,
     logger,
@@ -188,6 +195,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     filesChanged: (sessionId, update) => files.files.update(sessionId, update),
     recordBase: (sessionId, path, content) => bases.record(sessionId, path, content),
     fileStatus: fileStatus.model,
+    reviewed: reviewMarks,
   });
   const panels = new SessionPanels({ context, connection, logger, registry, sessionFs: files });
   // The public API's event is a vscode.Event (a listener that throws is VS Code's to report).
@@ -250,6 +258,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
       if (c.kind === 'removed') {
         sessionFiles.forget(c.sessionId);
         fileStatus.forget(c.sessionId);
+        void reviewMarks.forget(c.sessionId);
       }
     }),
     keys.onDidChange(() => {
@@ -320,6 +329,14 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
       filesThatRunCode: () => connection.settings.filesThatRunCode,
     }),
     ...registerReviewCommands(connection, files, reviewActions),
+    reviewMarks,
+    new ReviewMarkCommands({
+      marks: reviewMarks,
+      connection,
+      actions: reviewActions,
+      fs: files,
+      sessions: () => sessions.sessions,
+    }),
     passcode,
     webTasks,
     webTasksView,
@@ -354,6 +371,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     sessionDrop: drop,
     files,
     fileStatus,
+    reviewMarks,
     attention,
     uriHandler,
     webTasks,

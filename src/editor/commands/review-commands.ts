@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import { agentVersionsOf, type AgentScope } from '../apply/apply-sources';
+import { agentVersionsOf } from '../apply/apply-sources';
 import type { ReviewActions } from '../apply/review-actions';
 import {
+  applyOf,
   openReview,
   reviewEntries,
   reviewTitle,
@@ -31,17 +32,6 @@ export function registerReviewCommands(
   fs: SessionFileSystem,
   actions: ReviewActions,
 ): vscode.Disposable[] {
-  /** The title bar's Apply of a review: the same scope's apply command, to the reviewed folder. */
-  const applyOf =
-    (sessionId: string, scope: AgentScope) =>
-    (folder: vscode.WorkspaceFolder): Thenable<unknown> => {
-      const options = { folder: folder.uri.toString() };
-      if (scope.kind === 'turn')
-        return vscode.commands.executeCommand('den.applyTurn', sessionId, scope.turnId, options);
-      if (scope.kind === 'file')
-        return vscode.commands.executeCommand('den.applyFile', sessionId, scope.path, options);
-      return vscode.commands.executeCommand('den.applySession', sessionId, options);
-    };
   return registerScopeCommands<ReviewOptions, ReviewResult>(
     connection,
     l10n.t('Review Changes'),
@@ -60,6 +50,7 @@ export function registerReviewCommands(
       return openReview(entries, { title: reviewTitle(source), what: source.what }, options, {
         actions,
         apply: applyOf(sessionId, scope),
+        scope: { sessionId, scope },
       });
     },
     (arg, options) => {

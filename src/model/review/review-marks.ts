@@ -69,14 +69,6 @@ export function unreviewed<T extends ReviewTarget>(files: readonly T[], marked: 
   return files.filter((f) => !marked(f));
 }
 
-/**
- * What a toggle does: mark all of `files` reviewed when any is not, else mark them not reviewed
- * (one file: its state flips).
- */
-export function toggleTo(files: readonly ReviewTarget[], marked: (f: ReviewTarget) => boolean): boolean {
-  return !files.every(marked);
-}
-
 /** A turn's changed file (its "Files changed" row) as the version a mark names. */
 export function changeTarget(f: FileChange): ReviewTarget {
   const t: ReviewTarget = { path: f.path, key: f.key };

@@ -6,7 +6,6 @@ import {
   markPath,
   ReviewMarks,
   snapshotTarget,
-  toggleTo,
   turnFilesOf,
   unreviewed,
   type MarkStorage,
@@ -132,7 +131,7 @@ describe('ReviewMarks (which versions of the agent’s files a person marked rev
   });
 });
 
-describe('reviewed marks: counts, what is left, the toggle', () => {
+describe('reviewed marks: counts and what is left', () => {
   const files = [at('a.ts', 1), at('b.ts', 1), at('c.ts', 1)];
   const marked = (f: ReviewTarget): boolean => f.path !== 'b.ts';
 
@@ -144,18 +143,6 @@ describe('reviewed marks: counts, what is left, the toggle', () => {
       [],
     );
     assert.equal(reviewedCountText(2, 3), '2 of 3 reviewed');
-  });
-
-  it('a toggle marks all reviewed when one is not, and clears them when all are', () => {
-    assert.equal(toggleTo(files, marked), true);
-    assert.equal(
-      toggleTo(files, () => true),
-      false,
-    );
-    assert.equal(
-      toggleTo([files[0]], () => false),
-      true,
-    );
   });
 
   it('matches as the webview does, from the marks the host sends', () => {
