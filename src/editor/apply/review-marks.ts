@@ -242,12 +242,12 @@ export class ReviewMarkCommands implements vscode.Disposable {
     const reviewed = all.length - left.length;
     if (all.length > 0 && left.length === 0) {
       void vscode.window.showInformationMessage(
-        all.length === 1
-          ? l10n.t('Den: the file of {0} is marked reviewed; nothing is left to review.', source.what)
+        scope.kind === 'file'
+          ? l10n.t('Den: {0} is marked reviewed; nothing is left to review.', source.what)
           : l10n.t(
-              'Den: all {0} files of {1} are marked reviewed; nothing is left to review.',
-              formatCount(all.length),
+              'Den: all of {0} are marked reviewed ({1}); nothing is left to review.',
               source.what,
+              formatCount(all.length),
             ),
       );
       return { opened: 'none', pairs: [], refused: [], reviewed };
