@@ -71,7 +71,9 @@ export function reviewEntries(sessionId: string, source: AgentVersions, versione
 /** The version of a scope's file a reviewed mark names: its key and `updatedAt`, or a deletion. */
 export function versionOf(v: AgentVersion): ReviewedVersionOf {
   if (v.deleted) return { deleted: true };
-  return v.info.updatedAt === undefined ? { key: v.info.key } : { key: v.info.key, updatedAt: v.info.updatedAt };
+  return v.info.updatedAt === undefined
+    ? { key: v.info.key }
+    : { key: v.info.key, updatedAt: v.info.updatedAt };
 }
 
 /** The title bar's Apply of a review: the same scope's apply command, to the reviewed folder. */

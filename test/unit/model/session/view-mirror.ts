@@ -13,6 +13,7 @@ import type {
   Notice,
   TurnView,
 } from '../../../../src/protocol/session-panel/messages';
+import type { ReviewedView } from '../../../../src/protocol/session-panel/reviewed';
 import { transcriptViews } from '../../../../src/model/session/turn-view';
 
 export class ViewMirror {
@@ -23,6 +24,7 @@ export class ViewMirror {
   notice: Notice | null = null;
   title = '';
   fileStatus: FileStatusView[] = [];
+  reviewed: ReviewedView[] = [];
   /** How the composer's sends ended, in the order told. */
   sendResults: { sendId: string; outcome: string }[] = [];
   readonly messages: HostMessage[] = [];
@@ -42,6 +44,7 @@ export class ViewMirror {
       this.notice = m.notice;
       this.title = m.session.title;
       this.fileStatus = m.fileStatus ?? [];
+      this.reviewed = m.reviewed ?? [];
     } else if (m.type === 'batch') {
       for (const d of m.deltas) this.delta(d);
     }
@@ -121,6 +124,9 @@ export class ViewMirror {
         return;
       case 'fileStatus':
         this.fileStatus = d.files;
+        return;
+      case 'reviewed':
+        this.reviewed = d.files;
         return;
       case 'sendResult':
         this.sendResults.push({ sendId: d.sendId, outcome: d.outcome });
