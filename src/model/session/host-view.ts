@@ -65,9 +65,9 @@ export class HostView {
   failure?: ConnectionView;
   #noticeValue: Notice | null = null;
   #fileStatusValue: FileStatusView[] = [];
-  #lastFileStatus = '[]';
   #reviewedValue: ReviewedView[] = [];
-  #lastReviewed = '[]';
+  /** The lists last posted (`fileStatus`, `reviewed`), as JSON. */
+  readonly #lastLists = new Map<string, string>();
   #lastComposer = '';
   #lastConnection = '';
   #lastTitle: string;
@@ -110,20 +110,24 @@ export class HostView {
 
   /** Posts the files' states against the workspace when they changed. */
   setFileStatus(files: FileStatusView[]): void {
-    const key = JSON.stringify(files);
-    if (key === this.#lastFileStatus) return;
-    this.#lastFileStatus = key;
+    if (!this.#listChanged('fileStatus', files)) return;
     this.#fileStatusValue = files;
     this.#batcher.pushView({ type: 'fileStatus', files });
   }
 
   /** Posts the session's reviewed marks when they changed. */
   setReviewed(files: ReviewedView[]): void {
-    const key = JSON.stringify(files);
-    if (key === this.#lastReviewed) return;
-    this.#lastReviewed = key;
+    if (!this.#listChanged('reviewed', files)) return;
     this.#reviewedValue = files;
     this.#batcher.pushView({ type: 'reviewed', files });
+  }
+
+  /** Whether a list differs from the one last posted under `type` (and remembers it). */
+  #listChanged(type: 'fileStatus' | 'reviewed', files: unknown[]): boolean {
+    const key = JSON.stringify(files);
+    if (key === (this.#lastLists.get(type) ?? '[]')) return false;
+    this.#lastLists.set(type, key);
+    return true;
   }
 
   composer(): ComposerState {
