@@ -273,7 +273,10 @@ export class FilesView implements RowView {
         },
       },
       [
-        h('span', { class: 'reviewed-mark', text: reviewed ? '✓' : '', attrs: { 'aria-hidden': 'true' } }),
+        // The box holds its check always (a steady baseline), seen only when pressed.
+        h('span', { class: 'reviewed-mark', attrs: { 'aria-hidden': 'true' } }, [
+          h('span', { class: 'reviewed-check', text: '✓' }),
+        ]),
         l10n.t('Reviewed'),
       ],
     );
