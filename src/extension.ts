@@ -21,6 +21,8 @@ import { ApplyPreviews } from './editor/apply/apply-review';
 import { ReviewActions } from './editor/apply/review-actions';
 import { ReviewComments } from './editor/review-comments/review-comments';
 import { HunkActions } from './editor/apply/hunk-actions';
+import { ReviewMarkCommands } from './editor/apply/review-marks';
+import { ReviewMarks } from './model/review/review-marks';
 import { WorkspaceFileStatus } from './editor/session-files/workspace-file-status';
 import { BaseStore } from './model/apply/bases';
 import { Connection } from './editor/platform/connection';
@@ -64,6 +66,8 @@ export interface DenTestInternals extends DenExtensionApi {
   readonly files: SessionFileSystem;
   /** Each session file's state against the workspace (the tree and the panels show it). */
   readonly fileStatus: WorkspaceFileStatus;
+  /** The reviewed marks of the sessions' files (the tree, the panels and the review commands show them). */
+  readonly reviewMarks: ReviewMarks;
   /** Notifications and the Sessions view's badge for turns that finish or need input unseen. */
   readonly attention: Attention;
   /** Opens `<scheme>://<extension id>/session/<id>` links (registered with the window). */
@@ -182,6 +186,9 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     logger,
   });
   sessions.setFileStatus(fileStatus.model);
+  // Which versions of the agent's files a person marked reviewed, kept across windows and reloads.
+  const reviewMarks = new ReviewMarks(context.globalState);
+  sessions.setReviewMarks(reviewMarks);
   const registry = new SessionRegistry({
     connection,
     logger,
@@ -192,6 +199,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     filesChanged: (sessionId, update) => files.files.update(sessionId, update),
     recordBase: (sessionId, path, content) => bases.record(sessionId, path, content),
     fileStatus: fileStatus.model,
+    reviewed: reviewMarks,
   });
   const panels = new SessionPanels({ context, connection, logger, registry, sessionFs: files });
   // The public API's event is a vscode.Event (a listener that throws is VS Code's to report).
@@ -266,6 +274,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
         sessionFiles.forget(c.sessionId);
         fileStatus.forget(c.sessionId);
         void comments.forget(c.sessionId);
+        void reviewMarks.forget(c.sessionId);
       }
     }),
     keys.onDidChange(() => {
@@ -341,6 +350,14 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     comments.onDidChange((id) => registry.host(id)?.view.setReviewComments(comments.openCount(id))),
     panels.onDidShowPanel((id) => registry.host(id)?.view.setReviewComments(comments.openCount(id))),
     new HunkActions({ bases: baseLookup, filesThatRunCode: () => connection.settings.filesThatRunCode }),
+    reviewMarks,
+    new ReviewMarkCommands({
+      marks: reviewMarks,
+      connection,
+      actions: reviewActions,
+      fs: files,
+      sessions: () => sessions.sessions,
+    }),
     passcode,
     webTasks,
     webTasksView,
@@ -375,6 +392,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     sessionDrop: drop,
     files,
     fileStatus,
+    reviewMarks,
     attention,
     uriHandler,
     webTasks,

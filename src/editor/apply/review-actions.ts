@@ -9,6 +9,15 @@
  */
 import * as vscode from 'vscode';
 import { l10n } from '../../core/shared/l10n';
+import type { ReviewTarget } from '../../model/review/review-marks';
+import type { AgentScope } from './apply-sources';
+
+/** One agent file a review shows, at the version it shows (what a reviewed mark is made on). */
+export interface ShownFile extends ReviewTarget {
+  sessionId: string;
+  /** The agent's side as the diff shows it (a URI string), when there is one. */
+  uri?: string;
+}
 
 /** What a shown review does with its title bar's actions. */
 export interface ShownReview {
@@ -16,6 +25,10 @@ export interface ShownReview {
   apply(): Thenable<unknown>;
   /** Writes nothing; called once its tabs are closed. */
   discard?(): void;
+  /** The agent's files it shows (Review Changes and Compare; not Apply's own review). */
+  files?: readonly ShownFile[];
+  /** The session and scope it shows (Review Changes), for Review Unreviewed Changes from its title. */
+  scope?: { sessionId: string; scope: AgentScope };
 }
 
 /** The context key: the active editor is a review Den opened. */

@@ -12,14 +12,17 @@ import { formatCount, l10n } from '../../core/shared/l10n';
 import * as vscode from 'vscode';
 import { chooseFolder, fileUri, type FolderWords } from './apply-folder';
 import { EMPTY_URI } from './apply-review';
-import type { AgentVersions } from './apply-sources';
-import type { ReviewActions } from './review-actions';
+import type { AgentScope, AgentVersion, AgentVersions } from './apply-sources';
+import type { ReviewedVersionOf } from '../../protocol/session-panel/reviewed';
+import type { ReviewActions, ShownFile, ShownReview } from './review-actions';
 import { sessionFileShownAt, sessionFileUri } from '../session-files/session-fs';
 
 /** One file to review: the agent's path (as the sandbox names it) and its version, or none when deleted. */
 export interface ReviewEntry {
   path: string;
   agent: vscode.Uri | undefined;
+  /** The session's file at the version shown, for reviewed marks (`model/review/review-marks.ts`). */
+  mark?: Omit<ShownFile, 'uri'>;
 }
 
 /** What a review opened, for tests and other extensions (URIs as strings). */
@@ -43,6 +46,8 @@ export interface ReviewApply {
   apply(folder: vscode.WorkspaceFolder): Thenable<unknown>;
   /** Told each workspace file shown beside an agent's file (it then takes line comments). */
   noteCounterpart?(workspace: vscode.Uri, agent: vscode.Uri): void;
+  /** The session and scope shown (a review of a session, a turn or a file). */
+  scope?: ShownReview['scope'];
 }
 
 const reviewWords = (): FolderWords => ({
@@ -61,8 +66,29 @@ export function reviewEntries(sessionId: string, source: AgentVersions, versione
     agent: v.deleted
       ? undefined
       : sessionFileUri(sessionId, sessionFilePath(sessionId, path), versioned ? v.info : undefined),
+    mark: { sessionId, path, ...versionOf(v) },
   }));
 }
+
+/** The version of a scope's file a reviewed mark names: its key and `updatedAt`, or a deletion. */
+export function versionOf(v: AgentVersion): ReviewedVersionOf {
+  if (v.deleted) return { deleted: true };
+  return v.info.updatedAt === undefined
+    ? { key: v.info.key }
+    : { key: v.info.key, updatedAt: v.info.updatedAt };
+}
+
+/** The title bar's Apply of a review: the same scope's apply command, to the reviewed folder. */
+export const applyOf =
+  (sessionId: string, scope: AgentScope) =>
+  (folder: vscode.WorkspaceFolder): Thenable<unknown> => {
+    const options = { folder: folder.uri.toString() };
+    if (scope.kind === 'turn')
+      return vscode.commands.executeCommand('den.applyTurn', sessionId, scope.turnId, options);
+    if (scope.kind === 'file')
+      return vscode.commands.executeCommand('den.applyFile', sessionId, scope.path, options);
+    return vscode.commands.executeCommand('den.applySession', sessionId, options);
+  };
 
 /** The title of a multi-file review of `source`. */
 export function reviewTitle(source: Pick<AgentVersions, 'title' | 'turn'>): string {
@@ -85,6 +111,7 @@ export async function openReview(
   const reasons: string[] = [];
   const pairs: [vscode.Uri, vscode.Uri | undefined, vscode.Uri | undefined][] = [];
   const result: ReviewResult['pairs'] = [];
+  const files: ShownFile[] = [];
   for (const [k, entry] of entries.entries()) {
     const m = mapped[k];
     if (!m.ok) {
@@ -100,6 +127,7 @@ export async function openReview(
     const modified = entry.agent && (sessionFileShownAt(entry.agent, target) ?? entry.agent);
     if (entry.agent) shown?.noteCounterpart?.(target, entry.agent);
     pairs.push([target, original, modified]);
+    if (entry.mark) files.push({ ...entry.mark, ...(modified ? { uri: modified.toString() } : {}) });
     result.push({
       relPath: m.relPath,
       ...(original ? { original: original.toString() } : {}),
@@ -123,7 +151,7 @@ export async function openReview(
   }
   // Apply and Discard in the review's title bar (an Apply of the same scope, to the same folder).
   const register = (keys: string[]): void =>
-    shown?.actions.register(keys, { apply: () => shown.apply(folder) });
+    shown?.actions.register(keys, { apply: () => shown.apply(folder), files, scope: shown.scope });
   if (pairs.length === 1) {
     const [, original, agent] = pairs[0];
     const title = l10n.t('{0} (workspace) ↔ Den: agent', result[0].relPath);

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import { agentVersionsOf, type AgentScope } from '../apply/apply-sources';
+import { agentVersionsOf } from '../apply/apply-sources';
 import type { ReviewActions } from '../apply/review-actions';
 import type { ReviewComments } from '../review-comments/review-comments';
 import {
+  applyOf,
   openReview,
   reviewEntries,
   reviewTitle,
@@ -35,17 +36,6 @@ export function registerReviewCommands(
 ): vscode.Disposable[] {
   const noteCounterpart = (workspace: vscode.Uri, agent: vscode.Uri): void =>
     comments.noteCounterpart(workspace, agent);
-  /** The title bar's Apply of a review: the same scope's apply command, to the reviewed folder. */
-  const applyOf =
-    (sessionId: string, scope: AgentScope) =>
-    (folder: vscode.WorkspaceFolder): Thenable<unknown> => {
-      const options = { folder: folder.uri.toString() };
-      if (scope.kind === 'turn')
-        return vscode.commands.executeCommand('den.applyTurn', sessionId, scope.turnId, options);
-      if (scope.kind === 'file')
-        return vscode.commands.executeCommand('den.applyFile', sessionId, scope.path, options);
-      return vscode.commands.executeCommand('den.applySession', sessionId, options);
-    };
   return registerScopeCommands<ReviewOptions, ReviewResult>(
     connection,
     l10n.t('Review Changes'),
@@ -65,6 +55,7 @@ export function registerReviewCommands(
         actions,
         apply: applyOf(sessionId, scope),
         noteCounterpart,
+        scope: { sessionId, scope },
       });
     },
     (arg, options) => {

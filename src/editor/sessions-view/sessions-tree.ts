@@ -7,6 +7,12 @@ import type { Connection } from '../platform/connection';
 import type { IdStorage } from '../../model/sessions-list/recent-ids';
 import { isRunning, SessionsModel } from '../../model/sessions-list/sessions-model';
 import {
+  snapshotTarget,
+  turnFilesOf,
+  type ReviewCount,
+  type ReviewMarks,
+} from '../../model/review/review-marks';
+import {
   SessionsTreeModel,
   type KeySet,
   type TreeFileStatus,
@@ -43,6 +49,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   /** Context-key updates, one after another, so an older outcome's keys never land last. */
   #keysApplied: Promise<void> = Promise.resolve();
   private view?: vscode.TreeView<SessionNode>;
+  #reviewed?: { marks: ReviewMarks; subscription: vscode.Disposable };
+  /** The turn and file rows drawn with reviewed marks, by session (redrawn when its marks change). */
+  readonly #markedRows = new Map<string, Map<string, SessionNode>>();
 
   constructor(connection: Connection, logger: Logger, storage: IdStorage = memoryStorage()) {
     this.#tree = new SessionsTreeModel(new SessionsModel(connection, logger), storage, logger);
@@ -183,14 +192,48 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
       case 'group':
         return groupItem(n.group, n.sessionId, this.#tree.drawGroup(n));
       case 'turn':
-        return turnItem(n, isRunning(n.agent), now);
+        return turnItem(n, isRunning(n.agent), now, this.#turnReviewed(n));
       case 'file':
-        return fileItem(n, this.#tree.drawFile(n));
+        return fileItem(n, this.#tree.drawFile(n), this.#fileReviewed(n));
       case 'more':
         return moreItem(this.model.sessions.length, this.model.totalCount);
       case 'note':
         return noteItem(n);
     }
+  }
+
+  /**
+   * Shows the reviewed marks: a file row says whether its current version is reviewed, a turn row
+   * how many of its files are; the rows of a session are redrawn when its marks change.
+   */
+  setReviewMarks(marks: ReviewMarks): void {
+    this.#reviewed?.subscription.dispose();
+    const subscription = marks.onDidChange((sessionId) => {
+      const rows = this.#markedRows.get(sessionId);
+      if (rows?.size) this.#changed.fire([...rows.values()]);
+    });
+    this.#reviewed = { marks, subscription };
+  }
+
+  #fileReviewed(n: Extract<SessionNode, { kind: 'file' }>): boolean {
+    if (!this.#reviewed) return false;
+    this.#drawnRow(n.sessionId, `f:${n.path}`, n);
+    return this.#reviewed.marks.isReviewed(n.sessionId, snapshotTarget(n.sessionId, n.path, n.file));
+  }
+
+  #turnReviewed(n: Extract<SessionNode, { kind: 'turn' }>): ReviewCount | undefined {
+    if (!this.#reviewed) return undefined;
+    this.#drawnRow(n.sessionId, `t:${n.message.id}`, n);
+    const detail = this.model.cachedDetail(n.sessionId);
+    const files = detail && turnFilesOf(detail).get(n.message.id);
+    return files && this.#reviewed.marks.count(n.sessionId, files);
+  }
+
+  /** Remembers the row object the view last drew (it redraws by that object). */
+  #drawnRow(sessionId: string, key: string, n: SessionNode): void {
+    let rows = this.#markedRows.get(sessionId);
+    if (!rows) this.#markedRows.set(sessionId, (rows = new Map()));
+    rows.set(key, n);
   }
 
   getParent(n: SessionNode): SessionNode | undefined {
@@ -234,6 +277,7 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   }
 
   dispose(): void {
+    this.#reviewed?.subscription.dispose();
     this.#subscription.dispose();
     this.#tree.dispose();
     this.#changed.dispose();

@@ -5,6 +5,8 @@ import { sessionFileUri } from '../session-files/session-fs';
 import { firstLine, formatBytes, relativeTime } from '../../core/shared/format';
 import { fileStatusText, fileStatusWords, runsCodeNote } from '../../protocol/session-panel/file-status-text';
 import type { FileStatus } from '../../model/session-files/file-status';
+import type { ReviewCount } from '../../model/review/review-marks';
+import { reviewedCountText } from '../../protocol/session-panel/reviewed';
 import { sessionFilePath } from '../../model/session-files/file-index';
 import { GROUP_LABELS, type SessionGroup } from '../../model/sessions-list/history-groups';
 import type { TurnState } from '../../model/sessions-list/sessions-model';
@@ -112,10 +114,15 @@ export function groupItem(group: 'turns' | 'files', sessionId: string, count?: n
   return item;
 }
 
+/**
+ * A turn row; `reviewed`: how many of the files it changed are marked reviewed ("3 of 5 reviewed"
+ * in its description), when it changed any.
+ */
 export function turnItem(
   n: Extract<SessionNode, { kind: 'turn' }>,
   running: boolean,
   now: number,
+  reviewed?: ReviewCount,
 ): vscode.TreeItem {
   const m = n.message;
   const item = new vscode.TreeItem(
@@ -127,6 +134,7 @@ export function turnItem(
   const parts = [
     m.inputMode ?? 'auto',
     aborted ? l10n.t('aborted') : running ? l10n.t('running') : '',
+    reviewed && reviewed.total > 0 ? reviewedCountText(reviewed.reviewed, reviewed.total) : '',
     relativeTime(m.createdAt, now),
   ];
   item.description = parts.filter(Boolean).join(' · ');
@@ -159,8 +167,13 @@ const RUNS_CODE_ICON: [string, string] = ['shield', 'list.warningForeground'];
 /**
  * A file row. With `status` (its state against the workspace folder, see `editor/session-files/workspace-file-status.ts`),
  * the description, icon, tooltip and accessible label say it; without, the directory and size.
+ * `reviewed`: its current version is marked reviewed (said first; its context value `file.reviewed`).
  */
-export function fileItem(n: Extract<SessionNode, { kind: 'file' }>, status?: FileStatus): vscode.TreeItem {
+export function fileItem(
+  n: Extract<SessionNode, { kind: 'file' }>,
+  status?: FileStatus,
+  reviewed = false,
+): vscode.TreeItem {
   // The snapshot's map key may be a storage key (`<session>/<path>`); the file's name is its path.
   const shown = n.file.name || n.path;
   const name = shown.split('/').filter(Boolean).pop() ?? shown;
@@ -168,7 +181,10 @@ export function fileItem(n: Extract<SessionNode, { kind: 'file' }>, status?: Fil
   item.id = `file:${n.sessionId}:${n.path}`;
   const dir = shown.includes('/') ? shown.slice(0, shown.lastIndexOf('/')) : '';
   const state = status && fileStatusText(status);
-  item.description = [state ?? '', dir, state ? '' : formatBytes(n.file.size)].filter(Boolean).join(' · ');
+  const mark = reviewed ? l10n.t('reviewed') : '';
+  item.description = [mark, state ?? '', dir, state ? '' : formatBytes(n.file.size)]
+    .filter(Boolean)
+    .join(' · ');
   const path = sessionFilePath(n.sessionId, n.path, n.file);
   item.resourceUri = sessionFileUri(n.sessionId, path);
   // A file that can run code: its own icon, whatever applying it would do.
@@ -186,12 +202,24 @@ export function fileItem(n: Extract<SessionNode, { kind: 'file' }>, status?: Fil
     runsCodeNote(status),
     status.reason ?? '',
   ];
-  item.tooltip = [shown, formatBytes(n.file.size), l10n.t('key: {0}', n.file.key), ...(against ?? [])]
+  item.tooltip = [
+    shown,
+    formatBytes(n.file.size),
+    l10n.t('key: {0}', n.file.key),
+    reviewed ? l10n.t('Marked as reviewed (this version)') : '',
+    ...(against ?? []),
+  ]
     .filter(Boolean)
     .join('\n');
-  item.contextValue = 'file';
+  item.contextValue = reviewed ? 'file.reviewed' : 'file';
   item.accessibilityInformation = {
-    label: [name, dir && l10n.t('in {0}', dir), formatBytes(n.file.size), status && fileStatusWords(status)]
+    label: [
+      name,
+      dir && l10n.t('in {0}', dir),
+      formatBytes(n.file.size),
+      status && fileStatusWords(status),
+      mark,
+    ]
       .filter(Boolean)
       .join(', '),
   };

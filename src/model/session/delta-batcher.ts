@@ -21,7 +21,7 @@ export type OnceDelta = Extract<Delta, { type: 'sendResult' }>;
 /** Deltas about the panel rather than the transcript; of each type only the latest is sent. */
 export type ViewDelta = Extract<
   Delta,
-  { type: 'composer' | 'connection' | 'notice' | 'title' | 'fileStatus' | 'reviewComments' }
+  { type: 'composer' | 'connection' | 'notice' | 'title' | 'fileStatus' | 'reviewComments' | 'reviewed' }
 >;
 
 export interface DeltaBatcherOptions {

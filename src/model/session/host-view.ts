@@ -13,6 +13,7 @@ import type {
   Notice,
   SendOutcome,
 } from '../../protocol/session-panel/messages';
+import type { ReviewedView } from '../../protocol/session-panel/reviewed';
 import type { TranscriptReader } from './session-transcript';
 import { openTurns, transcriptViews } from './turn-view';
 
@@ -64,8 +65,10 @@ export class HostView {
   failure?: ConnectionView;
   #noticeValue: Notice | null = null;
   #fileStatusValue: FileStatusView[] = [];
-  #lastFileStatus = '[]';
   #reviewComments = 0;
+  #reviewedValue: ReviewedView[] = [];
+  /** The lists last posted (`fileStatus`, `reviewed`), as JSON. */
+  readonly #lastLists = new Map<string, string>();
   #lastComposer = '';
   #lastConnection = '';
   #lastTitle: string;
@@ -102,15 +105,14 @@ export class HostView {
       notice: this.#noticeValue,
       fileStatus: this.#fileStatusValue,
       reviewComments: this.#reviewComments,
+      reviewed: this.#reviewedValue,
       l10n: this.#src.settings.settings().l10n ?? null,
     };
   }
 
   /** Posts the files' states against the workspace when they changed. */
   setFileStatus(files: FileStatusView[]): void {
-    const key = JSON.stringify(files);
-    if (key === this.#lastFileStatus) return;
-    this.#lastFileStatus = key;
+    if (!this.#listChanged('fileStatus', files)) return;
     this.#fileStatusValue = files;
     this.#batcher.pushView({ type: 'fileStatus', files });
   }
@@ -120,6 +122,21 @@ export class HostView {
     if (open === this.#reviewComments) return;
     this.#reviewComments = open;
     this.#batcher.pushView({ type: 'reviewComments', open });
+  }
+
+  /** Posts the session's reviewed marks when they changed. */
+  setReviewed(files: ReviewedView[]): void {
+    if (!this.#listChanged('reviewed', files)) return;
+    this.#reviewedValue = files;
+    this.#batcher.pushView({ type: 'reviewed', files });
+  }
+
+  /** Whether a list differs from the one last posted under `type` (and remembers it). */
+  #listChanged(type: 'fileStatus' | 'reviewed', files: unknown[]): boolean {
+    const key = JSON.stringify(files);
+    if (key === (this.#lastLists.get(type) ?? '[]')) return false;
+    this.#lastLists.set(type, key);
+    return true;
   }
 
   composer(): ComposerState {

@@ -19,6 +19,7 @@ import { dispatch, type Handlers } from '../../protocol/shared/handlers';
 import { AttachmentList, type AttachmentSpec, type AttachResult } from '../attachments/attachment-list';
 import type { UploadIndex } from '../attachments/upload-index';
 import type { FileStatusSource } from '../session-files/file-status';
+import type { ReviewedSource } from '../review/review-marks';
 import type { FilesUpdate } from '../session-files/file-index';
 import { systemClock, type Clock } from '../shared/clock';
 import { ComposerChoice, type Choice } from './composer-choice';
@@ -81,6 +82,8 @@ export interface SessionHostDeps {
   recordBase?: (path: string, content: Uint8Array) => Promise<unknown>;
   /** The session files' states against the workspace, shown in the panel's file lists. */
   fileStatus?: FileStatusSource;
+  /** The session's reviewed marks, shown in the panel's file lists. */
+  reviewed?: ReviewedSource;
   /** Tell the connection state about outcomes of requests. */
   reportSuccess?: () => void;
   reportFailure?: (err: unknown) => void;
@@ -119,6 +122,7 @@ export class SessionHost {
       attachments: this.#attachments,
       events,
       fileStatus: deps.fileStatus,
+      reviewed: deps.reviewed,
       logger,
       clock,
       batch: deps.batch,

@@ -18,6 +18,7 @@ import type { Transcript, Turn } from '../../core/transcript/model';
 import { UploadIndex } from '../attachments/upload-index';
 import type { FilesUpdate } from '../session-files/file-index';
 import type { FileStatusSource } from '../session-files/file-status';
+import type { ReviewedSource } from '../review/review-marks';
 import type { RunningTurn, RunningTurnsChange } from './running-turn';
 import { SessionActivity, type SessionActivityEvent, type TurnActivity } from './session-activity';
 import { SessionHost, type HostSettings, type SessionHostDeps, type TurnRequest } from './session-host';
@@ -60,6 +61,8 @@ export interface SessionRegistryDeps {
   recordBase?: (sessionId: string, path: string, content: Uint8Array) => Promise<unknown>;
   /** The session files' states against the workspace, for the file lists. */
   fileStatus?: FileStatusSource;
+  /** The sessions' reviewed marks, for the file lists. */
+  reviewed?: ReviewedSource;
   /** Options every host gets (tests: stream backoff, batching, …). */
   hostOptions?: Pick<SessionHostDeps, 'clock' | 'streamOptions' | 'batch' | 'reconcile' | 'watchIntervalMs'>;
 }
@@ -288,6 +291,7 @@ export class SessionRegistry {
       uploads: this.#uploadsOf(sessionId),
       ...(this.deps.recordBase ? { recordBase: this.#recordBaseFor(sessionId) } : {}),
       fileStatus: this.deps.fileStatus,
+      reviewed: this.deps.reviewed,
       events: {
         onRunningChanged: (h) => {
           for (const t of h.runningTurns()) this.#activity.seen(h.sessionId, h.title, t);

@@ -11,6 +11,7 @@ import type { Logger } from '../../core/shared/log';
 import type { AttachmentView } from '../../protocol/session-panel/messages';
 import type { Clock } from '../shared/clock';
 import { followFileStatus, type FileStatusSource } from '../session-files/file-status';
+import type { ReviewedSource } from '../review/review-marks';
 import type { Choice } from './composer-choice';
 import { DeltaBatcher } from './delta-batcher';
 import { HostView, type ConnectionSource, type HostSettings } from './host-view';
@@ -31,6 +32,8 @@ export interface SessionViewDeps {
   events: { titleChanged(): void };
   /** The session files' states against the workspace, shown in the panel's file lists. */
   fileStatus?: FileStatusSource;
+  /** The session's reviewed marks, shown in the panel's file lists. */
+  reviewed?: ReviewedSource;
   logger: Logger;
   clock: Clock;
   /** Batching (tests). */
@@ -44,6 +47,7 @@ export class SessionView implements TranscriptListener, ShownListener {
   /** What the panel shows besides the transcript: composer, connection, notice, title. */
   readonly panel: HostView;
   readonly #fileStatus?: ReturnType<typeof followFileStatus>;
+  readonly #reviewed?: { dispose(): void };
   #turns?: ShownListener;
 
   constructor(deps: SessionViewDeps) {
@@ -74,6 +78,14 @@ export class SessionView implements TranscriptListener, ShownListener {
         (f) => panel.setFileStatus(f),
         deps.logger,
       );
+    }
+    if (deps.reviewed) {
+      const source = deps.reviewed;
+      const show = (): void => this.panel.setReviewed(source.view(store.sessionId));
+      show();
+      this.#reviewed = source.onDidChange((id) => {
+        if (id === store.sessionId) show();
+      });
     }
     store.listen(this);
   }
@@ -117,6 +129,7 @@ export class SessionView implements TranscriptListener, ShownListener {
   /** Stops following the file states, lets the webview go and stops posting. */
   dispose(): void {
     this.#fileStatus?.dispose();
+    this.#reviewed?.dispose();
     this.link.detach();
     this.batcher.dispose();
   }

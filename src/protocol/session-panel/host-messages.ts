@@ -31,6 +31,7 @@ import type {
   TurnHeader,
   TurnView,
 } from './view';
+import type { ReviewedView } from './reviewed';
 
 const isArray = arrayOf(isUnknown);
 
@@ -82,6 +83,8 @@ const isFileStatus = custom<FileStatusView>(
   }),
 );
 
+const isReviewed = custom<ReviewedView>(object({ path: isString, versions: arrayOf(isString) }));
+
 /** Whether one delta (one change to the view) is well-formed. */
 export const isDelta = variant('type', {
   /** Creates or updates a turn's header. */
@@ -114,6 +117,11 @@ export const isDelta = variant('type', {
   /** How many open line comments of the session the next Send Feedback sends (0: none). */
   reviewComments: { open: isNonNegativeInteger },
   /**
+   * The session's reviewed marks: all of them, by path, each the versions marked reviewed (a
+   * turn's file is reviewed when its version is among them). See `model/review/review-marks.ts`.
+   */
+  reviewed: { files: arrayOf(isReviewed) },
+  /**
    * How the composer's send `sendId` ended: a turn `started`, the service `held` it back (429, the
    * composer state's `held` says what follows), or it was `refused` (failed; the composer gets its
    * text back). One per send, never folded with another: the `sending` state can change twice
@@ -142,6 +150,8 @@ export const isHostMessage = variant('type', {
     fileStatus: optional(arrayOf(isFileStatus)),
     /** As the last `reviewComments` delta said. */
     reviewComments: optional(isNonNegativeInteger),
+    /** The reviewed marks, as the last `reviewed` delta gave them. */
+    reviewed: optional(arrayOf(isReviewed)),
     /** `vscode.l10n.bundle`: the webview's texts translated (null: English). */
     l10n: nullable(recordOf(isString)),
   },

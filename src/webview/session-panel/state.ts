@@ -5,6 +5,7 @@
  */
 import { appendToLog } from '../../core/transcript/blocks';
 import { dispatch, type Handlers } from '../../protocol/shared/handlers';
+import { isMarked, marksByPath } from '../../protocol/session-panel/reviewed';
 import {
   DEFAULT_MAX_LOG_CHARS,
   type Block,
@@ -121,6 +122,8 @@ export class Store {
   fileStatus: ReadonlyMap<string, FileStatusView> = new Map();
   /** Open line comments of the session that Send Feedback would send. */
   reviewComments = 0;
+  /** The session's reviewed marks: the versions marked, by path (see `isReviewed`). */
+  reviewed: ReadonlyMap<string, readonly string[]> = new Map();
   /** Whole logs the host sent after "Show all" (and what its cap had dropped before), by block key. */
   readonly fullLogs = new Map<string, FullLog>();
   private byId = new Map<string, TurnState>();
@@ -228,6 +231,7 @@ export class Store {
     this.notice = msg.notice;
     this.fileStatus = statusMap(msg.fileStatus ?? []);
     this.reviewComments = msg.reviewComments ?? 0;
+    this.reviewed = marksByPath(msg.reviewed ?? []);
     this.turns = [];
     this.byId.clear();
     this.fullLogs.clear();
@@ -316,6 +320,10 @@ export class Store {
       this.reviewComments = d.open;
       this.changes.reviewComments = true;
     },
+    reviewed: (d) => {
+      this.reviewed = marksByPath(d.files);
+      for (const t of this.turns) if (t.files.length) this.changes.files.add(t.header.id);
+    },
     sendResult: (d) => {
       this.changes.sendResults.push({ sendId: d.sendId, outcome: d.outcome });
     },
@@ -324,6 +332,11 @@ export class Store {
   /** A file's state against the workspace, by its path as a turn names it (a leading `/` aside). */
   fileStatusOf(path: string): FileStatusView | undefined {
     return this.fileStatus.get(path) ?? this.fileStatus.get(path.replace(/^\/+/, ''));
+  }
+
+  /** Whether the person marked this version of a turn's file reviewed. */
+  isReviewed(f: FileChange): boolean {
+    return isMarked(this.reviewed, f.path, { ...f, deleted: f.change === 'deleted' });
   }
 
   private applyTurn(h: TurnHeader): void {

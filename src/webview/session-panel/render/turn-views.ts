@@ -12,6 +12,8 @@ import {
   runsCodeNote,
 } from '../../../protocol/session-panel/file-status-text';
 import type { FileStatusView } from '../../../protocol/session-panel/messages';
+import { reviewedCountText } from '../../../protocol/session-panel/reviewed';
+import type { FileChange } from '../../../core/transcript/model';
 import { clear, h } from '../../shared/dom';
 import { effortLabels, modeLabels, formatBytes, turnStatusText } from '../../shared/format';
 import { answerBox } from './answer-box';
@@ -160,9 +162,19 @@ export class FilesView implements RowView {
     // `den.applyTurn` takes the agent message's id, or the request's while there is none.
     const turnRef = this.turnId || turn?.header.userMessage.id;
     clear(this.el);
+    const reviewed = files.filter((f) => store.isReviewed(f)).length;
     const head = h('div', { class: 'files-head' }, [
       h('h3', { class: 'files-title', text: l10n.t('Files changed ({0})', files.length) }),
     ]);
+    if (files.length) {
+      head.appendChild(
+        h('span', {
+          class: 'files-reviewed',
+          text: reviewedCountText(reviewed, files.length),
+          attrs: { 'data-reviewed': String(reviewed), 'data-total': String(files.length) },
+        }),
+      );
+    }
     if (sessionId && turnRef) {
       head.append(
         this.action(
@@ -213,6 +225,7 @@ export class FilesView implements RowView {
         ),
       ]);
       if (st) item.appendChild(stateBadge(st));
+      if (sessionId) item.appendChild(this.reviewedToggle(sessionId, f, store.isReviewed(f)));
       if (sessionId) {
         item.appendChild(
           this.action(
@@ -226,6 +239,47 @@ export class FilesView implements RowView {
       list.appendChild(item);
     }
     this.el.appendChild(list);
+  }
+
+  /**
+   * The file's reviewed mark as a toggle button (`aria-pressed`): it runs `den.setReviewed` for the
+   * turn's version of the file, so a later turn's change of it is not marked.
+   */
+  private reviewedToggle(sessionId: string, f: FileChange, reviewed: boolean): HTMLElement {
+    const version: Record<string, unknown> = { key: f.key };
+    if (f.updatedAt !== undefined) version.updatedAt = f.updatedAt;
+    if (f.change === 'deleted') version.deleted = true;
+    const title = reviewed
+      ? l10n.t('Mark {0} as not reviewed', f.path)
+      : l10n.t('Mark {0} as reviewed', f.path);
+    return h(
+      'button',
+      {
+        class: 'secondary small file-reviewed',
+        attrs: {
+          type: 'button',
+          'aria-pressed': String(reviewed),
+          'aria-label': l10n.t('Reviewed: {0}', f.path),
+          title,
+          'data-command': 'den.setReviewed',
+        },
+        on: {
+          click: () =>
+            this.ctx.post({
+              type: 'runCommand',
+              command: 'den.setReviewed',
+              args: [sessionId, f.path, version, !reviewed],
+            }),
+        },
+      },
+      [
+        // The box holds its check always (a steady baseline), seen only when pressed.
+        h('span', { class: 'reviewed-mark', attrs: { 'aria-hidden': 'true' } }, [
+          h('span', { class: 'reviewed-check', text: '✓' }),
+        ]),
+        l10n.t('Reviewed'),
+      ],
+    );
   }
 
   private action(text: string, label: string, command: string, args: string[]): HTMLElement {

@@ -9,6 +9,7 @@ import { isTerminalStatus } from '../../../../src/core/transcript/model';
 import type { AttachmentSpec, UploadFn } from '../../../../src/model/attachments/attachment-list';
 import { Emitter } from '../../../../src/core/shared/emitter';
 import type { FileStatus, FileStatusSource } from '../../../../src/model/session-files/file-status';
+import { ReviewMarks } from '../../../../src/model/review/review-marks';
 import { TranscriptCache } from '../../../../src/model/session/transcript-cache';
 import { startEmulator, type Emulator } from '../../../emulator/index';
 import { waitFor } from '../../../support/wait';
@@ -106,6 +107,24 @@ describe('SessionHost (against the emulator)', function () {
     await ready(r);
     await waitFor('the init', () => r.mirror.lastSeq !== null && r.mirror.count('init') === 1);
     assert.equal(r.mirror.reviewComments, 3);
+  });
+
+  it('shows the session’s reviewed marks, again when they change, and in a later init', async () => {
+    const marks = new ReviewMarks({ get: () => undefined, update: async () => undefined });
+    await marks.set('s-marks', [{ path: '/src/a.ts', key: 'k', updatedAt: 1 }], true);
+    const r = rig(emu, { sessionId: 's-marks', extra: { reviewed: marks } });
+    await ready(r);
+    void r.host.open().catch(() => undefined);
+    await waitFor('the marks shown', () => r.mirror.reviewed.length === 1);
+    assert.deepEqual(r.mirror.reviewed, [{ path: 'src/a.ts', versions: ['k@1'] }]);
+    await marks.set('another session', [{ path: 'b.ts', key: 'b' }], true);
+    await marks.set('s-marks', [{ path: 'src/a.ts', key: 'k', updatedAt: 2 }], true);
+    await waitFor('the new mark', () => r.mirror.reviewed[0]?.versions.length === 2);
+    assert.deepEqual(r.mirror.reviewed, [{ path: 'src/a.ts', versions: ['k@1', 'k@2'] }]);
+    r.reloadView();
+    await ready(r);
+    await waitFor('the init', () => r.mirror.lastSeq !== null);
+    assert.deepEqual(r.mirror.reviewed, [{ path: 'src/a.ts', versions: ['k@1', 'k@2'] }]);
   });
 
   it('streams a coding turn started from the composer to its end; the view equals the fold of the stored events', async () => {

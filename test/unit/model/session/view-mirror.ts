@@ -13,6 +13,7 @@ import type {
   Notice,
   TurnView,
 } from '../../../../src/protocol/session-panel/messages';
+import type { ReviewedView } from '../../../../src/protocol/session-panel/reviewed';
 import { transcriptViews } from '../../../../src/model/session/turn-view';
 
 export class ViewMirror {
@@ -24,6 +25,7 @@ export class ViewMirror {
   title = '';
   fileStatus: FileStatusView[] = [];
   reviewComments = 0;
+  reviewed: ReviewedView[] = [];
   /** How the composer's sends ended, in the order told. */
   sendResults: { sendId: string; outcome: string }[] = [];
   readonly messages: HostMessage[] = [];
@@ -44,6 +46,7 @@ export class ViewMirror {
       this.title = m.session.title;
       this.fileStatus = m.fileStatus ?? [];
       this.reviewComments = m.reviewComments ?? 0;
+      this.reviewed = m.reviewed ?? [];
     } else if (m.type === 'batch') {
       for (const d of m.deltas) this.delta(d);
     }
@@ -126,6 +129,9 @@ export class ViewMirror {
         return;
       case 'reviewComments':
         this.reviewComments = d.open;
+        return;
+      case 'reviewed':
+        this.reviewed = d.files;
         return;
       case 'sendResult':
         this.sendResults.push({ sendId: d.sendId, outcome: d.outcome });

@@ -169,6 +169,72 @@ describe('webview in Chromium', function () {
     );
   });
 
+  it('shows each file’s reviewed toggle and the turn’s “n of m reviewed”, follows reviewed deltas, and posts the toggle', async () => {
+    h = await openHarness();
+    const s = scenario(loadFixture('coding-turn.jsonl'), 50);
+    const [srcFile, testFile] = s.transcript.turns[0].files;
+    const sessionId = s.init.session.sessionId;
+    const last = s.batches[s.batches.length - 1].seq;
+    const version = (f: typeof srcFile) => `${f.key}@${f.updatedAt ?? ''}`;
+    await h.send(s.init, ...s.batches, {
+      type: 'batch',
+      seq: last + 1,
+      // The test file is marked at another version (a later turn changed it): not this turn's.
+      deltas: [
+        {
+          type: 'reviewed',
+          files: [
+            { path: srcFile.path, versions: [version(srcFile)] },
+            { path: testFile.path, versions: ['other@1'] },
+          ],
+        },
+      ],
+    });
+    const page = h.page;
+    const toggle = (path: string) => page.getByRole('button', { name: `Reviewed: ${path}` });
+    const count = page.locator('.files-reviewed');
+    await waitFor('the count', async () => (await count.textContent()) === '1 of 2 reviewed');
+    assert.equal(await toggle(srcFile.path).getAttribute('aria-pressed'), 'true');
+    assert.equal(await toggle(srcFile.path).getAttribute('title'), `Mark ${srcFile.path} as not reviewed`);
+    assert.equal(await toggle(testFile.path).getAttribute('aria-pressed'), 'false');
+    assert.equal(await toggle(testFile.path).getAttribute('title'), `Mark ${testFile.path} as reviewed`);
+
+    await toggle(testFile.path).press('Enter');
+    await toggle(srcFile.path).click();
+    const posted = await waitFor('the toggles posted', async () => {
+      const p = (await h.posted()).filter((m) => m.type === 'runCommand');
+      return p.length === 2 && p;
+    });
+    const at = (f: typeof srcFile) => ({
+      key: f.key,
+      ...(f.updatedAt !== undefined ? { updatedAt: f.updatedAt } : {}),
+    });
+    assert.deepEqual(
+      posted.map((m) => [m.command, m.args]),
+      [
+        ['den.setReviewed', [sessionId, testFile.path, at(testFile), true]],
+        ['den.setReviewed', [sessionId, srcFile.path, at(srcFile), false]],
+      ],
+    );
+
+    await h.send({
+      type: 'batch',
+      seq: last + 2,
+      deltas: [
+        {
+          type: 'reviewed',
+          files: [{ path: `/${testFile.path}`, versions: [version(testFile)] }],
+        },
+      ],
+    });
+    await waitFor(
+      'the new marks',
+      async () => (await toggle(testFile.path).getAttribute('aria-pressed')) === 'true',
+    );
+    assert.equal(await toggle(srcFile.path).getAttribute('aria-pressed'), 'false');
+    assert.equal(await count.textContent(), '1 of 2 reviewed');
+  });
+
   it('runs nothing from the XSS corpus and never navigates on a link click', async () => {
     h = await openHarness({ height: 1600 });
     const dialogs = recordDialogs(h.page);
