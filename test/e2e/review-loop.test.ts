@@ -3,10 +3,11 @@
  * attached to a code turn; comments on lines of two of the agent's files, from the keyboard; Send
  * Feedback from the Session panel's bar; the next turn changing those lines; the threads marked
  * addressed (the Comments panel lists them); then, in the attached file's review diff, two hunks
- * accepted and one rejected from the palette, and one undone. A screenshot at every step.
+ * accepted and one rejected from the palette, and one undone; a file marked reviewed, which the
+ * feedback turn's change leaves not reviewed. A screenshot at every step.
  */
 import assert from 'node:assert/strict';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -19,7 +20,7 @@ import {
 } from '../harness/workbench';
 import { waitFor } from '../support/wait';
 import { useSignedInWorkbench } from './signed-in';
-import { openSessionFromTree, panelShot, sendTask, TURN_TIMEOUT_MS } from './panel-view';
+import { openSessionFromTree, panelShot, scrollRowToTop, sendTask, TURN_TIMEOUT_MS } from './panel-view';
 import { UI_WAIT, shot } from './sessions-view';
 
 const SESSION = 'Refactor auth middleware';
@@ -84,6 +85,9 @@ describe('A person reviews the agent’s work like a pull request', function () 
     await page.locator('.review-widget', { hasText: text }).first().waitFor();
   }
 
+  /** The Reviewed toggle of the source file in a "Files changed" row. */
+  const reviewedToggle = (files: Locator): Locator => files.getByRole('button', { name: `Reviewed: ${SRC}` });
+
   /** The icon of each comment row in the Comments panel (its thread's state). */
   const threadIcons = (): Promise<string[]> =>
     page
@@ -101,7 +105,7 @@ describe('A person reviews the agent’s work like a pull request', function () 
     return res.text();
   }
 
-  it('comments on two files, sends them as one turn, and sees the threads addressed', async () => {
+  it('marks a file reviewed, takes hunks one by one, comments on two files, sends them as one turn, and sees the threads addressed and the mark cleared', async () => {
     // 1. A code turn in the seeded session, from the panel, with src/calc.ts attached from the Explorer.
     await openSessionFromTree(page, frame, SESSION);
     await clickActivityBar(page, 'Explorer');
@@ -110,6 +114,20 @@ describe('A person reviews the agent’s work like a pull request', function () 
     await frame.locator('li.attachment-chip[data-status="ready"]', { hasText: 'calc.ts' }).waitFor();
     await sendTask(frame, TASK, 'code');
     await newestTurn('completed');
+
+    // 1b. The source file marked reviewed with its toggle, from the keyboard: the turn counts it.
+    const firstFiles = frame.locator('.rows > .row.files', { hasText: SRC }).last();
+    const reviewedCount = firstFiles.locator('.files-reviewed');
+    assert.equal(await reviewedCount.innerText(), '0 of 4 reviewed');
+    await reviewedToggle(firstFiles).focus();
+    await page.keyboard.press('Enter');
+    await waitFor('the count', () => reviewedCount.innerText(), {
+      ...UI_WAIT,
+      until: (c) => c === '1 of 4 reviewed',
+    });
+    assert.equal(await reviewedToggle(firstFiles).getAttribute('aria-pressed'), 'true');
+    await scrollRowToTop(firstFiles);
+    await panelShot(wb, frame, 'review-loop-0-reviewed');
 
     // 2. Hunk by hunk: the attached file's review diff (Compare, from the turn's files).
     await page.locator('.part.editor .tab', { hasText: SESSION }).first().click();
@@ -182,6 +200,10 @@ describe('A person reviews the agent’s work like a pull request', function () 
       .waitFor({ timeout: TURN_TIMEOUT_MS });
     await newestTurn('completed');
     await bar.waitFor({ state: 'hidden' });
+    // The feedback turn changed the reviewed file: its new version is not reviewed.
+    const newest = frame.locator('.rows > .row.files', { hasText: SRC }).last();
+    assert.equal(await newest.locator('.files-reviewed').innerText(), '0 of 2 reviewed');
+    assert.equal(await reviewedToggle(newest).getAttribute('aria-pressed'), 'false');
     await panelShot(wb, frame, 'review-loop-5-feedback-turn');
 
     // 7. The agent changed those lines; the Comments panel lists both threads as addressed.

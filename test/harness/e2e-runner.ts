@@ -26,7 +26,7 @@ const USUAL_SECONDS: Record<string, number> = {
   'panel-flow.test.js': 70,
   'send-file-apply.test.js': 55,
   'round-trip.test.js': 50,
-  'review-loop.test.js': 45,
+  'review-loop.test.js': 60,
   'sessions-flow.test.js': 50,
   'walkthrough.test.js': 50,
   'two-windows.test.js': 45,
