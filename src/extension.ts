@@ -74,6 +74,8 @@ export interface DenTestInternals extends DenExtensionApi {
   readonly uriHandler: vscode.UriHandler;
   /** Web tasks (`POST /lam/run`): the runner, the panel, the view, the passcode. */
   readonly webTasks: WebTasks;
+  /** The reviews Den opened and their title bar's Apply / Apply the Whole Turn / Discard. */
+  readonly reviewActions: ReviewActions;
   /** Line comments on the agent's files and Send Feedback. */
   readonly comments: ReviewComments;
   /** The chat participant and the language model tools (tests watch `@den`'s answers). */
@@ -398,6 +400,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     webTasks,
     integrations,
     comments,
+    reviewActions,
     activationMs,
   });
   return api;

@@ -203,6 +203,28 @@ describe('Apply the agent’s files: review, merges, changes meanwhile', functio
       );
     });
 
+    it('Compare of a turn’s file (as the panel opens it): Apply the Whole Turn in its title bar applies the turn', async () => {
+      const { sessionId, agentMessageId } = await fx.seeded('Add phi parser', 'add-phi-parser');
+      const [src, test] = turnPaths('add-phi-parser').map((p) => path.join(root(), p));
+      fx.answer((a) => a.buttons.find((b) => b === 'Apply'));
+      // Without the turn, a file's compare offers no whole turn.
+      await vscode.commands.executeCommand('den.compareWithWorkspace', sessionId, 'src/add-phi-parser.ts');
+      await waitFor('the compare diff', diffOf('den-session'));
+      assert.equal(fx.den.api.reviewActions.active()?.applyTurn, undefined);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+      await vscode.commands.executeCommand('den.compareWithWorkspace', sessionId, 'src/add-phi-parser.ts', {
+        turn: agentMessageId,
+      });
+      await waitFor('the compare diff', diffOf('den-session'));
+      const all = await vscode.commands.executeCommand<ApplyResult>('den.applyReviewedTurn');
+      assert.deepEqual(all?.written.map((e) => e.relPath).sort(), [
+        'src/add-phi-parser.ts',
+        'test/add-phi-parser.test.ts',
+      ]);
+      assert.ok(fs.existsSync(src) && fs.existsSync(test));
+    });
+
     it('Apply in the title bar of an editor that is no review says so and applies nothing', async () => {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       const answers = fx.answer(() => undefined);

@@ -23,6 +23,8 @@ export interface ShownFile extends ReviewTarget {
 export interface ShownReview {
   /** Applies what the review shows (resolves when the apply it started ended). */
   apply(): Thenable<unknown>;
+  /** A file of a turn shown alone: applies that whole turn (the title bar's Apply the Whole Turn). */
+  applyTurn?(): Thenable<unknown>;
   /** Writes nothing; called once its tabs are closed. */
   discard?(): void;
   /** The agent's files it shows (Review Changes and Compare; not Apply's own review). */
@@ -33,11 +35,14 @@ export interface ShownReview {
 
 /** The context key: the active editor is a review Den opened. */
 export const REVIEW_SHOWN_KEY = 'den.reviewShown';
+/** The context key: the active review shows one file of a turn (Apply the Whole Turn is offered). */
+export const REVIEW_IN_TURN_KEY = 'den.reviewShownInTurn';
 
 export class ReviewActions implements vscode.Disposable {
   readonly #reviews = new Map<string, ShownReview>();
   readonly #disposables: vscode.Disposable[];
   #shown = false;
+  #inTurn = false;
 
   constructor() {
     this.#disposables = [
@@ -45,6 +50,7 @@ export class ReviewActions implements vscode.Disposable {
       vscode.window.tabGroups.onDidChangeTabGroups(() => this.#update()),
       vscode.commands.registerCommand('den.applyReviewed', () => this.applyActive()),
       vscode.commands.registerCommand('den.discardReview', () => this.discardActive()),
+      vscode.commands.registerCommand('den.applyReviewedTurn', () => this.applyTurnActive()),
     ];
   }
 
@@ -79,6 +85,18 @@ export class ReviewActions implements vscode.Disposable {
     return review.apply();
   }
 
+  /** Apply the Whole Turn in the title bar: the turn of the one file the active review shows. */
+  async applyTurnActive(): Promise<unknown> {
+    const review = this.active();
+    if (!review?.applyTurn) {
+      void vscode.window.showInformationMessage(
+        l10n.t('Den: the active editor is not a review of one of a turn’s files.'),
+      );
+      return undefined;
+    }
+    return review.applyTurn();
+  }
+
   /** Discard in the title bar: closes the active review's tabs and writes nothing. */
   async discardActive(): Promise<void> {
     const review = this.active();
@@ -103,10 +121,17 @@ export class ReviewActions implements vscode.Disposable {
   }
 
   #update(): void {
-    const shown = this.active() !== undefined;
-    if (shown === this.#shown) return;
-    this.#shown = shown;
-    void vscode.commands.executeCommand('setContext', REVIEW_SHOWN_KEY, shown);
+    const active = this.active();
+    const shown = active !== undefined;
+    const inTurn = active?.applyTurn !== undefined;
+    if (shown !== this.#shown) {
+      this.#shown = shown;
+      void vscode.commands.executeCommand('setContext', REVIEW_SHOWN_KEY, shown);
+    }
+    if (inTurn !== this.#inTurn) {
+      this.#inTurn = inTurn;
+      void vscode.commands.executeCommand('setContext', REVIEW_IN_TURN_KEY, inTurn);
+    }
   }
 
   dispose(): void {

@@ -38,12 +38,19 @@ export interface ReviewResult {
 export interface ReviewOptions {
   /** The workspace folder (URI string); default: the only one, or a quick pick. */
   folder?: string;
+  /**
+   * Compare with Workspace of a turn's file (the Session panel's Compare): that turn's id, so the
+   * review's title bar also offers Apply the Whole Turn.
+   */
+  turn?: string;
 }
 
 /** What the review's title bar Apply does (`ReviewActions`): applies its scope to `folder`. */
 export interface ReviewApply {
   actions: ReviewActions;
   apply(folder: vscode.WorkspaceFolder): Thenable<unknown>;
+  /** Applies the whole turn the one file shown belongs to (with `ReviewOptions.turn`). */
+  applyTurn?(folder: vscode.WorkspaceFolder): Thenable<unknown>;
   /** Told each workspace file shown beside an agent's file (it then takes line comments). */
   noteCounterpart?(workspace: vscode.Uri, agent: vscode.Uri): void;
   /** The session and scope shown (a review of a session, a turn or a file). */
@@ -151,7 +158,12 @@ export async function openReview(
   }
   // Apply and Discard in the review's title bar (an Apply of the same scope, to the same folder).
   const register = (keys: string[]): void =>
-    shown?.actions.register(keys, { apply: () => shown.apply(folder), files, scope: shown.scope });
+    shown?.actions.register(keys, {
+      apply: () => shown.apply(folder),
+      ...(shown.applyTurn && pairs.length === 1 ? { applyTurn: () => shown.applyTurn!(folder) } : {}),
+      files,
+      scope: shown.scope,
+    });
   if (pairs.length === 1) {
     const [, original, agent] = pairs[0];
     const title = l10n.t('{0} (workspace) ↔ Den: agent', result[0].relPath);

@@ -56,6 +56,10 @@ export function registerReviewCommands(
         apply: applyOf(sessionId, scope),
         noteCounterpart,
         scope: { sessionId, scope },
+        // Compare of a turn's file (the panel): its title bar also applies the whole turn.
+        ...(scope.kind === 'file' && options?.turn
+          ? { applyTurn: applyOf(sessionId, { kind: 'turn', turnId: options.turn }) }
+          : {}),
       });
     },
     (arg, options) => {

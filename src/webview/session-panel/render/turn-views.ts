@@ -232,7 +232,7 @@ export class FilesView implements RowView {
             l10n.t('Compare'),
             l10n.t('Compare {0} with the workspace file', f.path),
             'den.compareWithWorkspace',
-            [sessionId, f.path],
+            turnRef ? [sessionId, f.path, { turn: turnRef }] : [sessionId, f.path],
           ),
         );
       }
@@ -282,7 +282,7 @@ export class FilesView implements RowView {
     );
   }
 
-  private action(text: string, label: string, command: string, args: string[]): HTMLElement {
+  private action(text: string, label: string, command: string, args: unknown[]): HTMLElement {
     return h('button', {
       class: 'secondary small file-action',
       text,

@@ -162,7 +162,7 @@ describe('webview in Chromium', function () {
     assert.deepEqual(
       commands.map((m) => [m.command, m.args]),
       [
-        ['den.compareWithWorkspace', [sessionId, src]],
+        ['den.compareWithWorkspace', [sessionId, src, { turn: AGENT }]],
         ['den.reviewTurn', [sessionId, AGENT]],
         ['den.applyTurn', [sessionId, AGENT]],
       ],
