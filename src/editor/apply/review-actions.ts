@@ -33,6 +33,9 @@ export interface ShownReview {
   scope?: { sessionId: string; scope: AgentScope };
 }
 
+/** Most review keys kept (a window seldom has more review tabs open). */
+const MAX_REVIEWS = 500;
+
 /** The context key: the active editor is a review Den opened. */
 export const REVIEW_SHOWN_KEY = 'den.reviewShown';
 /** The context key: the active review shows one file of a turn (Apply the Whole Turn is offered). */
@@ -59,7 +62,15 @@ export class ReviewActions implements vscode.Disposable {
    * string, or a multi-file diff's title). A newer review under the same key replaces the older.
    */
   register(keys: readonly string[], review: ShownReview): void {
-    for (const k of keys) this.#reviews.set(k, review);
+    for (const k of keys) {
+      this.#reviews.delete(k);
+      this.#reviews.set(k, review);
+    }
+    // Bounded: the oldest reviews' keys go first (their tabs, if still open, lose the title bar's actions).
+    for (const k of this.#reviews.keys()) {
+      if (this.#reviews.size <= MAX_REVIEWS) break;
+      this.#reviews.delete(k);
+    }
     this.#update();
   }
 
