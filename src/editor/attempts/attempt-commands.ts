@@ -140,7 +140,6 @@ export function registerAttemptCommands(deps: Deps): vscode.Disposable[] {
           mode: o.mode ?? s.defaultMode,
           effort: o.effort ?? s.defaultEffort,
         });
-        void vscode.commands.executeCommand('den.attempts.focus');
         const failed = group.attempts.filter((a) => a.state === 'failed');
         if (failed.length)
           void vscode.window.showWarningMessage(

@@ -68,18 +68,20 @@ export class AttemptsTreeProvider implements vscode.TreeDataProvider<AttemptNode
     this.#tick();
   }
 
-  /** The comparison rows of a group, as drawn now (the chosen one first). */
+  /**
+   * The comparison rows of a group, as known now (the chosen one first); file states not asked yet
+   * are asked, and the view redrawn when they come.
+   */
   rows(groupId: string): AttemptRow[] {
     const group = this.#store.get(groupId);
     if (!group) return [];
+    for (const a of group.attempts) if (!this.#drawn.has(a.sessionId)) this.#ask(a.sessionId);
     return attemptRows(group, (id) => this.#drawn.get(id) ?? this.#statuses.peek(id), this.#now());
   }
 
   getChildren(node?: AttemptNode): AttemptNode[] {
     if (!node) return this.#store.groups().map((g) => ({ kind: 'group', groupId: g.id }));
     if (node.kind === 'group') {
-      const group = this.#store.get(node.groupId);
-      for (const a of group?.attempts ?? []) if (!this.#drawn.has(a.sessionId)) this.#ask(a.sessionId);
       return this.rows(node.groupId).map((r) => ({
         kind: 'attempt',
         groupId: node.groupId,
