@@ -150,7 +150,7 @@ export function rowDescription(row: AttemptRow): string {
     .join(' · ');
 }
 
-/** The attempt's label: `Attempt 2 of 3`, marked when chosen. */
+/** The attempt's label (its number of the count), marked when chosen. */
 export function rowLabel(row: Pick<AttemptRow, 'number' | 'of' | 'chosen'>): string {
   return row.chosen
     ? l10n.t('Attempt {0} of {1} (chosen)', formatCount(row.number), formatCount(row.of))
