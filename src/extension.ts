@@ -13,6 +13,10 @@ import { registerReviewCommands } from './editor/commands/review-commands';
 import { registerSessionCommands } from './editor/commands/session-commands';
 import { linkOf, sessionUriHandler } from './editor/commands/session-link-commands';
 import { registerTurnCommands } from './editor/commands/turn-commands';
+import { registerAttemptCommands } from './editor/attempts/attempt-commands';
+import { Attempts } from './editor/attempts/attempts';
+import { AttemptsTreeProvider } from './editor/attempts/attempts-tree';
+import { AttemptStore } from './model/attempts/attempt-store';
 import { registerWebTaskCommands } from './editor/commands/webtask-commands';
 import { parseSettings } from './editor/platform/settings';
 import { redactingLogger, type Logger } from './core/shared/log';
@@ -80,6 +84,9 @@ export interface DenTestInternals extends DenExtensionApi {
   readonly comments: ReviewComments;
   /** The chat participant and the language model tools (tests watch `@den`'s answers). */
   readonly integrations: IntegrationsHandle;
+  /** A task run as several sessions: the groups, the Attempts view. */
+  readonly attempts: Attempts;
+  readonly attemptsTree: AttemptsTreeProvider;
   /** How long `activate` took, in ms (reported by the integration tests). */
   readonly activationMs: number;
 }
@@ -258,6 +265,15 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     listedSession: (id) => sessions.get(id) !== undefined,
   });
   const webTasksView = vscode.window.createTreeView('den.webTasks', { treeDataProvider: webTasks.tree });
+  // A task run as several sessions (`den.newSessionAttempts`), compared in the Attempts view.
+  const attemptStore = new AttemptStore(context.workspaceState);
+  const attempts = new Attempts(attemptStore, registry);
+  const attemptsTree = new AttemptsTreeProvider(attemptStore, fileStatus.model);
+  const attemptsView = vscode.window.createTreeView('den.attempts', {
+    treeDataProvider: attemptsTree,
+    showCollapseAll: true,
+  });
+  sessions.setAttemptMark((id) => attempts.markOf(id));
 
   context.subscriptions.push(
     channel,
@@ -364,6 +380,12 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     webTasks,
     webTasksView,
     ...registerWebTaskCommands(webTasks),
+    attemptStore,
+    attempts,
+    attemptsTree,
+    attemptsView,
+    attemptStore.onDidChange(() => sessions.setAttemptMark((id) => attempts.markOf(id))),
+    ...registerAttemptCommands({ connection, attempts, tree: attemptsTree, open: (id) => panels.open(id) }),
   );
   const api = createDenApi({
     connection,
@@ -401,6 +423,8 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     integrations,
     comments,
     reviewActions,
+    attempts,
+    attemptsTree,
     activationMs,
   });
   return api;

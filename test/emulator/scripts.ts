@@ -34,6 +34,11 @@ export interface ScriptContext {
   attachments?: AttachedText[];
   /** The session's generated file at `path` now, as text (a feedback turn edits it). */
   generated?(path: string): string | undefined;
+  /**
+   * Among the sessions whose first task is this session's first task, this one's place (0 for the
+   * first): a `varied` turn picks its body by it, so attempts started together all differ.
+   */
+  sameTaskIndex?: number;
 }
 
 const TERMINAL_KINDS = new Set(['task.completed', 'task.error', 'task.aborted']);
@@ -206,8 +211,7 @@ function codingTurn(ctx: ScriptContext): ScriptStep[] {
     '}',
     '',
     `export function ${fn}(input: string, options: { enabled: boolean }): string {`,
-    '  if (!options.enabled) return input;',
-    '  return input.trim().replace(/\\s+/g, " ");',
+    ...bodyOf(ctx),
     '}',
     '',
   ].join('\n');
@@ -246,7 +250,9 @@ function codingTurn(ctx: ScriptContext): ScriptStep[] {
         `- \`${r.path}\`: reviewed; ${r.done.length} TODO${r.done.length === 1 ? '' : 's'} implemented (notes in \`${r.path}.notes.md\`).\n`,
     )
     .join('');
+  const variant = variantOf(ctx);
   const answer =
+    (variant === undefined ? '' : `${VARIED[variant].name}.\n\n`) +
     `I implemented **${ctx.task}**.\n\n` +
     `- \`${src}\`: the new \`${fn}\` function with an options object.\n` +
     `- \`${test}\`: a unit test covering the enabled path.\n` +
@@ -294,6 +300,55 @@ function codingTurn(ctx: ScriptContext): ScriptStep[] {
     ...answerSteps(answer),
     completed(ctx, files, `Implemented ${base}`),
   ];
+}
+
+/**
+ * The bodies a `varied` coding turn picks from (by `variantOf`), so that attempts of
+ * one task (several sessions, `src/model/attempts`) differ: other lines, other counts.
+ */
+const VARIED = [
+  {
+    name: 'Variant A: a regular expression',
+    body: ['  if (!options.enabled) return input;', '  return input.trim().replace(/\\s+/g, " ");'],
+  },
+  {
+    name: 'Variant B: split and join',
+    body: [
+      '  if (!options.enabled) return input;',
+      '  const words = input.split(" ").filter((w) => w.length > 0);',
+      '  return words.join(" ");',
+    ],
+  },
+  {
+    name: 'Variant C: a loop',
+    body: [
+      '  if (!options.enabled) {',
+      '    return input;',
+      '  }',
+      '  let out = "";',
+      '  for (const w of input.split(/\\s+/)) if (w) out += (out ? " " : "") + w;',
+      '  return out;',
+    ],
+  },
+] as const;
+
+/**
+ * Which of `VARIED` a `varied` task's session writes (undefined: not a `varied` task): by its place
+ * among the sessions of the same first task, else by a hash of its id.
+ */
+export function variantOf(
+  ctx: Pick<ScriptContext, 'task' | 'sessionId' | 'sameTaskIndex'>,
+): number | undefined {
+  if (!ctx.task.toLowerCase().includes('varied')) return undefined;
+  if (ctx.sameTaskIndex !== undefined) return ctx.sameTaskIndex % VARIED.length;
+  let h = 0;
+  for (const c of ctx.sessionId) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return h % VARIED.length;
+}
+
+function bodyOf(ctx: ScriptContext): readonly string[] {
+  const v = variantOf(ctx);
+  return v === undefined ? VARIED[0].body : VARIED[v].body;
 }
 
 /** The `.vscode/tasks.json` a `vscode task` turn writes: harmless, but it would run on folder open. */

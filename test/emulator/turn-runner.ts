@@ -85,6 +85,19 @@ export class TurnRunner {
     return n;
   }
 
+  /** The session's place among the sessions of the same first task (`ScriptContext.sameTaskIndex`). */
+  private sameTaskIndex(sessionId: string): number {
+    const first = (id: string): string | undefined =>
+      this.store.sessions.get(id)?.messages.find((m) => m.type === 'user')?.content;
+    const task = first(sessionId);
+    let i = 0;
+    for (const s of this.store.sessions.values()) {
+      if (s.sessionId === sessionId) return i;
+      if (!s.deleted && first(s.sessionId) === task) i++;
+    }
+    return i;
+  }
+
   /** Starts a turn now, or queues it behind the session's running turn. */
   start(input: StartTurnInput): StartedTurn {
     const { session } = input;
@@ -105,6 +118,7 @@ export class TurnRunner {
         (key) => this.store.media.get(key)?.content,
       ),
       generated: (path) => this.store.media.get(`${session.sessionId}/${path}`)?.content?.toString('utf8'),
+      sameTaskIndex: this.sameTaskIndex(session.sessionId),
     };
     const turn: Turn = {
       userId: input.userId,

@@ -34,6 +34,7 @@ const USUAL_SECONDS: Record<string, number> = {
   'panel-snapshot.test.js': 25,
   'chat.test.js': 20,
   'api-probe.test.js': 20,
+  'attempts.test.js': 30,
   'smoke.test.js': 15,
 };
 

@@ -222,7 +222,7 @@ function fileTargets(
 }
 
 /** The task given, or asked for; undefined when dismissed. A blank given task is an error. */
-async function askTask(
+export async function askTask(
   given: string | undefined,
   prompt: { title: string; placeHolder: string },
 ): Promise<string | undefined> {

@@ -43,6 +43,8 @@ function memoryStorage(): IdStorage {
  */
 export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode>, vscode.Disposable {
   readonly #changed = new vscode.EventEmitter<SessionNode | SessionNode[] | undefined>();
+  /** The attempt mark of a session row (`setAttemptMark`). */
+  #attemptMark?: (sessionId: string) => string | undefined;
   readonly onDidChangeTreeData = this.#changed.event;
   readonly #tree: SessionsTreeModel;
   readonly #subscription: { dispose(): void };
@@ -99,6 +101,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   /** Shows each file's state against the workspace in the Files groups. */
   setFileStatus(model: TreeFileStatus): void {
     this.#tree.setFileStatus(model);
+  }
+
+  /** Marks sessions that are attempts of a task (`attempt 2 of 3`); redraws when they change. */
+  setAttemptMark(markOf: (sessionId: string) => string | undefined): void {
+    this.#attemptMark = markOf;
+    this.#changed.fire(undefined);
   }
 
   attach(view: vscode.TreeView<SessionNode>): void {
@@ -187,7 +195,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
             label: l10n.t('Removed'),
             icon: 'circle-slash',
           });
-        return sessionItem(row.session, { state: row.state, archived: row.archived }, now);
+        const attempt = this.#attemptMark?.(n.sessionId);
+        return sessionItem(
+          row.session,
+          { state: row.state, archived: row.archived, ...(attempt ? { attempt } : {}) },
+          now,
+        );
       }
       case 'group':
         return groupItem(n.group, n.sessionId, this.#tree.drawGroup(n));

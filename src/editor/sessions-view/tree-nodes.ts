@@ -40,10 +40,12 @@ function turnStateWord(state: TurnState): string {
 export interface SessionLook {
   state?: TurnState;
   archived?: boolean;
+  /** The session is an attempt of a task (`src/editor/attempts`): `attempt 2 of 3`, `chosen attempt`. */
+  attempt?: string;
 }
 
 export function sessionItem(s: Session, look: SessionLook, now: number): vscode.TreeItem {
-  const { state, archived } = look;
+  const { state, archived, attempt } = look;
   const title = s.title || l10n.t('Untitled session');
   const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `session:${s.sessionId}`;
@@ -51,6 +53,7 @@ export function sessionItem(s: Session, look: SessionLook, now: number): vscode.
   const marks = [
     s.isPinned && l10n.t('pinned'),
     archived && l10n.t('archived'),
+    attempt,
     state && turnStateWord(state),
   ].filter(Boolean);
   item.description = [...marks, when].join(' · ');
@@ -150,7 +153,7 @@ export function turnItem(
 }
 
 /** The icon and theme color of each state (the Source Control view's colors). */
-const STATE_ICON: Record<FileStatus['state'], [icon: string, color: string]> = {
+export const STATE_ICON: Record<FileStatus['state'], [icon: string, color: string]> = {
   new: ['diff-added', 'gitDecoration.addedResourceForeground'],
   modified: ['diff-modified', 'gitDecoration.modifiedResourceForeground'],
   partly: ['diff-modified', 'gitDecoration.modifiedResourceForeground'],
