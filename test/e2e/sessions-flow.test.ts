@@ -305,8 +305,8 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
       // its last turn's state, known once its turns were fetched
       '2 Refactor auth middleware pinned · done · 2 h ago',
       '3 Turns 2',
-      '4 Refactor auth middleware to use async token validation code · 2 h ago',
-      '4 Add tests for expired tokens in the auth middleware code · 2 h ago',
+      '4 Refactor auth middleware to use async token validation code · 0 of 2 reviewed · 2 h ago',
+      '4 Add tests for expired tokens in the auth middleware code · 0 of 2 reviewed · 2 h ago',
       '3 Files 4',
       // each file's state against the workspace (which has none of them) and the lines it adds
       '4 add-tests-expired.ts new · +10 · src',
