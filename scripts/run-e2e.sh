@@ -6,8 +6,6 @@
 # Screenshots go to $SHOTS (default ./shots). Needs scripts/setup-code-server.sh to have run.
 #   DEN_E2E_SHARDS  how many runners share the test files, side by side (default 2; 1 with DEN_E2E_GREP).
 #                   Each has its own workbenches and emulators; the second's output is printed when it ends.
-#   DEN_E2E_SHARD   run only that share ("1/2"), as scripts/test-all.sh's lanes do (no build, no packaging:
-#                   DEN_E2E_PREPARED=1 says they were done); DEN_E2E_AFTER_EXT=1 weighs share 1 lighter.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s%N)
@@ -17,17 +15,12 @@ fail_build() {
   echo "0 passed, 1 failed"
   exit 1
 }
-if [ "${DEN_E2E_PREPARED:-}" != 1 ]; then
-  node esbuild.js --tests || fail_build "build"
-  npm run --silent package > /tmp/den-e2e-package.$$.log 2>&1 || { cat /tmp/den-e2e-package.$$.log; rm -f /tmp/den-e2e-package.$$.log; fail_build "npm run package"; }
-  rm -f /tmp/den-e2e-package.$$.log
-fi
+node esbuild.js --tests || fail_build "build"
+npm run --silent package > /tmp/den-e2e-package.$$.log 2>&1 || { cat /tmp/den-e2e-package.$$.log; rm -f /tmp/den-e2e-package.$$.log; fail_build "npm run package"; }
+rm -f /tmp/den-e2e-package.$$.log
 shards="${DEN_E2E_SHARDS:-2}"
 [ -n "${DEN_E2E_GREP:-}" ] && [ -z "${DEN_E2E_SHARDS:-}" ] && shards=1
-if [ -n "${DEN_E2E_SHARD:-}" ]; then
-  node dist/test/harness/e2e-runner.js
-  rc=$?
-elif [ "$shards" -le 1 ]; then
+if [ "$shards" -le 1 ]; then
   node dist/test/harness/e2e-runner.js
   rc=$?
 else

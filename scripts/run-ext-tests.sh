@@ -6,8 +6,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s%N)
-# DEN_EXT_PREPARED=1: the test build is done (scripts/test-all.sh's lanes build once, before both).
-if [ "${DEN_EXT_PREPARED:-}" != 1 ] && ! node esbuild.js --tests; then
+if ! node esbuild.js --tests; then
   echo "ext: build failed"
   [ -n "${DEN_RESULT_FILE:-}" ] && echo '{"suite":"ext","passed":0,"failed":1,"pending":0}' >> "$DEN_RESULT_FILE"
   echo "0 passed, 1 failed"

@@ -63,9 +63,9 @@ setup_code_server() {
 # On two cores most stages keep one core busy (npm's installs, compiling code-server's native
 # modules, tsc, eslint, mocha in plain Node), so stages that need nothing from each other run side by
 # side: the code-server setup beside `npm ci`, the build and the unit and build tiers, and the check
-# beside the unit tier. The tiers that run VS Code wait for all of it (they are the most sensitive to
-# a busy machine), then run in two lanes: ext then e2e share 1, beside e2e share 2. A side job's
-# output is printed whole when it ends.
+# beside the unit tier. The tiers that run VS Code (ext, then e2e, whose runner splits its files into
+# two shares side by side) wait for all of it: they are the most sensitive to a busy machine. A side
+# job's output is printed whole when it ends.
 side_logs=()
 side_pids=()
 side() {
@@ -113,38 +113,13 @@ if wants build; then
 fi
 step "the side jobs: the check, and the code-server setup when it ran"
 side_wait || finish
-if wants ext && wants e2e; then
-  # Two lanes of real VS Code side by side (as the e2e tier's two shares were): the integration tier
-  # then e2e share 1 in one, e2e share 2 in the other (share 1 is lighter by the integration tier's
-  # usual time, test/harness/e2e-runner.ts). Built and packaged once, before either starts: the
-  # production build rewrites dist/, so the test build comes after it.
-  step "integration tests, then e2e share 1 | e2e share 2 (real VS Code, two lanes)"
-  if node esbuild.js --tests && npm run --silent package && node esbuild.js --tests; then
-    export DEN_E2E_PREPARED=1 DEN_EXT_PREPARED=1 DEN_E2E_AFTER_EXT=1
-    lane2=$(mktemp)
-    DEN_E2E_SHARD=2/2 bash scripts/run-e2e.sh > "$lane2" 2>&1 &
-    lane2_pid=$!
-    bash scripts/run-ext-tests.sh || status=1
-    step "end-to-end tests, share 1 (the second lane's share is printed when it ends)"
-    DEN_E2E_SHARD=1/2 bash scripts/run-e2e.sh || status=1
-    wait "$lane2_pid" || status=1
-    printf '\n--- e2e share 2 of 2 (the second lane) ---\n'
-    cat "$lane2"
-    rm -f "$lane2"
-  else
-    echo "the build or the package for the VS Code tiers failed"
-    record ext 0 1
-    status=1
-  fi
-else
-  if wants ext && [ -f scripts/run-ext-tests.sh ]; then
-    step "integration tests (real VS Code extension host)"
-    bash scripts/run-ext-tests.sh || status=1
-  fi
-  if wants e2e && [ -f scripts/run-e2e.sh ]; then
-    step "end-to-end tests (real VS Code in Chromium)"
-    bash scripts/run-e2e.sh || status=1
-  fi
+if wants ext && [ -f scripts/run-ext-tests.sh ]; then
+  step "integration tests (real VS Code extension host)"
+  bash scripts/run-ext-tests.sh || status=1
+fi
+if wants e2e && [ -f scripts/run-e2e.sh ]; then
+  step "end-to-end tests (real VS Code in Chromium)"
+  bash scripts/run-e2e.sh || status=1
 fi
 
 finish

@@ -38,16 +38,9 @@ const USUAL_SECONDS: Record<string, number> = {
   'smoke.test.js': 15,
 };
 
-/**
- * The integration tier in the same units: `scripts/test-all.sh` runs it in the lane of share 1, before
- * that share (`DEN_E2E_AFTER_EXT=1`), so share 1 starts with it and gets fewer files.
- */
-const EXT_USUAL_SECONDS = 195;
-
 /** The files of share `index` (0-based) of `count`: longest first, each to the shortest share so far. */
 function shardOf(files: string[], index: number, count: number): string[] {
   const shares = Array.from({ length: count }, () => ({ seconds: 0, files: [] as string[] }));
-  if (process.env.DEN_E2E_AFTER_EXT === '1') shares[0].seconds = EXT_USUAL_SECONDS;
   const weight = (f: string): number => USUAL_SECONDS[path.basename(f)] ?? 30;
   const order = [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
   for (const f of order) {
