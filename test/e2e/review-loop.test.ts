@@ -119,8 +119,8 @@ describe('A person reviews the agent’s work like a pull request', function () 
     const firstFiles = frame.locator('.rows > .row.files', { hasText: SRC }).last();
     const reviewedCount = firstFiles.locator('.files-reviewed');
     assert.equal(await reviewedCount.innerText(), '0 of 4 reviewed');
-    await reviewedToggle(firstFiles).focus();
-    await page.keyboard.press('Enter');
+    // (the locator's own press: it focuses the toggle inside the webview's frame, then presses)
+    await reviewedToggle(firstFiles).press('Enter');
     await waitFor('the count', () => reviewedCount.innerText(), {
       ...UI_WAIT,
       until: (c) => c === '1 of 4 reviewed',
