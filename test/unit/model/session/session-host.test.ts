@@ -428,8 +428,8 @@ describe('SessionHost (against the emulator)', function () {
 
   it('paints from the cache at once on reopen, then brings the view up to date from the service', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'den-host-cache-'));
+    const cache = new TranscriptCache({ dir, debounceMs: 10 });
     try {
-      const cache = new TranscriptCache({ dir, debounceMs: 10 });
       const first = rig(emu, { cache });
       await ready(first);
       await sendAndFinish(first, 'Write the changelog');
@@ -452,6 +452,8 @@ describe('SessionHost (against the emulator)', function () {
       await waitFor('the catch-up', () => again.mirror.turns.length === 2 && mirrorShows(again));
       assert.deepEqual(again.host.transcript, transcriptFromDetail(await again.client.getSession(id)));
     } finally {
+      // The catch-up's own write may still be under way (debounced): it ends before the folder goes.
+      await cache.flush();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
