@@ -18,6 +18,7 @@ import {
   runCommand,
   type Workbench,
 } from '../harness/workbench';
+import { TWO_TODOS_SAMPLE } from '../emulator/write-back';
 import { waitFor } from '../support/wait';
 import { useSignedInWorkbench } from './signed-in';
 import { openSessionFromTree, panelShot, scrollRowToTop, sendTask, TURN_TIMEOUT_MS } from './panel-view';
@@ -28,22 +29,7 @@ const TASK = 'Add omicron parser';
 const SRC = 'src/add-omicron-parser.ts';
 const TEST = 'test/add-omicron-parser.test.ts';
 /** The person's file: two TODOs far apart (the agent adds a header and does both: three hunks). */
-const MINE = [
-  'export function a(): number {',
-  '  // TODO: first',
-  '  return 1;',
-  '}',
-  '',
-  'export function b(): number {',
-  '  return 2;',
-  '}',
-  '',
-  'export function c(): number {',
-  '  // TODO: second',
-  '  return 3;',
-  '}',
-  '',
-].join('\n');
+const MINE = TWO_TODOS_SAMPLE;
 
 /** The Comments panel's icon of a resolved thread (an open one's differs). */
 const RESOLVED_ICON = 'codicon-comment';

@@ -176,3 +176,21 @@ export function addressComments(
   }
   return { content: lines.join(eol), changed };
 }
+
+/** A person's file with two TODOs far apart: the agent's write-back makes three separate hunks of it. */
+export const TWO_TODOS_SAMPLE = [
+  'export function a(): number {',
+  '  // TODO: first',
+  '  return 1;',
+  '}',
+  '',
+  'export function b(): number {',
+  '  return 2;',
+  '}',
+  '',
+  'export function c(): number {',
+  '  // TODO: second',
+  '  return 3;',
+  '}',
+  '',
+].join('\n');

@@ -17,23 +17,9 @@ import { waitFor } from '../support/wait';
 import { root, useApply } from './apply-helpers';
 import { EXTENSION_ID } from './den-api';
 import { openPanel } from './panel-helpers';
+import { TWO_TODOS_SAMPLE } from '../emulator/write-back';
 
-const MINE = [
-  'export function a(): number {',
-  '  // TODO: first',
-  '  return 1;',
-  '}',
-  '',
-  'export function b(): number {',
-  '  return 2;',
-  '}',
-  '',
-  'export function c(): number {',
-  '  // TODO: second',
-  '  return 3;',
-  '}',
-  '',
-].join('\n');
+const MINE = TWO_TODOS_SAMPLE;
 const HEADER = '// Reviewed by the agent\n';
 const FIRST = ['  // TODO: first', '  // Done: first'];
 const SECOND = ['  // TODO: second', '  // Done: second'];
