@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import type { SessionRegistryDeps } from '../../src/model/session/session-registry';
 import { useDen } from './fixtures';
 import { answerMessages, type Asked } from './message-helpers';
 
@@ -63,4 +64,21 @@ export function useApply() {
       return answers;
     },
   };
+}
+
+/**
+ * Spies on the bases Den records (after a turn starts, without waiting): `recorded` lists their
+ * paths as they are written; `restore` puts the registry's own recorder back.
+ */
+export function spyOnRecordedBases(registry: unknown): { recorded: string[]; restore(): void } {
+  const deps = (registry as { deps: SessionRegistryDeps }).deps;
+  const real = deps.recordBase;
+  assert.ok(real, 'the session registry records no bases: update this test');
+  const recorded: string[] = [];
+  deps.recordBase = async (sessionId, p, content) => {
+    const r = await real(sessionId, p, content);
+    recorded.push(p);
+    return r;
+  };
+  return { recorded, restore: () => (deps.recordBase = real) };
 }

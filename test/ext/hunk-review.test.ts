@@ -11,10 +11,9 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DenExtensionApi, DenTurnSnapshot } from '../../src/editor/api/types';
 import type { HunkResult } from '../../src/editor/apply/hunk-actions';
-import type { SessionRegistryDeps } from '../../src/model/session/session-registry';
 import { fileStatusText } from '../../src/protocol/session-panel/file-status-text';
 import { waitFor } from '../support/wait';
-import { root, useApply } from './apply-helpers';
+import { root, useApply, spyOnRecordedBases } from './apply-helpers';
 import { EXTENSION_ID } from './den-api';
 import { openPanel } from './panel-helpers';
 import { TWO_TODOS_SAMPLE } from '../emulator/write-back';
@@ -40,16 +39,9 @@ describe('Hunk by hunk in the review diff: accept, reject, undo, the state follo
     fs.writeFileSync(file, MINE);
     rel = path.relative(root(), file).split(path.sep).join('/');
     fx.made.push('src/three-hunks.ts', 'test/three-hunks.test.ts');
-    const deps = (fx.den.api.registry as unknown as { deps: SessionRegistryDeps }).deps;
-    const real = deps.recordBase;
-    assert.ok(real, 'the session registry records no bases: update this test');
-    recorded = [];
-    deps.recordBase = async (sessionId, p, content) => {
-      const r = await real(sessionId, p, content);
-      recorded.push(p);
-      return r;
-    };
-    unspy = () => (deps.recordBase = real);
+    const spy = spyOnRecordedBases(fx.den.api.registry);
+    recorded = spy.recorded;
+    unspy = spy.restore;
   });
 
   afterEach(() => {

@@ -11,10 +11,9 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DenExtensionApi, DenTurnSnapshot } from '../../src/editor/api/types';
 import type { ApplyResult } from '../../src/editor/apply/apply-command';
-import type { SessionRegistryDeps } from '../../src/model/session/session-registry';
 import { ROUND_TRIP_SAMPLE } from '../emulator/write-back';
 import { waitFor } from '../support/wait';
-import { root, turnPaths, useApply } from './apply-helpers';
+import { root, turnPaths, useApply, spyOnRecordedBases } from './apply-helpers';
 import { EXTENSION_ID } from './den-api';
 import { lastTurn, turnEnded } from './panel-helpers';
 
@@ -43,17 +42,9 @@ describe('Send File / Ask About Selection / Send Open Editors record the base: A
     fs.writeFileSync(file, MINE);
     rel = path.relative(root(), file).split(path.sep).join('/');
     fx.made.push(...turnPaths(SLUG));
-    // The paths whose bases Den records (after the turn starts, without waiting).
-    const deps = (fx.den.api.registry as unknown as { deps: SessionRegistryDeps }).deps;
-    const real = deps.recordBase;
-    assert.ok(real, 'the session registry records no bases: update this test');
-    recorded = [];
-    deps.recordBase = async (sessionId, p, content) => {
-      const r = await real(sessionId, p, content);
-      recorded.push(p);
-      return r;
-    };
-    unspy = () => (deps.recordBase = real);
+    const spy = spyOnRecordedBases(fx.den.api.registry);
+    recorded = spy.recorded;
+    unspy = spy.restore;
   });
 
   afterEach(() => {
