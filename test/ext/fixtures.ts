@@ -74,10 +74,13 @@ function driver(options: DenTestOptions): DenDriver<DenApi, Watched> {
       }
       return watched;
     },
-    reset: async (api) => {
+    reset: async (api, keepAddress) => {
       api.panels.closeAll();
-      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      await resetDen(api);
+      // (closing no editor still costs a round trip to the workbench)
+      if (vscode.window.tabGroups.all.some((g) => g.tabs.length > 0)) {
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      }
+      await resetDen(api, { keepAddress });
     },
     signIn: (api, service) => signIn(api, service.url, service.key),
   };

@@ -55,20 +55,22 @@ export async function signIn(api: DenApi, url: string, key: string, pageSize?: n
 
 /**
  * Back to a clean, unconfigured Den: no panel and no turn followed, no filter, no key, default
- * settings, no retry pending.
+ * settings, no retry pending. With `keepAddress`, `den.baseUrl` may stay as it is (Den is then
+ * signed out: no key, no request), for a sign-in that replaces it or a later reset that clears it.
  */
-export async function resetDen(api: DenApi): Promise<void> {
+export async function resetDen(api: DenApi, options: { keepAddress?: boolean } = {}): Promise<void> {
   api.panels.closeAll();
   await api.comments.forget();
   if (api.sessions.filter) await api.sessions.setFilter(undefined);
   if (api.keys.source === 'secret-storage') await settleKeyChange(api, () => api.keys.clear());
   else if (api.keys.key) await api.keys.clear();
   await setDenSetting(api, 'sessionsPageSize', undefined);
-  await setDenSetting(api, 'baseUrl', undefined);
+  if (!options.keepAddress) await setDenSetting(api, 'baseUrl', undefined);
   // The tests list the emulator's sessions, started elsewhere: All Sessions, unless a test says.
   await api.sessions.setShowAll(true);
   await api.sessions.refresh();
-  await waitFor('state unconfigured', () => api.connection.state.kind === 'unconfigured');
+  const clean = options.keepAddress ? ['unconfigured', 'signed-out'] : ['unconfigured'];
+  await waitFor(`state ${clean.join(' or ')}`, () => clean.includes(api.connection.state.kind));
   // Turns earlier tests ran (headless ones too) leave nothing unseen on the badge.
   api.attention.seen();
 }

@@ -5,7 +5,7 @@
  * Den's API (`driver.activate`), a fresh service (`options.start`), whatever the test watches
  * (`driver.watch`), Den reset, then signed in to the service unless `signIn` is false. After each
  * test everything is undone in the reverse order, whatever failed. Nothing lives from one test to
- * the next. The part that drives Den (settings, the key, VS Code's windows) is the driver's: the
+ * the next (the address of a closed service may, with no key: the next setup replaces or clears it). The part that drives Den (settings, the key, VS Code's windows) is the driver's: the
  * extension host's is in test/ext/fixtures.ts.
  */
 
@@ -25,8 +25,13 @@ export interface DenDriver<Api, W> {
   activate(): Promise<Api>;
   /** Before Den is reset: sets up what the test reads; `defer` undoes it after Den is reset again. */
   watch(api: Api, defer: Defer): W;
-  /** Back to a clean, unconfigured Den. */
-  reset(api: Api): Promise<void>;
+  /**
+   * Back to a clean Den: nothing live, no key, default settings. With `keepAddress` the service's
+   * address may stay: Den then has no key and makes no request, and the next step replaces the
+   * address (a sign-in) or clears it (the next test's setup). A settings write is the dearest step
+   * of a reset, so the address is written once per test instead of twice.
+   */
+  reset(api: Api, keepAddress: boolean): Promise<void>;
   /** Points Den at `service` and signs in with its key; resolves once Den is signed in. */
   signIn(api: Api, service: Service): Promise<void>;
 }
@@ -73,9 +78,11 @@ export function signedIn<Api, S extends Service, W>(
     const s = { api, service } as State<Api, S, W>;
     defer(() => s.service.close());
     s.watched = driver.watch(api, defer);
-    defer(() => driver.reset(api));
-    await driver.reset(api);
-    if (options.signIn !== false) await driver.signIn(api, service);
+    // After the test the address may stay: the next test's setup replaces or clears it.
+    defer(() => driver.reset(api, true));
+    const signsIn = options.signIn !== false;
+    await driver.reset(api, signsIn);
+    if (signsIn) await driver.signIn(api, service);
     state = s;
   });
 
@@ -116,7 +123,7 @@ export function signedIn<Api, S extends Service, W>(
     restart: async (start) => {
       const service = await replaceService(start);
       const { api } = current();
-      await driver.reset(api);
+      await driver.reset(api, true);
       await driver.signIn(api, service);
       return service;
     },

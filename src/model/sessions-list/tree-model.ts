@@ -146,8 +146,9 @@ export class SessionsTreeModel {
     return this.#showAll;
   }
 
-  /** Switches between This Workspace and All Sessions (remembered for this workspace). */
+  /** Switches between This Workspace and All Sessions (remembered for this workspace); no-op when shown already. */
   async setShowAll(all: boolean): Promise<void> {
+    if (all === this.#showAll) return;
     this.#showAll = all;
     await this.storage.update(SHOW_ALL_KEY, all);
     this.#regroup({ description: true });

@@ -183,6 +183,13 @@ describe('SessionsTreeModel (the Sessions tree as data)', () => {
     ]);
     // another window of the same workspace reads the choice back
     assert.equal(tree({ storage }).showAll, true);
+
+    // the scope shown already: nothing stored, nothing redrawn
+    storage.values.delete('den.sessions.showAll');
+    updates.length = 0;
+    await t.setShowAll(true);
+    assert.equal(storage.values.has('den.sessions.showAll'), false);
+    assert.deepEqual(updates, []);
   });
 
   it('remembers the sessions started here: regroups once, not again for the most recent', async () => {
