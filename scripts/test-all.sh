@@ -89,9 +89,16 @@ side_wait() {
 }
 wants() { case " $suites " in *" $1 "*) return 0 ;; esac; return 1; }
 
+# The code-server setup, when it runs beside the next stages, is their long pole: it compiles its
+# native modules one at a time, and the ext tier waits for it. The stages beside it run at a lower
+# priority (nice), so it keeps a core while they share the other.
+low=()
 if [ "${DEN_SKIP_INSTALL:-}" != 1 ]; then
   step "install (npm ci; the code-server setup beside it and the next stages)"
-  if wants ext || wants e2e; then side setup_code_server; fi
+  if wants ext || wants e2e; then
+    side setup_code_server
+    low=(nice -n 10)
+  fi
   npm ci --no-audit --no-fund || { side_wait; record install 0 1; finish; }
 fi
 
@@ -100,16 +107,16 @@ node esbuild.js --tests || { side_wait; record build 0 1; finish; }
 
 run_check() {
   step "check (typecheck, lint, format)"
-  if npm run --silent check; then record check 1 0; else echo "check failed"; record check 0 1; fi
+  if "${low[@]}" npm run --silent check; then record check 1 0; else echo "check failed"; record check 0 1; fi
 }
 side run_check
 if wants unit; then
   step "unit tests (plain Node; the check beside them)"
-  DEN_SUITE=unit npx mocha --config .mocharc.json || status=1
+  DEN_SUITE=unit "${low[@]}" npx mocha --config .mocharc.json || status=1
 fi
 if wants build; then
   step "build checks (the bundles, the package, the layer rules: npm run check:build)"
-  DEN_SUITE=check:build npx mocha --config test/build/.mocharc.json || status=1
+  DEN_SUITE=check:build "${low[@]}" npx mocha --config test/build/.mocharc.json || status=1
 fi
 step "the side jobs: the check, and the code-server setup when it ran"
 side_wait || finish
