@@ -25,7 +25,8 @@ export async function sessionTitles(page: Page): Promise<string[]> {
 /** The group rows of the Sessions view (Pinned, Today, Yesterday, Last 7 Days, Older, Archived). */
 export async function groupTitles(page: Page): Promise<string[]> {
   const rows = sideBarPane(page, 'Sessions').locator('[role="treeitem"][aria-level="1"] .label-name');
-  return (await rows.allInnerTexts()).filter((t) => t !== 'Load more…');
+  // (not the rows "Load more…" and "8 more sessions in All Sessions")
+  return (await rows.allInnerTexts()).filter((t) => t !== 'Load more…' && !/ in All Sessions$/.test(t));
 }
 
 /** The groups of the Sessions view with the titles of the session rows shown under each. */

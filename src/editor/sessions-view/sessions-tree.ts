@@ -22,6 +22,7 @@ import {
   dayItem,
   fileItem,
   groupItem,
+  elsewhereItem,
   moreItem,
   noteItem,
   sessionItem,
@@ -210,6 +211,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
         return fileItem(n, this.#tree.drawFile(n), this.#fileReviewed(n));
       case 'more':
         return moreItem(this.model.sessions.length, this.model.totalCount);
+      case 'elsewhere':
+        return elsewhereItem(this.#tree.elsewhere, this.model.hasMore);
       case 'note':
         return noteItem(n);
     }

@@ -239,6 +239,30 @@ export function moreItem(loaded: number, total: number): vscode.TreeItem {
   return item;
 }
 
+/**
+ * Under This Workspace: "8 more sessions in All Sessions", a click switches to All Sessions
+ * (`hasMore`: the service has more than is loaded, so the count is at least that).
+ */
+export function elsewhereItem(count: number, hasMore: boolean): vscode.TreeItem {
+  const n = formatCount(count);
+  const label = hasMore
+    ? l10n.t('{0}+ more sessions in All Sessions', n)
+    : count === 1
+      ? l10n.t('1 more session in All Sessions')
+      : l10n.t('{0} more sessions in All Sessions', n);
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  item.id = 'elsewhere';
+  item.description = l10n.t('Show All');
+  item.iconPath = new vscode.ThemeIcon('list-flat');
+  item.tooltip = l10n.t(
+    'This Workspace shows the sessions started here and the pinned ones. Click to show the sessions of every workspace.',
+  );
+  item.accessibilityInformation = { label: l10n.t('{0}. Activate to show All Sessions.', label) };
+  item.command = { command: 'den.sessions.showAll', title: l10n.t('Show All Sessions') };
+  item.contextValue = 'elsewhere';
+  return item;
+}
+
 export function noteItem(n: Extract<SessionNode, { kind: 'note' }>): vscode.TreeItem {
   const item = new vscode.TreeItem(n.label, vscode.TreeItemCollapsibleState.None);
   item.id = n.id;

@@ -17,6 +17,8 @@ export type SessionNode =
   | { kind: 'turn'; sessionId: string; message: Message; agent?: Message }
   | { kind: 'file'; sessionId: string; path: string; file: FileInfo }
   | { kind: 'more' }
+  /** This Workspace is shown: how many loaded sessions All Sessions adds (a click switches). */
+  | { kind: 'elsewhere' }
   | { kind: 'note'; id: string; label: string; icon: string };
 
 /** One object per logical node, so VS Code's targeted refresh finds the element it knows. */
@@ -47,6 +49,8 @@ function nodeKey(n: SessionNode): string {
       return `f:${n.sessionId}:${n.path}`;
     case 'more':
       return 'more';
+    case 'elsewhere':
+      return 'elsewhere';
     case 'note':
       return `n:${n.id}`;
   }
@@ -113,6 +117,7 @@ export class SessionsTreeModel {
   readonly #local: RecentIds;
   readonly #archived: RecentIds;
   #showAll: boolean;
+  #elsewhere = 0;
   /** The groups last listed at the root, and the time they were grouped by. */
   #grouped = { at: 0, groups: new Map<SessionGroup, Session[]>() };
   /** The turn count each Turns group was last drawn with, so it is redrawn only when that changes. */
@@ -207,14 +212,35 @@ export class SessionsTreeModel {
 
   // ---- what the view shows ----
 
-  /** The root's rows, grouped now: the groups with sessions, then "Load more" while there is more. */
+  /**
+   * The root's rows, grouped now: the groups with sessions; under This Workspace, a row saying how
+   * many loaded sessions All Sessions adds (when it adds any and the scope shows something: an
+   * empty scope has its welcome); then "Load more" while there is more.
+   */
   roots(): SessionNode[] {
     const at = this.#now();
     const groups = groupSessions(this.list.sessions, this.#scope, at);
     this.#grouped = { at, groups: new Map(groups.map((g) => [g.group, g.sessions])) };
     const out: SessionNode[] = groups.map((g) => this.#nodes.node({ kind: 'day', group: g.group }));
+    const shown = groups.reduce((n, g) => n + g.sessions.length, 0);
+    this.#elsewhere = this.#showAll || shown === 0 ? 0 : this.#elsewhereCount(at);
+    if (this.#elsewhere > 0) out.push(this.#nodes.node({ kind: 'elsewhere' }));
     if (this.list.hasMore) out.push(this.#nodes.node({ kind: 'more' }));
     return out;
+  }
+
+  /** The `elsewhere` row's count: loaded sessions All Sessions shows and This Workspace does not (as last listed). */
+  get elsewhere(): number {
+    return this.#elsewhere;
+  }
+
+  #elsewhereCount(at: number): number {
+    const all = { ...this.#scope, workspaceOnly: false };
+    let n = 0;
+    for (const s of this.list.sessions) {
+      if (groupOf(s, this.#scope, at) === undefined && groupOf(s, all, at) !== undefined) n++;
+    }
+    return n;
   }
 
   /** The rows under a row (not the root: `roots`). Turns are fetched; a failure is a row that says so. */

@@ -192,6 +192,33 @@ describe('SessionsTreeModel (the Sessions tree as data)', () => {
     assert.deepEqual(updates, []);
   });
 
+  it('says under This Workspace how many more sessions All Sessions shows; none in All Sessions or an empty scope', async () => {
+    api.sessions = [session('a'), session('b'), session('p', { isPinned: true })];
+    const t = tree();
+    assert.equal(await t.list.loadForView(), true);
+    assert.deepEqual(
+      t.roots().map((n) => n.kind),
+      ['day', 'elsewhere'],
+    );
+    assert.equal(t.elsewhere, 2);
+    await t.remember('a');
+    t.roots();
+    assert.equal(t.elsewhere, 1, 'a session started here is shown, not counted');
+    await t.setShowAll(true);
+    assert.deepEqual(
+      t.roots().map((n) => n.kind),
+      ['day', 'day'],
+    );
+    assert.equal(t.elsewhere, 0);
+
+    // nothing of this workspace: the welcome says it, no row
+    api.sessions = [session('x'), session('y')];
+    const empty = tree();
+    assert.equal(await empty.list.loadForView(), true);
+    assert.deepEqual(empty.roots(), []);
+    assert.equal(empty.elsewhere, 0);
+  });
+
   it('remembers the sessions started here: regroups once, not again for the most recent', async () => {
     api.sessions = [session('a'), session('b')];
     const storage = memory();
