@@ -375,7 +375,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     counterparts,
     new CounterpartFeed({
       counterparts,
-      hasThreads: (id) => comments.threads(id).length > 0,
+      threadSessions: () => comments.threads().map((t) => t.sessionId),
       refreshLabels: () => comments.refreshLabels(),
       listed: () => sessions.sessions,
       listedSession: (id) => sessions.get(id),

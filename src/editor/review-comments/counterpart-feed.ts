@@ -21,8 +21,8 @@ type Listen<T> = (listener: (e: T) => void) => { dispose(): void };
 
 export interface CounterpartFeedDeps {
   counterparts: Counterparts;
-  /** Whether a session has threads (its files count as known). */
-  hasThreads(sessionId: string): boolean;
+  /** The sessions with threads (their files count as known). */
+  threadSessions(): Iterable<string>;
   /** The workspace files' thread labels name sessions: drawn again when titles may have come. */
   refreshLabels(): void;
   /** The Sessions list: loaded sessions, one of them, and its changes. */
@@ -49,7 +49,8 @@ export class CounterpartFeed {
       deps.onDidChangeList((c) => {
         if (c.kind === 'session') this.#learnListed(c.sessionId);
         else if (c.kind === 'list' || c.kind === 'settled') {
-          for (const s of deps.listed()) this.#learnListed(s.sessionId);
+          const withThreads = new Set(deps.threadSessions());
+          for (const s of deps.listed()) this.#learnListed(s.sessionId, withThreads);
           deps.refreshLabels();
         } else if (c.kind === 'removed') this.#turnsLearned.delete(c.sessionId);
       }),
@@ -61,15 +62,15 @@ export class CounterpartFeed {
     ];
   }
 
-  #learnListed(sessionId: string): void {
+  #learnListed(sessionId: string, withThreads?: ReadonlySet<string>): void {
     const d = this.#deps;
     const s = d.listedSession(sessionId);
     if (!s) return;
     const known =
       d.isLocal(sessionId) ||
       d.counterparts.has(sessionId) ||
-      d.hasThreads(sessionId) ||
-      d.turnsOf(sessionId) !== undefined;
+      d.turnsOf(sessionId) !== undefined ||
+      (withThreads ?? new Set(d.threadSessions())).has(sessionId);
     if (known) d.counterparts.learnListed(s);
   }
 

@@ -33,6 +33,7 @@ import {
   union,
 } from '../../core/shared/schema';
 import { normalizeFilePath, sessionFilePath, type FilesUpdate } from '../session-files/file-index';
+import { RecentMap } from '../../core/shared/recent-map';
 import { systemClock, type Clock } from '../shared/clock';
 import { Emitter, type Listen } from '../../core/shared/emitter';
 
@@ -96,14 +97,17 @@ const isStored = object({ v: isFiniteNumber, sessions: arrayOf(isUnknown) });
 interface Entry {
   activeAt: number;
   title?: string;
-  /** The listed `updatedAt` last learned from (a listed snapshot not newer is skipped). */
-  listedAt?: number;
   /** Session path → workspace path, learned longest ago first. */
   files: Map<string, string>;
 }
 
 export class Counterparts {
   #sessions: Map<string, Entry> | undefined;
+  /**
+   * The listings learned (`updatedAt` and title by session; kept apart from the sessions, as a session
+   * the bounds dropped is not learned again from the same listing).
+   */
+  readonly #listed = new RecentMap<string, string>(2_000);
   /** Workspace path → session → the session's path there. */
   readonly #byWorkspace = new Map<string, Map<string, string>>();
   #fileCount = 0;
@@ -196,8 +200,8 @@ export class Counterparts {
   }
 
   /**
-   * Learns a listed session (the Sessions list's summary): skipped when its `updatedAt` is not newer
-   * than the last one learned, so a list redraw costs a lookup per session.
+   * Learns a listed session (the Sessions list's summary) unless the same listing (`updatedAt` and
+   * title) was learned already, so a list redraw costs a lookup per session.
    */
   learnListed(s: {
     sessionId: string;
@@ -205,16 +209,10 @@ export class Counterparts {
     title?: string;
     fileSnapshot: Record<string, FileInfo>;
   }): void {
-    const entry = this.#load().get(s.sessionId);
-    if (
-      entry?.listedAt !== undefined &&
-      s.updatedAt <= entry.listedAt &&
-      entry.title === (s.title || undefined)
-    )
-      return;
+    const listing = `${s.updatedAt}\n${s.title ?? ''}`;
+    if (this.#listed.get(s.sessionId) === listing) return;
+    this.#listed.set(s.sessionId, listing);
     this.learnSnapshot(s.sessionId, s.fileSnapshot, { activeAt: s.updatedAt, title: s.title || undefined });
-    const learned = this.#load().get(s.sessionId);
-    if (learned) learned.listedAt = s.updatedAt;
   }
 
   /** What a session host learned: a live snapshot's changes (deletions included) or a stored snapshot. */
@@ -260,11 +258,13 @@ export class Counterparts {
     if (sessionId === undefined) {
       if (!sessions.size) return;
       sessions.clear();
+      this.#listed.clear();
       this.#byWorkspace.clear();
       this.#fileCount = 0;
       this.#dirty = true;
       this.#moved = true;
     } else {
+      this.#listed.delete(sessionId);
       const entry = sessions.get(sessionId);
       if (!entry) return;
       this.#dropSession(sessionId, entry);
@@ -383,21 +383,19 @@ export class Counterparts {
     this.#dirty = true;
   }
 
-  /** Keeps the bounds: the session's oldest paths past its share, then the least active sessions (not `keep`). */
-  #bound(keep: string): void {
+  /** Keeps the bounds: `learned`'s oldest paths past its share, then the least active sessions. */
+  #bound(learned: string): void {
     const sessions = this.#load();
-    const entry = sessions.get(keep);
+    const entry = sessions.get(learned);
     if (entry) {
       for (const path of entry.files.keys()) {
         if (entry.files.size <= this.#maxPerSession) break;
-        this.#drop(keep, entry, path);
+        this.#drop(learned, entry, path);
       }
     }
     while (sessions.size > this.#maxSessions || this.#fileCount > this.#maxFiles) {
       let least: [string, Entry] | undefined;
-      for (const s of sessions) {
-        if (s[0] !== keep && (!least || s[1].activeAt < least[1].activeAt)) least = s;
-      }
+      for (const s of sessions) if (!least || s[1].activeAt < least[1].activeAt) least = s;
       if (!least) break;
       this.#dropSession(least[0], least[1]);
     }

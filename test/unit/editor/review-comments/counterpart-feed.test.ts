@@ -44,7 +44,7 @@ function setup() {
   let asked = 0;
   const feed = new CounterpartFeed({
     counterparts,
-    hasThreads: (id) => threads.has(id),
+    threadSessions: () => threads,
     refreshLabels: () => labels++,
     listed: () => [...listed.values()],
     listedSession: (id) => listed.get(id),

@@ -132,11 +132,13 @@ describe('Counterparts (workspace files that are copies of agents’ files)', ()
     );
     assert.equal(c.at('b1'), undefined);
     assert.ok(c.at('b4'));
-    // Four files in all: the least active session (`c`) makes room, not the one learning.
+    // Four files in all: the least active session makes room (here `c`).
     assert.deepEqual(c.size, { sessions: 2, files: 4 });
-    c.learn('d', [{ path: 'd1' }], { activeAt: 0 });
-    assert.equal(c.has('d'), true);
-    assert.equal(c.has('c'), false);
+    c.learn('d', [{ path: 'd1' }], { activeAt: 4 });
+    assert.deepEqual([c.has('b'), c.has('c'), c.has('d')], [true, false, true]);
+    // A session learned as less active than all that are kept is not kept.
+    c.learn('e', [{ path: 'e1' }], { activeAt: 0 });
+    assert.equal(c.has('e'), false);
     assert.ok(c.size.files <= 4);
   });
 
