@@ -24,6 +24,8 @@ import { SessionFileSystem } from './editor/session-files/session-fs';
 import { ApplyPreviews } from './editor/apply/apply-review';
 import { ReviewActions } from './editor/apply/review-actions';
 import { ReviewComments } from './editor/review-comments/review-comments';
+import { CounterpartFeed } from './editor/review-comments/counterpart-feed';
+import { Counterparts } from './model/review/counterparts';
 import { HunkActions } from './editor/apply/hunk-actions';
 import { ReviewMarkCommands } from './editor/apply/review-marks';
 import { ReviewMarks } from './model/review/review-marks';
@@ -198,6 +200,8 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
   // Which versions of the agent's files a person marked reviewed, kept across windows and reloads.
   const reviewMarks = new ReviewMarks(context.globalState);
   sessions.setReviewMarks(reviewMarks);
+  // Which workspace files are copies of agents' files (they take line comments), as files are learned.
+  const counterparts = new Counterparts(context.workspaceState);
   const registry = new SessionRegistry({
     connection,
     logger,
@@ -205,7 +209,10 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     settings: () => hostSettings(connection),
     titleOf: (id) => sessions.get(id)?.title,
     cacheDir: vscode.Uri.joinPath(context.globalStorageUri, 'transcripts').fsPath,
-    filesChanged: (sessionId, update) => files.files.update(sessionId, update),
+    filesChanged: (sessionId, update) => {
+      files.files.update(sessionId, update);
+      counterparts.learnUpdate(sessionId, update);
+    },
     recordBase: (sessionId, path, content) => bases.record(sessionId, path, content),
     fileStatus: fileStatus.model,
     reviewed: reviewMarks,
@@ -248,12 +255,13 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
   // Line comments on the agent's files; Send Feedback makes them the session's next turn.
   const comments = new ReviewComments({
     state: context.workspaceState,
+    counterparts,
     read: (id, path) => sessionFiles.read(id, path),
     send: (id, task) =>
       panels.open(id, { turn: { task, mode: 'code', effort: connection.settings.defaultEffort } }),
     busy: (id) => registry.runningTurns().some((t) => t.sessionId === id),
     onDidEndTurn: (listener) => registry.onDidEndTurn(listener),
-    titleOf: (id) => sessions.get(id)?.title,
+    titleOf: (id) => sessions.get(id)?.title || registry.host(id)?.title || undefined,
     logger,
   });
   const webTasks = new WebTasks({
@@ -364,6 +372,19 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     }),
     ...registerReviewCommands(connection, files, reviewActions, comments),
     comments,
+    counterparts,
+    new CounterpartFeed({
+      counterparts,
+      threadSessions: () => comments.threads().map((t) => t.sessionId),
+      refreshLabels: () => comments.refreshLabels(),
+      listed: () => sessions.sessions,
+      listedSession: (id) => sessions.get(id),
+      onDidChangeList: (listener) => sessions.model.onDidChange(listener),
+      isLocal: (id) => sessions.isLocal(id),
+      turnsOf: (id) => registry.host(id)?.transcript.turns,
+      onDidChangeTranscript: (listener) => registry.onDidChangeTranscript(listener),
+      onDidShowPanel: (listener) => panels.onDidShowPanel(listener),
+    }),
     // The Session panel's Send Feedback bar: the session's open comments, kept current.
     comments.onDidChange((id) => registry.host(id)?.view.setReviewComments(comments.openCount(id))),
     panels.onDidShowPanel((id) => registry.host(id)?.view.setReviewComments(comments.openCount(id))),

@@ -1,11 +1,15 @@
 /**
  * Line comments → the next turn (issue 24), in the real workbench: two comments on two agent files,
  * Send Feedback as one `code` turn in the feedback text shape, the agent (emulator) changing those
- * lines, the threads marked addressed; reopen and resolve; the threads back after a reload.
+ * lines, the threads marked addressed; reopen and resolve; the threads back after a reload; a
+ * workspace file opened from disk after a reload takes comments for the session that changed it last.
  */
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { silentLogger } from '../../src/core/shared/log';
+import { Counterparts } from '../../src/model/review/counterparts';
 import { parseFeedback } from '../../src/model/review/feedback';
+import { ReviewComments } from '../../src/editor/review-comments/review-comments';
 import { sessionFileUri } from '../../src/editor/session-files/session-fs';
 import { useApply } from './apply-helpers';
 import { waitFor } from '../support/wait';
@@ -144,5 +148,91 @@ describe('Line comments and Send Feedback', function () {
       comments.threads(sessionId).map((t) => [t.path, t.uri, t.quote]),
       [['src/add-sigma-parser.ts', ws.toString(), ['export const mine = 1;']]],
     );
+  });
+
+  it('after a reload, a workspace file opened from disk takes comments for the session that changed it last', async () => {
+    // Two sessions of this window write the same file (the emulator's slug drops "a").
+    const older = await codeSession('Add tau parser');
+    const newer = await codeSession('Add a tau parser');
+    const rel = 'src/add-tau-parser.ts';
+    const ws = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, rel);
+    fx.made.push(rel);
+    await vscode.workspace.fs.writeFile(
+      ws,
+      new TextEncoder().encode('export const mine = 1;\nexport const two = 2;\n'),
+    );
+    const comments = fx.den.api.comments;
+    // Learned from the turns' snapshots, no review shown: the more recent session's file.
+    assert.deepEqual(comments.targetOf(ws), { sessionId: newer, path: rel });
+
+    // A reload: a new controller over the same workspace state, with a new index read from it.
+    await comments.counterparts.flush();
+    const sent: { sessionId: string; task: string }[] = [];
+    const titleOf = (id: string): string | undefined => fx.den.api.registry.host(id)?.title;
+    const counterparts = new Counterparts(comments.state);
+    const reloaded = new ReviewComments({
+      state: comments.state,
+      counterparts,
+      commands: false,
+      read: async () => new Uint8Array(),
+      send: async (sessionId, task) => void sent.push({ sessionId, task }),
+      busy: () => false,
+      onDidEndTurn: () => ({ dispose() {} }),
+      titleOf,
+      logger: silentLogger,
+    });
+    try {
+      const doc = await vscode.workspace.openTextDocument(ws);
+      await vscode.window.showTextDocument(doc);
+      const source = new vscode.CancellationTokenSource();
+      const ranges = await reloaded.controller.commentingRangeProvider!.provideCommentingRanges(
+        doc,
+        source.token,
+      );
+      source.dispose();
+      assert.ok(Array.isArray(ranges), 'no commenting ranges for the workspace file');
+      assert.deepEqual(
+        ranges.map((r) => [r.start.line, r.end.line]),
+        [[0, doc.lineCount - 1]],
+      );
+      // A file no session has takes none.
+      const other = await vscode.workspace.openTextDocument({ content: 'x', language: 'plaintext' });
+      assert.equal(
+        await reloaded.controller.commentingRangeProvider!.provideCommentingRanges(other, source.token),
+        undefined,
+      );
+
+      const record = await reloaded.commentOn({
+        uri: ws,
+        startLine: 1,
+        endLine: 1,
+        text: 'Keep my second constant.',
+      });
+      assert.ok(record, 'no thread on the workspace file');
+      assert.deepEqual(
+        [record.sessionId, record.path, record.uri, record.quote],
+        [newer, rel, ws.toString(), ['export const two = 2;']],
+      );
+      assert.deepEqual(reloaded.threads(older), []);
+      // The thread says which session it goes to.
+      const label = reloaded.threadOf(record.id)?.label ?? '';
+      const title = titleOf(newer);
+      assert.ok(title, 'the newer session has no title');
+      assert.ok(label.includes(`“${title}”`) && label.includes(rel), label);
+
+      const task = await reloaded.sendFeedback({ sessionId: newer, note: '' });
+      assert.ok(task, 'Send Feedback sent nothing');
+      assert.deepEqual(
+        sent.map((x) => x.sessionId),
+        [newer],
+      );
+      assert.deepEqual(
+        parseFeedback(task).entries.map((e) => [e.path, e.startLine, e.endLine, e.quote, e.comment]),
+        [[rel, 2, 2, ['export const two = 2;'], 'Keep my second constant.']],
+      );
+    } finally {
+      reloaded.dispose();
+      counterparts.dispose();
+    }
   });
 });

@@ -2,7 +2,9 @@
  * Line comments on the agent's files with VS Code's stable Comments API (`docs/review-and-apply.md`,
  * "Comments that become the next turn"). A person comments on any line or range of an agent's file:
  * a `den-session:` document (the agent's side of Compare and Review Changes included) or the
- * workspace file shown beside one in a Den review. Threads are kept per session in the workspace
+ * workspace file that is its copy (`model/review/counterparts.ts`: any workspace file at the path
+ * of a file of a session Den knows here; of several sessions, a new thread goes to the most
+ * recently active, and its label names it). Threads are kept per session in the workspace
  * state (they come back after a reload) and listed in the Comments panel. **Send Feedback** sends
  * every open thread of a session as one `code` turn (`model/review/feedback.ts` has the text); when a
  * turn of that session ends, each sent thread whose lines the agent changed is marked addressed
@@ -21,18 +23,21 @@ import {
   type ThreadRecord,
   type ThreadState,
 } from '../../model/review/feedback';
+import type { Counterparts } from '../../model/review/counterparts';
 import { FileLookupError } from '../../model/session-files/session-files';
 import { parseSessionFileUri, type SessionFileTarget } from '../session-files/session-fs';
+import { relativeTo } from '../session-files/workspace-file-status';
 
 /** The workspace state key of the threads. */
 const STORE_KEY = 'den.reviewComments';
 /** The comment controller's id (menus' `commentController == den.review`). */
 export const REVIEW_CONTROLLER_ID = 'den.review';
-/** Most workspace files remembered as the counterpart of an agent's file. */
-const MAX_COUNTERPARTS = 1_000;
-
 export interface ReviewCommentsDeps {
   state: vscode.Memento;
+  /** Which workspace files are copies of agents' files (kept in the workspace state too). */
+  counterparts: Counterparts;
+  /** False: registers no commands (a second instance over the same state, as after a reload: tests). */
+  commands?: boolean;
   /** The agent's current bytes of a session's file; throws `FileLookupError` when it is gone. */
   read(sessionId: string, path: string): Promise<Uint8Array>;
   /** Starts the follow-up turn (mode `code`) in the session's panel. */
@@ -81,7 +86,7 @@ export class ReviewComments implements vscode.Disposable {
   readonly #controller: vscode.CommentController;
   readonly #records: ThreadRecord[] = [];
   readonly #threads = new Map<string, vscode.CommentThread>();
-  readonly #counterparts = new Map<string, SessionFileTarget>();
+  #editorTakes: boolean | undefined;
   /** Sessions whose sent threads wait for the end of a turn to be checked. */
   readonly #waiting = new Set<string>();
   readonly #changed = new vscode.EventEmitter<string>();
@@ -99,17 +104,47 @@ export class ReviewComments implements vscode.Disposable {
         'What should the agent change here? Send Feedback sends every open comment as one turn.',
       ),
     };
+    this.#setRanges();
+    this.reloadFromStorage();
+    this.#disposables = [
+      this.#controller,
+      this.#changed,
+      deps.onDidEndTurn(({ sessionId }) => void this.#turnEnded(sessionId)),
+      // Workspace files that became (or stopped being) copies of agents' files: ranges asked again.
+      deps.counterparts.onDidChange(() => {
+        this.#setRanges();
+        this.#setEditorKey();
+      }),
+      vscode.window.onDidChangeActiveTextEditor(() => this.#setEditorKey()),
+      ...(deps.commands === false ? [] : this.#registerCommands()),
+    ];
+    this.#setEditorKey();
+  }
+
+  /**
+   * The commenting ranges: a whole document that takes comments. Cheap: a URI parse, or a workspace
+   * path's lookup in the counterparts' index. Set again (VS Code then asks again) when it changed.
+   */
+  #setRanges(): void {
     this.#controller.commentingRangeProvider = {
       provideCommentingRanges: (doc) =>
         this.targetOf(doc.uri) && doc.lineCount > 0
           ? [new vscode.Range(0, 0, doc.lineCount - 1, 0)]
           : undefined,
     };
-    this.reloadFromStorage();
-    this.#disposables = [
-      this.#controller,
-      this.#changed,
-      deps.onDidEndTurn(({ sessionId }) => void this.#turnEnded(sessionId)),
+  }
+
+  /** `den.editorTakesComments`: the active editor's file takes comments (the editor's context menu). */
+  #setEditorKey(): void {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    const takes = uri !== undefined && this.targetOf(uri) !== undefined;
+    if (takes === this.#editorTakes) return;
+    this.#editorTakes = takes;
+    void vscode.commands.executeCommand('setContext', 'den.editorTakesComments', takes);
+  }
+
+  #registerCommands(): vscode.Disposable[] {
+    return [
       vscode.commands.registerCommand('den.comments.add', (reply: vscode.CommentReply) => this.add(reply)),
       vscode.commands.registerCommand('den.commentOnSelection', (o?: CommentOptions) => this.commentOn(o)),
       vscode.commands.registerCommand('den.comments.delete', (c: unknown) => this.#delete(c)),
@@ -123,6 +158,21 @@ export class ReviewComments implements vscode.Disposable {
     ];
   }
 
+  /** The comment controller (tests ask its commenting ranges). */
+  get controller(): vscode.CommentController {
+    return this.#controller;
+  }
+
+  /** Which workspace files are copies of agents' files (tests flush it before a simulated reload). */
+  get counterparts(): Counterparts {
+    return this.#deps.counterparts;
+  }
+
+  /** The workspace state the threads and counterparts are kept in (tests open a second instance on it). */
+  get state(): vscode.Memento {
+    return this.#deps.state;
+  }
+
   /** Shows the threads the workspace state holds, as activation does (tests: a reload). */
   reloadFromStorage(): void {
     for (const t of this.#threads.values()) t.dispose();
@@ -131,8 +181,9 @@ export class ReviewComments implements vscode.Disposable {
     for (const r of this.#records) this.#show(r);
   }
 
-  /** Drops the threads of a session (it was deleted), or every thread (tests). */
+  /** Drops the threads and counterparts of a session (it was deleted), or all of them (tests). */
   async forget(sessionId?: string): Promise<void> {
+    this.#deps.counterparts.forget(sessionId);
     const gone = this.#records.filter((r) => sessionId === undefined || r.sessionId === sessionId);
     if (!gone.length) return;
     for (const r of gone) {
@@ -148,26 +199,36 @@ export class ReviewComments implements vscode.Disposable {
   }
 
   /**
-   * Remembers the workspace file shown beside an agent's file (a review's left side), so that it
-   * takes comments for that session's file too.
+   * Remembers the workspace file shown beside an agent's file (a review's left side): it takes
+   * comments for that session's file, and the session counts as just active.
    */
   noteCounterpart(workspace: vscode.Uri, agent: vscode.Uri): void {
     const target = parseSessionFileUri(agent);
-    if (!target?.path) return;
-    const key = workspace.toString();
-    this.#counterparts.delete(key);
-    this.#counterparts.set(key, { sessionId: target.sessionId, path: target.path });
-    if (this.#counterparts.size > MAX_COUNTERPARTS) {
-      const oldest = this.#counterparts.keys().next().value;
-      if (oldest !== undefined) this.#counterparts.delete(oldest);
-    }
+    const at = workspacePathOf(workspace);
+    if (target?.path && at !== undefined) this.#deps.counterparts.note(target.sessionId, target.path, at);
   }
 
-  /** The session file a document's comments are about, if it takes comments. */
+  /**
+   * The session file a document's comments are about, if it takes comments: a `den-session:` file,
+   * or a workspace file at the path of an agent's file (of several sessions, the most recently active).
+   */
   targetOf(uri: vscode.Uri): SessionFileTarget | undefined {
     const t = parseSessionFileUri(uri);
     if (t?.path) return { sessionId: t.sessionId, path: t.path };
-    return this.#counterparts.get(uri.toString());
+    if (uri.scheme === 'untitled') return undefined;
+    const at = workspacePathOf(uri);
+    const found = at === undefined ? undefined : this.#deps.counterparts.at(at);
+    return found && { sessionId: found.sessionId, path: found.path };
+  }
+
+  /** Draws the workspace files' threads again: the sessions' titles they name may be known now. */
+  refreshLabels(): void {
+    for (const r of this.#records) {
+      const t = this.#threads.get(r.id);
+      if (!t || parseSessionFileUri(t.uri)) continue;
+      const label = this.#labelOf(r, t);
+      if (t.label !== label) t.label = label;
+    }
   }
 
   /** The threads Den keeps (tests, the API). */
@@ -203,7 +264,9 @@ export class ReviewComments implements vscode.Disposable {
       if (!target || !range) {
         thread.dispose();
         void vscode.window.showWarningMessage(
-          l10n.t('Den: comments go on the agent’s files and their workspace copies.'),
+          l10n.t(
+            'Den: comments go on the agent’s files and their workspace copies, for sessions Den knows in this workspace.',
+          ),
         );
         return undefined;
       }
@@ -243,7 +306,9 @@ export class ReviewComments implements vscode.Disposable {
       typeof options.uri === 'string' ? vscode.Uri.parse(options.uri) : (options.uri ?? editor?.document.uri);
     if (!uri || !this.targetOf(uri)) {
       void vscode.window.showInformationMessage(
-        l10n.t('Den: open an agent’s file (or its workspace copy in a Den review) to comment on its lines.'),
+        l10n.t(
+          'Den: open an agent’s file, or its workspace copy, to comment on its lines (a session of this workspace, open in a panel, or shown in a Den review).',
+        ),
       );
       return undefined;
     }
@@ -380,7 +445,7 @@ export class ReviewComments implements vscode.Disposable {
     thread.contextValue = `den-thread-${r.state}`;
     thread.state =
       r.state === 'open' ? vscode.CommentThreadState.Unresolved : vscode.CommentThreadState.Resolved;
-    thread.label = labelOf(r);
+    thread.label = this.#labelOf(r, thread);
     if (r.state !== 'open') thread.collapsibleState = vscode.CommentThreadCollapsibleState.Collapsed;
     else if (expand) thread.collapsibleState = vscode.CommentThreadCollapsibleState.Expanded;
   }
@@ -421,17 +486,35 @@ export class ReviewComments implements vscode.Disposable {
     await this.#deps.state.update(STORE_KEY, this.#records);
   }
 
+  /**
+   * A thread's label: where it stands with the agent. On a workspace file (which may be the copy of
+   * files of several sessions) it names the session the thread goes to.
+   */
+  #labelOf(r: ThreadRecord, thread: vscode.CommentThread): string {
+    if (r.state === 'addressed') return l10n.t('Addressed: the agent changed these lines');
+    if (r.state === 'resolved') return l10n.t('Resolved');
+    if (parseSessionFileUri(thread.uri)) {
+      return r.sentAt
+        ? l10n.t('Sent to the agent; these lines are unchanged so far')
+        : l10n.t('Open: goes with the next Send Feedback');
+    }
+    const session =
+      this.#deps.titleOf(r.sessionId) ??
+      this.#deps.counterparts.titleOf(r.sessionId) ??
+      r.sessionId.slice(0, 8);
+    return r.sentAt
+      ? l10n.t('Sent to “{0}” as {1}; these lines are unchanged so far', session, r.path)
+      : l10n.t('Open: goes to “{0}” as {1} with the next Send Feedback', session, r.path);
+  }
+
   dispose(): void {
     for (const d of this.#disposables) d.dispose();
     this.#threads.clear();
   }
 }
 
-/** A thread's label: where it stands with the agent. */
-function labelOf(r: ThreadRecord): string {
-  if (r.state === 'addressed') return l10n.t('Addressed: the agent changed these lines');
-  if (r.state === 'resolved') return l10n.t('Resolved');
-  return r.sentAt
-    ? l10n.t('Sent to the agent; these lines are unchanged so far')
-    : l10n.t('Open: goes with the next Send Feedback');
+/** A workspace file's path inside its workspace folder (the counterparts' key); undefined outside any. */
+function workspacePathOf(uri: vscode.Uri): string | undefined {
+  const folder = vscode.workspace.getWorkspaceFolder(uri);
+  return folder && relativeTo(folder, uri);
 }

@@ -165,7 +165,7 @@ export class WorkspaceFileStatus implements vscode.Disposable {
 }
 
 /** The `/`-separated path of `uri` inside `folder`; undefined outside it (or without a folder). */
-function relativeTo(folder: vscode.WorkspaceFolder | undefined, uri: vscode.Uri): string | undefined {
+export function relativeTo(folder: vscode.WorkspaceFolder | undefined, uri: vscode.Uri): string | undefined {
   if (!folder) return undefined;
   const root = folder.uri;
   if (uri.scheme !== root.scheme || uri.authority !== root.authority) return undefined;
