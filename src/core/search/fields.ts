@@ -7,6 +7,7 @@
  * Browser-safe.
  */
 import type { Block, ChangeSet, ToolBlock, Transcript, Turn } from '../transcript/model';
+import { findBlock } from '../transcript/blocks';
 import { findTurn } from '../transcript/reducer';
 
 /**
@@ -243,11 +244,7 @@ export class TranscriptFields {
     if (cs.turnInfoChanged) e.head = headFields(turn);
     const appended = new Map<string, string>();
     for (const a of cs.appends) appended.set(a.blockId, (appended.get(a.blockId) ?? '') + a.text);
-    const byId = new Map<string, Block>();
-    const blockOf = (id: string): Block | undefined => {
-      if (byId.size === 0) for (const b of turn.blocks) if (!byId.has(b.id)) byId.set(b.id, b);
-      return byId.get(id);
-    };
+    const blockOf = (id: string): Block | undefined => findBlock(turn.blocks, id);
     for (const id of cs.blocksUpdated) {
       const entry = e.byBlock.get(id);
       const b = blockOf(id);

@@ -34,7 +34,7 @@ export interface CompiledQuery {
   options: Required<MatchOptions>;
   /**
    * Lower-cased literal text every match contains (the whole query when it is not a regex, else
-   * ''): an index may skip texts that cannot hold it.
+   * `requiredLiteral`'s, maybe ''): an index may skip texts that cannot hold it.
    */
   literal: string;
   /** Matches in `text`, in order, at most `limit` (default `MAX_MATCHES_PER_TEXT`). */
@@ -93,6 +93,54 @@ export function isCostlyPattern(source: string): boolean {
   return false;
 }
 
+/**
+ * The longest run of plain characters every match of a regex must contain, '' when none is sure
+ * (an alternation anywhere, or no run). Runs break at anything special; a character made optional
+ * by `?`, `*` or `{` is not part of a run. `\.`-style escapes of punctuation count as the character.
+ */
+export function requiredLiteral(source: string): string {
+  let best = '';
+  let run = '';
+  const end = (): void => {
+    if (run.length > best.length) best = run;
+    run = '';
+  };
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      const n = source[i + 1] ?? '';
+      i++;
+      const plain = depth === 0 && !inClass && n !== '' && !/[\p{L}\p{N}\s]/u.test(n); // not \d, \b, \1 …
+      const next = source[i + 1];
+      if (!plain || next === '?' || next === '*' || next === '{') end();
+      else {
+        run += n;
+        if (next === '+') end();
+      }
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '|') return '';
+    if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    const next = source[i + 1];
+    if (depth > 0 || /[.^$()[\]{}*+?]/.test(c) || next === '?' || next === '*' || next === '{') {
+      end();
+      continue;
+    }
+    run += c;
+    if (next === '+') end();
+  }
+  end();
+  return best;
+}
+
 /** Compiles a query; never throws. */
 export function compileQuery(query: string, options: MatchOptions = {}): CompiledQuery | QueryError {
   const opts: Required<MatchOptions> = {
@@ -114,7 +162,7 @@ export function compileQuery(query: string, options: MatchOptions = {}): Compile
   } catch (err) {
     return { ok: false, code: 'invalid-regex', detail: err instanceof Error ? err.message : String(err) };
   }
-  const literal = opts.regex ? '' : query.toLowerCase();
+  const literal = (opts.regex ? requiredLiteral(query) : query).toLowerCase();
   const plain = !opts.regex && !opts.wholeWord && opts.matchCase;
   const find = (text: string, limit = MAX_MATCHES_PER_TEXT): MatchRange[] => {
     const out: MatchRange[] = [];

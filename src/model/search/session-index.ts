@@ -1,8 +1,8 @@
 /**
  * The local index behind **Search session contents**: the searchable text of every session Den has
  * cached, on this machine only (nothing is sent anywhere). Per session, two blobs in a
- * `SearchStore`: `<name>.txt`, the session's fields (`core/search/fields.ts`) joined into one text
- * with a table of where each field starts, and `<name>.tri`, a small header and a Bloom filter of
+ * `SearchStore`: `<name>.txt`, a JSON line (the version, the session, a table of where each field
+ * starts) then the session's fields (`core/search/fields.ts`) joined into one plain text, and `<name>.tri`, a small header and a Bloom filter of
  * the text's lower-cased trigrams (`BLOOM_BYTES`). Only the filters stay in memory (8 KB a
  * session): a query checks each session's filter and reads and scans only the texts that may hold
  * it, newest use first, until its match budget is spent. The store's total is capped in bytes,
@@ -41,6 +41,9 @@ const FILTER_SUFFIX = '.tri';
 /** Between fields in the joined text; a match across it is not a match. */
 const SEPARATOR = '\u0000';
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 const FIELD_KINDS: readonly FieldKind[] = [
   'user',
   'answer',
@@ -77,8 +80,11 @@ interface SessionText {
   v: typeof SEARCH_INDEX_VERSION;
   sessionId: string;
   fields: FieldRow[];
+  /** The fields joined by `SEPARATOR`; stored after the JSON line, not in it. */
   text: string;
 }
+
+type TextHead = Omit<SessionText, 'text'>;
 
 const isRow = (v: unknown): v is FieldRow =>
   Array.isArray(v) &&
@@ -89,12 +95,39 @@ const isRow = (v: unknown): v is FieldRow =>
   isFiniteNumber(v[3]) &&
   isFiniteNumber(v[4]);
 
-const isSessionText: Guard<SessionText> = object({
+const isTextHead: Guard<TextHead> = object({
   v: oneOf([SEARCH_INDEX_VERSION]),
   sessionId: isString,
   fields: arrayOf(isRow),
-  text: isString,
 });
+
+/** The text blob: the head as one JSON line, then the text as it is (no escaping to undo). */
+export function encodeText(joined: SessionText): Uint8Array {
+  const head: TextHead = { v: joined.v, sessionId: joined.sessionId, fields: joined.fields };
+  return encoder.encode(`${JSON.stringify(head)}\n${joined.text}`);
+}
+
+/** The text blob read back; undefined when it is not one this version wrote. */
+export function decodeText(bytes: Uint8Array): SessionText | undefined {
+  const s = decoder.decode(bytes);
+  const nl = s.indexOf('\n');
+  if (nl < 0) return undefined;
+  let head: unknown;
+  try {
+    head = JSON.parse(s.slice(0, nl));
+  } catch {
+    return undefined;
+  }
+  if (!isTextHead(head)) return undefined;
+  const text = s.slice(nl + 1);
+  // The starts must rise and stay inside the text.
+  let prev = -1;
+  for (const row of head.fields) {
+    if (row[4] < prev || row[4] > text.length) return undefined;
+    prev = row[4];
+  }
+  return { ...head, text };
+}
 
 interface Entry extends SessionMeta {
   name: string;
@@ -172,9 +205,6 @@ export function mayHold(bloom: Uint8Array, literal: string): boolean {
   });
   return ok;
 }
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 function encodeFilter(meta: SessionMeta, bloom: Uint8Array): Uint8Array {
   const head = encoder.encode(JSON.stringify(meta));
@@ -289,7 +319,7 @@ export class SessionSearchIndex {
     return this.#enqueue(async () => {
       await this.open();
       const joined = joinFields(sessionId, fields);
-      const textBytes = encoder.encode(JSON.stringify(joined));
+      const textBytes = encodeText(joined);
       const meta: SessionMeta = { sessionId, usedAt: this.#now(), textBytes: textBytes.length };
       if (title !== undefined) meta.title = title;
       const bloom = trigramFilter(joined.text);
@@ -407,13 +437,8 @@ export class SessionSearchIndex {
 
   async #readText(e: Entry): Promise<SessionText | undefined> {
     const bytes = await this.#store.read(e.name + TEXT_SUFFIX);
-    let value: unknown;
-    try {
-      value = bytes ? JSON.parse(decoder.decode(bytes)) : undefined;
-    } catch {
-      value = undefined;
-    }
-    if (isSessionText(value) && value.sessionId === e.sessionId) return value;
+    const value = bytes && decodeText(bytes);
+    if (value && value.sessionId === e.sessionId) return value;
     // Unreadable: drop it (after the running search; the queue keeps the order).
     this.#entries.delete(e.sessionId);
     void this.#enqueue(() => this.#dropBlobs(e.name));

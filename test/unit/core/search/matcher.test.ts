@@ -4,6 +4,7 @@ import {
   isCostlyPattern,
   MatchBudget,
   MAX_MATCHES_PER_TEXT,
+  requiredLiteral,
   type CompiledQuery,
   type MatchOptions,
 } from '../../../../src/core/search/matcher';
@@ -94,8 +95,34 @@ describe('core/search/matcher', () => {
     assert.equal(budget.left, 7);
   });
 
-  it('keeps a lower-cased literal for plain queries only', () => {
+  it('keeps a lower-cased literal: the query, or what a regex must hold', () => {
     assert.equal(compiled('MiGration').literal, 'migration');
-    assert.equal(compiled('mig.*', { regex: true }).literal, '');
+    assert.equal(compiled('Mig.*', { regex: true }).literal, 'mig');
+    assert.equal(compiled('a|b', { regex: true }).literal, '');
+  });
+});
+
+describe('core/search/matcher requiredLiteral', () => {
+  it('finds the longest run every match must hold, or none', () => {
+    const cases: [string, string][] = [
+      ['ticket-9\\d\\d failed', 'ticket-9'],
+      ['exit \\d+ after', ' after'],
+      ['colou?r scheme', 'r scheme'],
+      ['src/x\\.ts', 'src/x.ts'],
+      ['ab+cdef', 'cdef'],
+      ['(optional words)? here', ' here'],
+      ['[abc]+ longword', ' longword'],
+      ['[\\]x] longword', ' longword'],
+      ['cat|dog', ''],
+      ['\\w+', ''],
+      ['a{2}bcd', 'bcd'],
+    ];
+    for (const [source, literal] of cases) assert.equal(requiredLiteral(source), literal, source);
+  });
+
+  it('every match of a regex holds its literal (so an index may skip texts without it)', () => {
+    const q = compiled('ticket-9\\d\\d failed', { regex: true });
+    assert.equal(q.literal, 'ticket-9');
+    assert.equal(q.find('TICKET-912 FAILED and ticket-907 failed').length, 2);
   });
 });

@@ -149,7 +149,7 @@ describe('model/search/session-index', () => {
     await index.put('s', [answer('t', 'needle')]);
     store.blobs.set(
       's.txt',
-      new TextEncoder().encode(JSON.stringify({ v: 1, sessionId: 's', fields: [[1]], text: 'needle' })),
+      new TextEncoder().encode(`${JSON.stringify({ v: 1, sessionId: 's', fields: [[1]] })}\nneedle`),
     );
     assert.equal((await found(new SessionSearchIndex({ store }), 'needle')).count, 0);
   });
