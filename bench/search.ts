@@ -17,6 +17,7 @@ import { serializeTranscript } from '../src/core/transcript/serialize';
 import { folderStore } from '../src/model/search/search-store';
 import { decodeText, SessionSearchIndex } from '../src/model/search/session-index';
 import { eventFactory } from '../test/support/events';
+import { seededRandom as rng } from '../test/unit/core/transcript/helpers';
 import { foldedTranscript } from './panel';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -130,18 +131,6 @@ export async function benchFind(): Promise<FindResultBench> {
     rows,
     reducerUsPerEvent: median(reducer.slice(1)),
     withFieldsUsPerEvent: median(withFields.slice(1)),
-  };
-}
-
-/** A seeded PRNG (mulberry32): the same sessions every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
 }
 
