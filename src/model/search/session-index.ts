@@ -37,6 +37,8 @@ const BLOOM_MASK = BLOOM_BYTES * 8 - 1;
 export const DEFAULT_SEARCH_INDEX_BYTES = 256 * 1024 * 1024;
 const MAGIC = [0x44, 0x54, 0x52, 0x49]; // "DTRI"
 const TEXT_SUFFIX = '.txt';
+/** Filters read at once when the index opens. */
+const OPEN_BATCH = 32;
 const FILTER_SUFFIX = '.tri';
 /** Between fields in the joined text; a match across it is not a match. */
 const SEPARATOR = '\u0000';
@@ -285,27 +287,33 @@ export class SessionSearchIndex {
 
   async #load(): Promise<void> {
     const names = new Set(await this.#store.list());
-    for (const name of names) {
-      if (!name.endsWith(FILTER_SUFFIX)) continue;
-      const base = name.slice(0, -FILTER_SUFFIX.length);
-      const bytes = await this.#store.read(name);
-      const decoded = bytes && decodeFilter(bytes);
-      if (!decoded || !names.has(base + TEXT_SUFFIX) || nameOf(decoded.meta.sessionId) !== base) {
-        await this.#dropBlobs(base);
-        continue;
-      }
-      this.#entries.set(decoded.meta.sessionId, {
-        ...decoded.meta,
-        name: base,
-        bloom: decoded.bloom,
-        bytes: bytes.length + decoded.meta.textBytes,
-      });
+    const filters = [...names].filter((n) => n.endsWith(FILTER_SUFFIX));
+    // Read a few at a time: the disk overlaps, memory holds at most a batch.
+    for (let i = 0; i < filters.length; i += OPEN_BATCH) {
+      const batch = filters.slice(i, i + OPEN_BATCH);
+      const read = await Promise.all(batch.map((n) => this.#store.read(n)));
+      for (let j = 0; j < batch.length; j++) await this.#openFilter(names, batch[j], read[j]);
     }
     for (const name of names) {
       if (!name.endsWith(TEXT_SUFFIX)) continue;
       const base = name.slice(0, -TEXT_SUFFIX.length);
       if (!names.has(base + FILTER_SUFFIX)) await this.#store.remove(name);
     }
+  }
+
+  async #openFilter(names: Set<string>, name: string, bytes: Uint8Array | undefined): Promise<void> {
+    const base = name.slice(0, -FILTER_SUFFIX.length);
+    const decoded = bytes && decodeFilter(bytes);
+    if (!decoded || !names.has(base + TEXT_SUFFIX) || nameOf(decoded.meta.sessionId) !== base) {
+      await this.#dropBlobs(base);
+      return;
+    }
+    this.#entries.set(decoded.meta.sessionId, {
+      ...decoded.meta,
+      name: base,
+      bloom: decoded.bloom,
+      bytes: bytes.length + decoded.meta.textBytes,
+    });
   }
 
   #enqueue<T>(work: () => Promise<T>): Promise<T> {

@@ -127,6 +127,16 @@ describe('model/search/session-index', () => {
     }
   });
 
+  it('reopens many sessions (read in batches) to the same state', async () => {
+    const store = memoryStore();
+    const index = new SessionSearchIndex({ store, now: clockFrom() });
+    for (let i = 0; i < 70; i++) await index.put(`s${i}`, [answer('t', `needle number ${i}`)]);
+    const again = new SessionSearchIndex({ store });
+    assert.deepEqual(await again.stats(), await index.stats());
+    const r = await found(again, 'number 69');
+    assert.deepEqual(sessionsOf(r), ['s69']);
+  });
+
   it('drops corrupt or orphaned blobs on open, without a throw', async () => {
     const store = memoryStore();
     const index = new SessionSearchIndex({ store });
