@@ -19,8 +19,11 @@ export interface MatchRange {
   end: number;
 }
 
-/** Why a query cannot run. `invalid-regex` carries the engine's own words in `detail`. */
-export type QueryErrorCode = 'empty' | 'invalid-regex' | 'too-costly';
+/**
+ * Why a query cannot run: the UI words it (l10n) from the code. `invalid-regex` carries the
+ * engine's own words in `detail` (else ''); `too-costly`: nested repetition or a back-reference.
+ */
+export type QueryErrorCode = 'empty' | 'invalid-regex' | 'too-long' | 'too-costly';
 
 export interface QueryError {
   ok: false;
@@ -149,10 +152,8 @@ export function compileQuery(query: string, options: MatchOptions = {}): Compile
     regex: options.regex ?? false,
   };
   if (query.length === 0) return { ok: false, code: 'empty', detail: '' };
-  if (query.length > MAX_QUERY_LENGTH)
-    return { ok: false, code: 'too-costly', detail: `longer than ${MAX_QUERY_LENGTH} characters` };
-  if (opts.regex && isCostlyPattern(query))
-    return { ok: false, code: 'too-costly', detail: 'nested repetition or a back-reference' };
+  if (query.length > MAX_QUERY_LENGTH) return { ok: false, code: 'too-long', detail: '' };
+  if (opts.regex && isCostlyPattern(query)) return { ok: false, code: 'too-costly', detail: '' };
   let body = opts.regex ? query : escapeRegex(query);
   if (opts.wholeWord) body = `(?<!${WORD})(?:${body})(?!${WORD})`;
   const flags = `gu${opts.matchCase ? '' : 'i'}`;
