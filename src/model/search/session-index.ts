@@ -322,7 +322,10 @@ export class SessionSearchIndex {
     return next;
   }
 
-  /** Adds or replaces a session's fields (call again as its turns stream; callers debounce). */
+  /**
+   * Adds or replaces a session's fields (call again as its turns stream; callers debounce). A
+   * write that fails leaves the session out of the index; it never rejects for that.
+   */
   put(sessionId: string, fields: readonly SearchField[], title?: string): Promise<void> {
     return this.#enqueue(async () => {
       await this.open();
@@ -339,8 +342,14 @@ export class SessionSearchIndex {
         await this.#dropBlobs(name);
         return;
       }
-      await this.#store.write(name + TEXT_SUFFIX, textBytes);
-      await this.#store.write(name + FILTER_SUFFIX, filter);
+      try {
+        await this.#store.write(name + TEXT_SUFFIX, textBytes);
+        await this.#store.write(name + FILTER_SUFFIX, filter);
+      } catch {
+        // A full or read-only disk: the session is not indexed, nothing half-written stays.
+        await this.#dropBlobs(name).catch(() => undefined);
+        return;
+      }
       this.#entries.set(sessionId, { ...meta, name, bloom, bytes });
       await this.#evict(sessionId);
     });

@@ -127,6 +127,17 @@ describe('model/search/session-index', () => {
     }
   });
 
+  it('a failed write leaves the session out, with no rejection and no half', async () => {
+    const store = memoryStore();
+    const index = new SessionSearchIndex({ store });
+    const write = store.write;
+    store.write = (name, data) =>
+      name.endsWith('.tri') ? Promise.reject(new Error('ENOSPC')) : write(name, data);
+    await index.put('s', [answer('t', 'needle')]);
+    assert.equal(index.has('s'), false);
+    assert.equal(store.blobs.size, 0);
+  });
+
   it('reopens many sessions (read in batches) to the same state', async () => {
     const store = memoryStore();
     const index = new SessionSearchIndex({ store, now: clockFrom() });
