@@ -19,6 +19,7 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const BROWSER_CORE = [
   'core/transcript',
   'core/webtasks',
+  'core/search',
   'core/client/types.ts',
   'core/shared/schema.ts',
   'core/shared/l10n.ts',

@@ -4,6 +4,7 @@ import { benchCache } from './cache';
 import { benchHunks } from './hunks';
 import { benchPanel } from './panel';
 import { benchResume } from './resume';
+import { benchFind, benchIndex } from './search';
 import { benchSessionsPage } from './sessions-page';
 import { benchUpload } from './upload';
 import { benchWebTask } from './webtask';
@@ -69,6 +70,36 @@ async function main(): Promise<void> {
       `webtask: ${r.rows.toLocaleString('en-US')} rows (CSV ${(r.csvBytes / 1e6).toFixed(1)} MB); baseline JSON.stringify ${r.baselineMs.toFixed(1)} ms; ` +
         `CSV ${x(r.csvMs)}, JSONL ${x(r.jsonlMs)}, JSON ${x(r.jsonMs)} (target: export ≤ 1,000 ms); ` +
         `check ${x(r.checkMs)}, table ${x(r.tableMs)}, sort ${r.sortMs.toFixed(1)} ms, filter ${r.filterMs.toFixed(1)} ms, compare with a rerun ${x(r.compareMs)}`,
+    );
+  }
+  if (!only || only === 'find') {
+    const r = await benchFind();
+    const rows = r.rows
+      .map(
+        (x) =>
+          `${x.query} ${x.ms.toFixed(1)} ms (${(x.ms / r.baselineMs).toFixed(1)}×, ${x.count}${x.capped ? '+' : ''} matches)`,
+      )
+      .join('; ');
+    console.log(
+      `find: ${r.events.toLocaleString('en-US')}-event session, ${r.fields.toLocaleString('en-US')} fields, ${(r.textChars / 1e6).toFixed(1)} M chars; ` +
+        `flatten ${r.flattenMs.toFixed(1)} ms; baseline indexOf over the fields ${r.baselineMs.toFixed(1)} ms; ${rows}; ` +
+        `per event: reducer ${r.reducerUsPerEvent.toFixed(2)} µs, with the fields kept current ${r.withFieldsUsPerEvent.toFixed(2)} µs ` +
+        `(${(r.withFieldsUsPerEvent / r.reducerUsPerEvent).toFixed(2)}×) (target: first results ≤ 100 ms)`,
+    );
+  }
+  if (!only || only === 'search') {
+    const r = await benchIndex();
+    const rows = r.rows
+      .map(
+        (x) =>
+          `${x.query} ${x.ms.toFixed(1)} ms (${(x.ms / x.baselineMs).toFixed(2)}× the scan's ${x.baselineMs.toFixed(0)} ms; ${x.hits}${x.capped ? '+' : ''} hits in ${x.sessions} sessions)`,
+      )
+      .join('; ');
+    console.log(
+      `search: ${r.sessions} sessions, ${(r.rawBytes / 1e6).toFixed(0)} MB of transcripts; build ${(r.buildMs / 1e3).toFixed(1)} s ` +
+        `(${(r.rawBytes / 1e6 / (r.buildMs / 1e3)).toFixed(1)} MB/s); index ${(r.indexBytes / 1e6).toFixed(0)} MB on disk ` +
+        `(${((r.indexBytes / r.rawBytes) * 100).toFixed(0)} % of the transcripts); heap while indexing ${r.heapBeforeMb.toFixed(0)} → peak ${r.heapPeakMb.toFixed(0)} MB; ` +
+        `reopen (filters read) ${r.openMs.toFixed(0)} ms; ${rows} (target: ≤ 300 ms)`,
     );
   }
   if (!only || only === 'panel') {

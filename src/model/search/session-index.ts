@@ -1,0 +1,508 @@
+/**
+ * The local index behind **Search session contents**: the searchable text of every session Den has
+ * cached, on this machine only (nothing is sent anywhere). Per session, two blobs in a
+ * `SearchStore`: `<name>.txt`, a JSON line (the version, the session, a table of where each field
+ * starts) then the session's fields (`core/search/fields.ts`) joined into one plain text, and `<name>.tri`, a small header and a Bloom filter of
+ * the text's lower-cased trigrams (`BLOOM_BYTES`). Only the filters stay in memory (8 KB a
+ * session): a query checks each session's filter and reads and scans only the texts that may hold
+ * it, newest use first, until its match budget is spent. The store's total is capped in bytes,
+ * least recently used sessions evicted first. Every blob is checked on read; a bad one is dropped.
+ * No `vscode` import.
+ */
+import type { Transcript } from '../../core/transcript/model';
+import {
+  flattenTranscript,
+  type FieldAddress,
+  type FieldKind,
+  type SearchField,
+} from '../../core/search/fields';
+import { contextLine, type ContextLine } from '../../core/search/find';
+import { compileQuery, MatchBudget, type MatchOptions, type QueryError } from '../../core/search/matcher';
+import {
+  arrayOf,
+  isFiniteNumber,
+  isString,
+  object,
+  oneOf,
+  optional,
+  type Guard,
+} from '../../core/shared/schema';
+import type { SearchStore } from './search-store';
+
+export const SEARCH_INDEX_VERSION = 1;
+/** Size of a session's trigram filter: 65,536 bits. */
+export const BLOOM_BYTES = 8_192;
+const BLOOM_MASK = BLOOM_BYTES * 8 - 1;
+/** Default cap of the index's bytes (the blobs' total). */
+export const DEFAULT_SEARCH_INDEX_BYTES = 256 * 1024 * 1024;
+const MAGIC = [0x44, 0x54, 0x52, 0x49]; // "DTRI"
+const TEXT_SUFFIX = '.txt';
+/** Filters read at once when the index opens. */
+const OPEN_BATCH = 32;
+const FILTER_SUFFIX = '.tri';
+/** Between fields in the joined text; a match across it is not a match. */
+const SEPARATOR = '\u0000';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+const FIELD_KINDS: readonly FieldKind[] = [
+  'user',
+  'answer',
+  'thought',
+  'message',
+  'tool-name',
+  'tool-params',
+  'tool-log',
+  'tool-output',
+  'file',
+  'plan',
+  'error',
+  'event',
+];
+
+interface SessionMeta {
+  sessionId: string;
+  title?: string;
+  usedAt: number;
+  textBytes: number;
+}
+
+const isMeta: Guard<SessionMeta> = object({
+  sessionId: isString,
+  title: optional(isString),
+  usedAt: isFiniteNumber,
+  textBytes: isFiniteNumber,
+});
+
+/** `[turnId, blockId ('' for none), kind, index, start]`, start into the joined text. */
+type FieldRow = [string, string, FieldKind, number, number];
+
+interface SessionText {
+  v: typeof SEARCH_INDEX_VERSION;
+  sessionId: string;
+  fields: FieldRow[];
+  /** The fields joined by `SEPARATOR`; stored after the JSON line, not in it. */
+  text: string;
+}
+
+type TextHead = Omit<SessionText, 'text'>;
+
+const isRow = (v: unknown): v is FieldRow =>
+  Array.isArray(v) &&
+  v.length === 5 &&
+  isString(v[0]) &&
+  isString(v[1]) &&
+  (FIELD_KINDS as readonly unknown[]).includes(v[2]) &&
+  isFiniteNumber(v[3]) &&
+  isFiniteNumber(v[4]);
+
+const isTextHead: Guard<TextHead> = object({
+  v: oneOf([SEARCH_INDEX_VERSION]),
+  sessionId: isString,
+  fields: arrayOf(isRow),
+});
+
+/** The text blob: the head as one JSON line, then the text as it is (no escaping to undo). */
+export function encodeText(joined: SessionText): Uint8Array {
+  const head: TextHead = { v: joined.v, sessionId: joined.sessionId, fields: joined.fields };
+  return encoder.encode(`${JSON.stringify(head)}\n${joined.text}`);
+}
+
+/** The text blob read back; undefined when it is not one this version wrote. */
+export function decodeText(bytes: Uint8Array): SessionText | undefined {
+  const s = decoder.decode(bytes);
+  const nl = s.indexOf('\n');
+  if (nl < 0) return undefined;
+  let head: unknown;
+  try {
+    head = JSON.parse(s.slice(0, nl));
+  } catch {
+    return undefined;
+  }
+  if (!isTextHead(head)) return undefined;
+  const text = s.slice(nl + 1);
+  // The starts must rise and stay inside the text.
+  let prev = -1;
+  for (const row of head.fields) {
+    if (row[4] < prev || row[4] > text.length) return undefined;
+    prev = row[4];
+  }
+  return { ...head, text };
+}
+
+interface Entry extends SessionMeta {
+  name: string;
+  bloom: Uint8Array;
+  /** Bytes of both blobs. */
+  bytes: number;
+}
+
+export interface SessionIndexOptions {
+  store: SearchStore;
+  /** Cap of the blobs' total (default `DEFAULT_SEARCH_INDEX_BYTES`). A bigger session is not kept. */
+  maxBytes?: number;
+  /** Unix ms (tests). */
+  now?: () => number;
+}
+
+/** One match: where, and its line. */
+export interface SearchHit {
+  address: FieldAddress;
+  line: ContextLine;
+}
+
+export interface TurnHits {
+  turnId: string;
+  hits: SearchHit[];
+}
+
+export interface SessionHits {
+  sessionId: string;
+  title?: string;
+  turns: TurnHits[];
+}
+
+export interface SearchResults {
+  ok: true;
+  sessions: SessionHits[];
+  /** Hits in all. */
+  count: number;
+  /** The budget ran out: more may exist. */
+  capped: boolean;
+}
+
+export interface SearchLimits {
+  /** Hits at most (default 200). */
+  maxHits?: number;
+}
+
+function lowerTrigramHashes(text: string, each: (h: number) => void): void {
+  const s = text.toLowerCase();
+  if (s.length < 3) return;
+  let a = s.charCodeAt(0);
+  let b = s.charCodeAt(1);
+  for (let i = 2; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    each((Math.imul(a * 65_599 + b * 257 + c, 0x9e3779b1) >>> 15) & BLOOM_MASK);
+    a = b;
+    b = c;
+  }
+}
+
+/** The trigram filter of a text. */
+export function trigramFilter(text: string): Uint8Array {
+  const bloom = new Uint8Array(BLOOM_BYTES);
+  lowerTrigramHashes(text, (h) => {
+    bloom[h >>> 3] |= 1 << (h & 7);
+  });
+  return bloom;
+}
+
+/** Whether the filter may hold every trigram of `literal` (always, for fewer than 3 characters). */
+export function mayHold(bloom: Uint8Array, literal: string): boolean {
+  let ok = true;
+  lowerTrigramHashes(literal, (h) => {
+    if (ok && !(bloom[h >>> 3] & (1 << (h & 7)))) ok = false;
+  });
+  return ok;
+}
+
+function encodeFilter(meta: SessionMeta, bloom: Uint8Array): Uint8Array {
+  const head = encoder.encode(JSON.stringify(meta));
+  const out = new Uint8Array(9 + head.length + BLOOM_BYTES);
+  out.set(MAGIC, 0);
+  out[4] = SEARCH_INDEX_VERSION;
+  new DataView(out.buffer).setUint32(5, head.length);
+  out.set(head, 9);
+  out.set(bloom, 9 + head.length);
+  return out;
+}
+
+function decodeFilter(bytes: Uint8Array): { meta: SessionMeta; bloom: Uint8Array } | undefined {
+  if (bytes.length < 9 || MAGIC.some((m, i) => bytes[i] !== m) || bytes[4] !== SEARCH_INDEX_VERSION)
+    return undefined;
+  const len = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(5);
+  if (bytes.length !== 9 + len + BLOOM_BYTES) return undefined;
+  let meta: unknown;
+  try {
+    meta = JSON.parse(decoder.decode(bytes.subarray(9, 9 + len)));
+  } catch {
+    return undefined;
+  }
+  if (!isMeta(meta)) return undefined;
+  return { meta, bloom: bytes.slice(9 + len) };
+}
+
+function nameOf(sessionId: string): string {
+  return encodeURIComponent(sessionId).replace(/^\./, '%2E');
+}
+
+/** The fields joined into one text, and each field's row. */
+export function joinFields(sessionId: string, fields: readonly SearchField[]): SessionText {
+  const rows: FieldRow[] = [];
+  const parts: string[] = [];
+  let at = 0;
+  for (const f of fields) {
+    const a = f.address;
+    rows.push([a.turnId, a.blockId ?? '', a.kind, a.index, at]);
+    parts.push(f.text);
+    at += f.text.length + SEPARATOR.length;
+  }
+  return { v: SEARCH_INDEX_VERSION, sessionId, fields: rows, text: parts.join(SEPARATOR) };
+}
+
+/** The row holding offset `at` (binary search over the starts). */
+function rowAt(rows: FieldRow[], at: number): number {
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (rows[mid][4] <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+export class SessionSearchIndex {
+  readonly #store: SearchStore;
+  readonly #maxBytes: number;
+  readonly #now: () => number;
+  readonly #entries = new Map<string, Entry>();
+  #ready?: Promise<void>;
+  /** Writes and removals, chained so they land in call order. */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: SessionIndexOptions) {
+    this.#store = options.store;
+    this.#maxBytes = Math.max(1, options.maxBytes ?? DEFAULT_SEARCH_INDEX_BYTES);
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Reads the filters kept (once); drops blobs that do not read or have no partner. */
+  open(): Promise<void> {
+    this.#ready ??= this.#load();
+    return this.#ready;
+  }
+
+  async #load(): Promise<void> {
+    const names = new Set(await this.#store.list());
+    const filters = [...names].filter((n) => n.endsWith(FILTER_SUFFIX));
+    // Read a few at a time: the disk overlaps, memory holds at most a batch.
+    for (let i = 0; i < filters.length; i += OPEN_BATCH) {
+      const batch = filters.slice(i, i + OPEN_BATCH);
+      const read = await Promise.all(batch.map((n) => this.#store.read(n)));
+      for (let j = 0; j < batch.length; j++) await this.#openFilter(names, batch[j], read[j]);
+    }
+    for (const name of names) {
+      if (!name.endsWith(TEXT_SUFFIX)) continue;
+      const base = name.slice(0, -TEXT_SUFFIX.length);
+      if (!names.has(base + FILTER_SUFFIX)) await this.#store.remove(name);
+    }
+  }
+
+  async #openFilter(names: Set<string>, name: string, bytes: Uint8Array | undefined): Promise<void> {
+    const base = name.slice(0, -FILTER_SUFFIX.length);
+    const decoded = bytes && decodeFilter(bytes);
+    if (!decoded || !names.has(base + TEXT_SUFFIX) || nameOf(decoded.meta.sessionId) !== base) {
+      await this.#dropBlobs(base);
+      return;
+    }
+    this.#entries.set(decoded.meta.sessionId, {
+      ...decoded.meta,
+      name: base,
+      bloom: decoded.bloom,
+      bytes: bytes.length + decoded.meta.textBytes,
+    });
+  }
+
+  #enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(work, work);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Adds or replaces a session's fields (call again as its turns stream; callers debounce). A
+   * write that fails leaves the session out of the index; it never rejects for that.
+   */
+  put(sessionId: string, fields: readonly SearchField[], title?: string): Promise<void> {
+    return this.#enqueue(async () => {
+      await this.open();
+      const joined = joinFields(sessionId, fields);
+      const textBytes = encodeText(joined);
+      const meta: SessionMeta = { sessionId, usedAt: this.#now(), textBytes: textBytes.length };
+      if (title !== undefined) meta.title = title;
+      const bloom = trigramFilter(joined.text);
+      const filter = encodeFilter(meta, bloom);
+      const name = nameOf(sessionId);
+      const bytes = filter.length + textBytes.length;
+      this.#entries.delete(sessionId);
+      if (bytes > this.#maxBytes) {
+        await this.#dropBlobs(name);
+        return;
+      }
+      try {
+        await this.#store.write(name + TEXT_SUFFIX, textBytes);
+        await this.#store.write(name + FILTER_SUFFIX, filter);
+      } catch {
+        // A full or read-only disk: the session is not indexed, nothing half-written stays.
+        await this.#dropBlobs(name).catch(() => undefined);
+        return;
+      }
+      this.#entries.set(sessionId, { ...meta, name, bloom, bytes });
+      await this.#evict(sessionId);
+    });
+  }
+
+  /** Indexes a transcript (its fields, `flattenTranscript`). */
+  putTranscript(t: Transcript): Promise<void> {
+    return this.put(t.sessionId, flattenTranscript(t), t.title);
+  }
+
+  /** Marks a session as just used (it is evicted last). */
+  touch(sessionId: string): Promise<void> {
+    return this.#enqueue(async () => {
+      await this.open();
+      const e = this.#entries.get(sessionId);
+      if (!e) return;
+      e.usedAt = this.#now();
+      const meta: SessionMeta = { sessionId, usedAt: e.usedAt, textBytes: e.textBytes };
+      if (e.title !== undefined) meta.title = e.title;
+      await this.#store.write(e.name + FILTER_SUFFIX, encodeFilter(meta, e.bloom));
+    });
+  }
+
+  remove(sessionId: string): Promise<void> {
+    return this.#enqueue(async () => {
+      await this.open();
+      this.#entries.delete(sessionId);
+      await this.#dropBlobs(nameOf(sessionId));
+    });
+  }
+
+  /** Forgets every session: the store is left empty. */
+  clear(): Promise<void> {
+    return this.#enqueue(async () => {
+      await this.open();
+      this.#entries.clear();
+      for (const name of await this.#store.list()) await this.#store.remove(name);
+    });
+  }
+
+  /** Sessions and bytes held. */
+  async stats(): Promise<{ sessions: number; bytes: number }> {
+    await this.open();
+    let bytes = 0;
+    for (const e of this.#entries.values()) bytes += e.bytes;
+    return { sessions: this.#entries.size, bytes };
+  }
+
+  has(sessionId: string): boolean {
+    return this.#entries.has(sessionId);
+  }
+
+  /**
+   * Hits of a query in every session indexed, most recently used sessions first, grouped by
+   * session and turn, at most `maxHits`. A bad query is its error value.
+   */
+  async search(
+    query: string,
+    options: MatchOptions = {},
+    limits: SearchLimits = {},
+  ): Promise<SearchResults | QueryError> {
+    const q = compileQuery(query, options);
+    if (!q.ok) return q;
+    await this.open();
+    await this.#queue;
+    const budget = new MatchBudget(limits.maxHits ?? 200);
+    const sessions: SessionHits[] = [];
+    let count = 0;
+    const order = [...this.#entries.values()].sort((a, b) => b.usedAt - a.usedAt);
+    for (const e of order) {
+      if (budget.left <= 0) {
+        budget.exhausted = true;
+        break;
+      }
+      if (q.literal && !mayHold(e.bloom, q.literal)) continue;
+      const text = await this.#readText(e);
+      if (!text) continue;
+      const ranges = budget.take(q, text.text);
+      if (ranges.length === 0) continue;
+      const turns: TurnHits[] = [];
+      let turn: TurnHits | undefined;
+      for (const r of ranges) {
+        const i = rowAt(text.fields, r.start);
+        const row = text.fields[i];
+        const fieldEnd = i + 1 < text.fields.length ? text.fields[i + 1][4] - 1 : text.text.length;
+        if (r.end > fieldEnd) continue; // across two fields
+        const fieldText = text.text.slice(row[4], fieldEnd);
+        const address: FieldAddress = { turnId: row[0], kind: row[2], index: row[3] };
+        if (row[1]) address.blockId = row[1];
+        const line = contextLine(fieldText, { start: r.start - row[4], end: r.end - row[4] });
+        if (turn?.turnId !== row[0]) turns.push((turn = { turnId: row[0], hits: [] }));
+        turn.hits.push({ address, line });
+        count++;
+      }
+      if (turns.length === 0) continue;
+      const hits: SessionHits = { sessionId: e.sessionId, turns };
+      if (e.title !== undefined) hits.title = e.title;
+      sessions.push(hits);
+    }
+    return { ok: true, sessions, count, capped: budget.exhausted };
+  }
+
+  async #readText(e: Entry): Promise<SessionText | undefined> {
+    const bytes = await this.#store.read(e.name + TEXT_SUFFIX);
+    const value = bytes && decodeText(bytes);
+    if (value && value.sessionId === e.sessionId) return value;
+    // Unreadable: drop it (after the running search; the queue keeps the order).
+    this.#entries.delete(e.sessionId);
+    void this.#enqueue(() => this.#dropBlobs(e.name));
+    return undefined;
+  }
+
+  async #evict(keep: string): Promise<void> {
+    let total = 0;
+    for (const e of this.#entries.values()) total += e.bytes;
+    if (total <= this.#maxBytes) return;
+    const order = [...this.#entries.values()]
+      .filter((e) => e.sessionId !== keep)
+      .sort((a, b) => a.usedAt - b.usedAt);
+    for (const e of order) {
+      if (total <= this.#maxBytes) break;
+      this.#entries.delete(e.sessionId);
+      total -= e.bytes;
+      await this.#dropBlobs(e.name);
+    }
+  }
+
+  async #dropBlobs(base: string): Promise<void> {
+    await this.#store.remove(base + TEXT_SUFFIX);
+    await this.#store.remove(base + FILTER_SUFFIX);
+  }
+}
+
+/**
+ * Indexes sessions one at a time (memory holds one transcript at a time): `read` gives a
+ * session's transcript (e.g. the transcript cache's), undefined to skip it. Stops when `cancelled`
+ * says so; `progress` after each.
+ */
+export async function indexSessions(
+  index: SessionSearchIndex,
+  sessionIds: readonly string[],
+  read: (sessionId: string) => Promise<Transcript | undefined>,
+  hooks: { cancelled?: () => boolean; progress?: (done: number, total: number) => void } = {},
+): Promise<number> {
+  let indexed = 0;
+  for (let i = 0; i < sessionIds.length; i++) {
+    if (hooks.cancelled?.()) break;
+    const t = await read(sessionIds[i]);
+    if (t) {
+      await index.putTranscript(t);
+      indexed++;
+    }
+    hooks.progress?.(i + 1, sessionIds.length);
+  }
+  return indexed;
+}
