@@ -265,6 +265,22 @@ export class SessionHost {
     this.#turns.history.turnStarting();
   }
 
+  /**
+   * The composer's uploaded attachments as a turn carries them (their chips clear and their bases
+   * are recorded once it starts), and `copiesFor` the same attachments for other sessions (attempts).
+   */
+  composerAttachments(): {
+    turn: Pick<TurnRequest, 'files' | 'references' | 'attachmentIds'>;
+    copiesFor(sessionId: string): AttachmentSpec[];
+  } {
+    const ready = this.#attachments.ready();
+    const copies = this.#attachments.copies();
+    return {
+      turn: { files: ready.files, references: ready.references, attachmentIds: ready.ids },
+      copiesFor: (id) => copies.map((copy) => copy(id)),
+    };
+  }
+
   /** The names on the composer's chips. */
   attachmentNames(): string[] {
     return this.#attachments.names();
