@@ -129,13 +129,18 @@ export async function attachSources(
     try {
       const name = distinctNames([...target.attachmentNames(), src.name]).pop() as string;
       result = target.attach(
-        specOf(client, target.sessionId, { src, size, name, hash }, {
-          signal: opts.signal,
-          onProgress: (done) => {
-            opts.onBytes?.(Math.max(0, done - sent), name);
-            sent = Math.max(sent, done);
+        specOf(
+          client,
+          target.sessionId,
+          { src, size, name, hash },
+          {
+            signal: opts.signal,
+            onProgress: (done) => {
+              opts.onBytes?.(Math.max(0, done - sent), name);
+              sent = Math.max(sent, done);
+            },
           },
-        }),
+        ),
       );
     } finally {
       // `attach` shows the chip before it first waits: the next one may go.

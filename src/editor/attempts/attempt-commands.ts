@@ -147,7 +147,9 @@ export function registerAttemptCommands(deps: Deps): vscode.Disposable[] {
         const s = deps.connection.settings;
         if (o.attachments !== undefined && !Array.isArray(o.attachments))
           throw badRequest(l10n.t('the attachments must be URIs.'));
-        const items = o.attachments?.length ? await attachmentSources(o.attachments, s.maxAttachmentBytes) : [];
+        const items = o.attachments?.length
+          ? await attachmentSources(o.attachments, s.maxAttachmentBytes)
+          : [];
         if (!items) return undefined;
         const client = deps.connection.requireClient();
         const group = await attempts.start({

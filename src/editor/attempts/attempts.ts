@@ -84,7 +84,9 @@ export class Attempts implements vscode.Disposable {
     const title = (i: number): string => l10n.t('{0} (attempt {1})', firstLine(req.task), formatCount(i + 1));
     await Promise.all(
       sessionIds.map(async (id, i) => {
-        const extra = req.turnFor ? await req.turnFor(id, i).catch((err: unknown) => ({ error: errorMessage(err) })) : {};
+        const extra = req.turnFor
+          ? await req.turnFor(id, i).catch((err: unknown) => ({ error: errorMessage(err) }))
+          : {};
         const r =
           'error' in extra
             ? extra

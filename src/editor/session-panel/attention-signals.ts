@@ -74,7 +74,8 @@ export class Attention implements vscode.Disposable {
     const grouped = groupedFinish(group, sessionId, event.agentMessageId, kind === 'failed');
     // An attempt's first turn: one notification for the group, once its last attempt ends.
     if (grouped.kind === 'held') return;
-    if (grouped.kind === 'group' && group) return this.#groupFinished(group, grouped.attempts, grouped.failed);
+    if (grouped.kind === 'group' && group)
+      return this.#groupFinished(group, grouped.attempts, grouped.failed);
     const files = turn.files.length + (turn.outputFiles?.length ?? 0) > 0;
     const show = kind === 'failed' ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
     const open = l10n.t('Open');

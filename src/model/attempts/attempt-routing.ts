@@ -45,7 +45,10 @@ export interface FollowUpTarget {
  * Where a follow-up typed in a session's composer should be offered to go: the group's chosen
  * attempt when the session is another (not chosen) attempt of it; undefined: send it here.
  */
-export function followUpTarget(group: AttemptGroup | undefined, sessionId: string): FollowUpTarget | undefined {
+export function followUpTarget(
+  group: AttemptGroup | undefined,
+  sessionId: string,
+): FollowUpTarget | undefined {
   const chosen = group?.chosen;
   if (!group || !chosen || chosen === sessionId) return undefined;
   if (!group.attempts.some((a) => a.sessionId === sessionId)) return undefined;
@@ -60,9 +63,7 @@ export function followUpTarget(group: AttemptGroup | undefined, sessionId: strin
  * notification for all). `failed` counts the attempts that did not complete, this one included.
  */
 export type GroupedFinish =
-  | { kind: 'alone' }
-  | { kind: 'held' }
-  | { kind: 'group'; attempts: number; failed: number };
+  { kind: 'alone' } | { kind: 'held' } | { kind: 'group'; attempts: number; failed: number };
 
 export function groupedFinish(
   group: AttemptGroup | undefined,

@@ -381,8 +381,8 @@ export class ComposerView {
       : attempts > 1
         ? l10n.t('Starts the task as {0} sessions together (Enter)', attempts)
         : running
-        ? l10n.t('Sends after the running turn')
-        : l10n.t('Send (Enter)');
+          ? l10n.t('Sends after the running turn')
+          : l10n.t('Send (Enter)');
     const uploading = l10n.t('Waiting for uploads…');
     this.reason.hidden = !c?.disabledReason && blocked !== uploading;
     this.reason.textContent = c?.disabledReason ?? (blocked === uploading ? blocked : '');

@@ -48,7 +48,9 @@ describe('attempt routing (the composer’s count, follow-ups, grouped notificat
   it('holds each attempt’s finish until the group’s last, then notifies the group once', () => {
     const g = (states: Attempt['state'][]): AttemptGroup =>
       group(states.map((state, i) => ({ sessionId: `s${i}`, agentMessageId: `m${i}`, state })));
-    assert.deepEqual(groupedFinish(g(['running', 'running', 'running']), 's0', 'm0', false), { kind: 'held' });
+    assert.deepEqual(groupedFinish(g(['running', 'running', 'running']), 's0', 'm0', false), {
+      kind: 'held',
+    });
     assert.deepEqual(groupedFinish(g(['completed', 'running', 'running']), 's1', 'm1', false), {
       kind: 'held',
     });
@@ -75,7 +77,10 @@ describe('attempt routing (the composer’s count, follow-ups, grouped notificat
   });
 
   it('words the group’s notification with its task’s first line and what failed', () => {
-    assert.equal(groupFinishedText('Write a varied parser\nmore', 3, 0), 'Den: 3 attempts of “Write a varied parser” finished');
+    assert.equal(
+      groupFinishedText('Write a varied parser\nmore', 3, 0),
+      'Den: 3 attempts of “Write a varied parser” finished',
+    );
     assert.match(groupFinishedText('x', 2, 1), /2 attempts of “x” finished \(1 did not complete\)/);
   });
 });
