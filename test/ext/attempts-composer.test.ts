@@ -201,8 +201,8 @@ describe('Attempts from the composer: attachments and bases for each, one notifi
     // None chosen yet: Continue asks which (the quick pick answered with the second), then the text.
     const picks = vscode.window as unknown as { showQuickPick: unknown };
     const savedPick = picks.showQuickPick;
-    picks.showQuickPick = async (items: readonly { row?: { sessionId: string } }[]) =>
-      (await items).find((i) => i.row?.sessionId === second);
+    picks.showQuickPick = (items: readonly { row?: { sessionId: string } }[]) =>
+      Promise.resolve(items.find((i) => i.row?.sessionId === second));
     undo.push(() => (picks.showQuickPick = savedPick));
     const box = replaceInputBox(() => 'answer in 5 events');
     undo.push(() => box.restore());

@@ -317,7 +317,7 @@ async function attachmentSources(
     else if (typeof u === 'string' && u) uris.push(vscode.Uri.parse(u, true));
     else throw badRequest(l10n.t('the attachments must be URIs.'));
   }
-  const warn = (message: string): void => void vscode.window.showWarningMessage(`Den: ${message}`);
+  const warn = (message: string): void => void vscode.window.showWarningMessage(l10n.t('Den: {0}', message));
   const items = await collectSources(uris, { maxFileBytes, confirmFolders: true, warn });
   if (!items?.length) {
     void vscode.window.showWarningMessage(l10n.t('Den: none of the attachments could be attached.'));

@@ -81,7 +81,7 @@ export function groupedFinish(
   return { kind: 'group', attempts: group.attempts.length, failed };
 }
 
-/** The group's notification text: `Den: 3 attempts of “task” finished` (and how many failed). */
+/** The group's notification: how many attempts of the task ended, and how many did not complete. */
 export function groupFinishedText(task: string, attempts: number, failed: number): string {
   const title = firstLine(task, 60) || l10n.t('Untitled session');
   return failed > 0
