@@ -91,6 +91,7 @@ describe('Attempts from the composer: attachments and bases for each, one notifi
 
   it('refuses a count outside 1–4, and attempts in a session that has turns, saying why', async () => {
     const panel = await newPanelWith(file);
+    assert.equal(panel.host.view.composer().attempts, true, 'a new session’s composer offers attempts');
     for (const attempts of [7, 0, 2.5]) {
       await panel.handleMessage({
         type: 'send',
@@ -122,6 +123,7 @@ describe('Attempts from the composer: attachments and bases for each, one notifi
       sendId: 'late',
     });
     assert.match(panel.host.view.notice?.message ?? '', /new session/);
+    assert.equal(panel.host.view.composer().attempts, undefined, 'no more once the session has a turn');
     assert.equal(panel.transcript.turns.length, 1);
     assert.equal(fx.den.api.attempts.store.groups().length, 0);
   });

@@ -162,7 +162,8 @@ export class SessionPanel implements vscode.Disposable {
   }
 
   /**
-   * The composer's send: as 2–4 attempts when it asks for them (a new session only, checked here),
+   * The composer's send: as 2–4 attempts when it asks for them (a new session with no turn yet only,
+   * checked here),
    * else to the chosen attempt when this session is another attempt of its task and the person says
    * so, else the session's own turn.
    */
@@ -171,7 +172,7 @@ export class SessionPanel implements vscode.Disposable {
     const settle = (outcome: SendOutcome): void => {
       if (m.sendId !== undefined) host.view.settleSend(m.sendId, outcome);
     };
-    const asked = composerAttempts(m.attempts, host.transcript.turns.length > 0);
+    const asked = composerAttempts(m.attempts, !host.isNew);
     if ('error' in asked) {
       host.view.setNotice({ level: 'error', message: asked.error, actions: [] });
       return settle('refused');

@@ -9,14 +9,11 @@ import { formatCount, l10n } from '../../core/shared/l10n';
 import { isEndedState, MAX_ATTEMPTS, MIN_ATTEMPTS, type AttemptGroup } from './attempt-store';
 
 /**
- * The attempts a composer's send asks for: `1` (a plain turn, also when left out) or 2–4, only
- * before the session's first turn. `error`: why the send is refused (an integer outside 1–4, or
- * attempts asked of a session that has turns already).
+ * The attempts a composer's send asks for: `1` (a plain turn, also when left out) or 2–4, only in
+ * a new session before its first turn. `error`: why the send is refused (an integer outside 1–4, or
+ * attempts asked of a session that exists or has turns already).
  */
-export function composerAttempts(
-  asked: unknown,
-  sessionHasTurns: boolean,
-): { attempts: number } | { error: string } {
+export function composerAttempts(asked: unknown, notNew: boolean): { attempts: number } | { error: string } {
   if (asked === undefined) return { attempts: 1 };
   if (typeof asked !== 'number' || !Number.isInteger(asked) || asked < 1 || asked > MAX_ATTEMPTS)
     return {
@@ -25,10 +22,10 @@ export function composerAttempts(
         formatCount(MAX_ATTEMPTS),
       ),
     };
-  if (asked >= MIN_ATTEMPTS && sessionHasTurns)
+  if (asked >= MIN_ATTEMPTS && notNew)
     return {
       error: l10n.t(
-        'Den: attempts start new sessions: run them from a new session (Den: New Session), not in one that has turns.',
+        'Den: attempts start new sessions: run them from a new session (Den: New Session), not in a session that has turns.',
       ),
     };
   return { attempts: asked };

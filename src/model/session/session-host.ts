@@ -129,6 +129,7 @@ export class SessionHost {
     });
     this.link = this.#screen.link;
     this.view = this.#screen.panel;
+    this.view.newSession = () => this.isNew;
     this.#turns = new TurnControl({
       service: deps,
       store: this.#store,
@@ -258,6 +259,11 @@ export class SessionHost {
   /** Adds an attachment chip and uploads it, unless the session holds its content already. */
   attach(spec: AttachmentSpec): Promise<AttachResult> {
     return this.#attachments.add(spec);
+  }
+
+  /** Whether the session is new and has no turn yet (opened as a new session, nothing sent). */
+  get isNew(): boolean {
+    return this.#turns.history.expectingNew && this.transcript.turns.length === 0;
   }
 
   /** The session is new (on the service from its first turn): a 404 loading it is no error. */

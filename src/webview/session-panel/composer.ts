@@ -25,7 +25,7 @@ export interface ComposerDeps {
   persist: (patch: Partial<WebviewPersistedState>) => void;
   /** Whether a turn with this request text exists (a send that did not create one is restored). */
   hasTurnWithText: (text: string) => boolean;
-  /** Whether the session has no turn yet: only then can a task run as several attempts. */
+  /** Whether the page shows no turn yet (the host's `attempts` says whether the session is new). */
   isNewSession?: () => boolean;
   now?: () => number;
 }
@@ -311,9 +311,14 @@ export class ComposerView {
     this.render();
   }
 
+  /** Whether the host offers attempts (a new session with no turn yet) and no turn is shown. */
+  private offersAttempts(): boolean {
+    return this.state?.attempts === true && (this.deps.isNewSession?.() ?? true);
+  }
+
   /** The attempts chosen, when the session is new (else 1: a plain turn). */
   private attemptCount(): number {
-    if (!(this.deps.isNewSession?.() ?? false)) return 1;
+    if (!this.offersAttempts()) return 1;
     const n = Number(this.attempts.value);
     return Number.isInteger(n) && n >= 1 ? n : 1;
   }
@@ -366,7 +371,7 @@ export class ComposerView {
     const sending = c?.sending ?? false;
     this.send.disabled = blocked !== undefined || sending || this.textarea.value.trim() === '';
     const answering = this.asked !== undefined;
-    this.attempts.hidden = !(this.deps.isNewSession?.() ?? false);
+    this.attempts.hidden = !this.offersAttempts();
     const attempts = this.attemptCount();
     this.send.textContent = sending
       ? l10n.t('Sending…')

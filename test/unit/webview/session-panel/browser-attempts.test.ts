@@ -19,7 +19,11 @@ describe('webview: the composer runs a new session’s task as attempts', functi
 
   it('offers 1–4 attempts in a new session, labelled, keyboard reachable, and sends the count', async () => {
     h = await openHarness();
-    await h.send(initMessage(createTranscript('new-session'), 1, { composer: composer({ running: false }) }));
+    await h.send(
+      initMessage(createTranscript('new-session'), 1, {
+        composer: composer({ running: false, attempts: true }),
+      }),
+    );
     const picker = h.page.locator('#attempts');
     await picker.waitFor({ state: 'visible' });
     assert.equal(await picker.getAttribute('aria-label'), 'Attempts');
@@ -43,9 +47,16 @@ describe('webview: the composer runs a new session’s task as attempts', functi
     assert.equal(sent?.text, 'Write a varied parser');
   });
 
-  it('a plain send carries no count, and a session with turns offers no attempts', async () => {
+  it('a plain send carries no count, and a session that is not new offers no attempts', async () => {
     h = await openHarness();
-    await started(h, { composer: composer({ running: false }) });
+    // An existing session whose history is not shown yet: the host does not offer attempts.
+    await h.send(initMessage(createTranscript('old-session'), 1, { composer: composer({ running: false }) }));
+    await h.frames(2);
+    assert.equal(await h.page.locator('#attempts').isVisible(), false);
+    await h.close();
+    h = await openHarness();
+    // The host still says new, but the page shows a turn already.
+    await started(h, { composer: composer({ running: false, attempts: true }) });
     await h.frames(2);
     assert.equal(await h.page.locator('#attempts').isVisible(), false);
     const input = h.page.locator('#composer-input');
