@@ -14,6 +14,7 @@ import { registerSessionCommands } from './editor/commands/session-commands';
 import { linkOf, sessionUriHandler } from './editor/commands/session-link-commands';
 import { registerTurnCommands } from './editor/commands/turn-commands';
 import { registerAttemptCommands } from './editor/attempts/attempt-commands';
+import { ComposerAttempts } from './editor/attempts/composer-attempts';
 import { Attempts } from './editor/attempts/attempts';
 import { AttemptsTreeProvider } from './editor/attempts/attempts-tree';
 import { AttemptStore } from './model/attempts/attempt-store';
@@ -222,8 +223,11 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
   const sessionChanged = new vscode.EventEmitter<DenSessionChangeEvent>();
 
   const followed = new Map<string, number>();
+  // A task run as several sessions (`den.newSessionAttempts`), compared in the Attempts view.
+  const attemptStore = new AttemptStore(context.workspaceState);
   const attention = new Attention({
     settings: () => connection.settings.attention,
+    attemptGroupOf: (id) => attemptStore.groupOf(id)?.group,
     // A turn someone follows through the API (the chat shows it) is looked at like a visible panel.
     panelVisible: (id) => (panels.panel(id)?.visible ?? false) || followed.has(id),
     open: (id) => panels.open(id),
@@ -273,8 +277,6 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     listedSession: (id) => sessions.get(id) !== undefined,
   });
   const webTasksView = vscode.window.createTreeView('den.webTasks', { treeDataProvider: webTasks.tree });
-  // A task run as several sessions (`den.newSessionAttempts`), compared in the Attempts view.
-  const attemptStore = new AttemptStore(context.workspaceState);
   const attempts = new Attempts(attemptStore, registry);
   const attemptsTree = new AttemptsTreeProvider(attemptStore, fileStatus.model);
   const attemptsView = vscode.window.createTreeView('den.attempts', {
@@ -282,6 +284,9 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     showCollapseAll: true,
   });
   sessions.setAttemptMark((id) => attempts.markOf(id));
+  panels.setAttempts(
+    new ComposerAttempts({ attempts, open: (id, turn) => panels.open(id, turn ? { turn } : {}) }),
+  );
 
   context.subscriptions.push(
     channel,
@@ -406,7 +411,12 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     attemptsTree,
     attemptsView,
     attemptStore.onDidChange(() => sessions.setAttemptMark((id) => attempts.markOf(id))),
-    ...registerAttemptCommands({ connection, attempts, tree: attemptsTree, open: (id) => panels.open(id) }),
+    ...registerAttemptCommands({
+      connection,
+      attempts,
+      tree: attemptsTree,
+      open: (id, turn) => panels.open(id, turn ? { turn } : {}),
+    }),
   );
   const api = createDenApi({
     connection,

@@ -68,17 +68,24 @@ export function useApply() {
 
 /**
  * Spies on the bases Den records (after a turn starts, without waiting): `recorded` lists their
- * paths as they are written; `restore` puts the registry's own recorder back.
+ * paths as they are written (`bySession`: with their sessions); `restore` puts the registry's own
+ * recorder back.
  */
-export function spyOnRecordedBases(registry: unknown): { recorded: string[]; restore(): void } {
+export function spyOnRecordedBases(registry: unknown): {
+  recorded: string[];
+  bySession: [sessionId: string, path: string][];
+  restore(): void;
+} {
   const deps = (registry as { deps: SessionRegistryDeps }).deps;
   const real = deps.recordBase;
   assert.ok(real, 'the session registry records no bases: update this test');
   const recorded: string[] = [];
+  const bySession: [string, string][] = [];
   deps.recordBase = async (sessionId, p, content) => {
     const r = await real(sessionId, p, content);
     recorded.push(p);
+    bySession.push([sessionId, p]);
     return r;
   };
-  return { recorded, restore: () => (deps.recordBase = real) };
+  return { recorded, bySession, restore: () => (deps.recordBase = real) };
 }

@@ -7,6 +7,7 @@ import type { AttemptNode } from '../../src/editor/attempts/attempts-tree';
 import { rowDescription } from '../../src/model/attempts/attempt-rows';
 import { waitFor } from '../support/wait';
 import { root, turnPaths, useApply } from './apply-helpers';
+import { lastTurn, turnEnded } from './panel-helpers';
 import { rows } from './tree-helpers';
 
 describe('Attempts: a task run as several sessions, compared, one applied, the others archived', function () {
@@ -130,10 +131,17 @@ describe('Attempts: a task run as several sessions, compared, one applied, the o
     assert.doesNotMatch(String(chosenRow?.contextValue), /archived/);
     assert.match(String(chosenRow?.description), /chosen attempt/);
 
-    // Turns after the first go to the chosen attempt: Continue the Task opens its panel.
-    const continued = await vscode.commands.executeCommand<string>('den.attempts.continue', groups[0]);
+    // Turns after the first go to the chosen attempt: Continue the Task sends the next one there.
+    const continued = await vscode.commands.executeCommand<string>(
+      'den.attempts.continue',
+      groups[0],
+      'answer in 3 events',
+    );
     assert.equal(continued, third);
     await waitFor('the chosen attempt’s panel', () => api.panels.panel(third)?.visible === true);
+    const chosenPanel = api.panels.panel(third)!;
+    await waitFor('the follow-up turn', () => chosenPanel.transcript.turns.length === 2);
+    await turnEnded(api, lastTurn(chosenPanel));
     // Closed while its service still runs: a panel left open would follow a service the reset closes.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await waitFor('the attempts’ hosts to be let go', () =>

@@ -57,6 +57,45 @@ function upload(
     : uploadWorkspaceFile(client, sessionId, src.uri, { ...opts, name });
 }
 
+/** A source to attach as `name`, with its content's hash when it could be read. */
+interface NamedSource {
+  src: AttachmentSource;
+  size: number;
+  name: string;
+  hash: string | undefined;
+}
+
+/**
+ * The attachment of a source to a session's composer; its `copyFor` is the same attachment for
+ * another session (the attempts of a task: each session uploads its own copy).
+ */
+function specOf(
+  client: Uploader,
+  sessionId: string,
+  item: NamedSource,
+  opts: { signal?: AbortSignal; onProgress?(done: number, total: number): void } = {},
+): AttachmentSpec {
+  const { src, size, name, hash } = item;
+  return {
+    name,
+    size,
+    key: attachmentKey(sessionId, name),
+    ...(hash ? { hash } : {}),
+    ...(src.reference.unsaved ? { unsaved: true } : {}),
+    ...withBase(baseOf(src, size, hash)),
+    reference: (file: TurnFile) => buildReference({ ...src.reference, attachment: file.name }),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    upload: (onProgress, signal) => {
+      const progress = (done: number, total: number): void => {
+        onProgress(done, total);
+        opts.onProgress?.(done, total);
+      };
+      return upload(client, sessionId, src, name, { onProgress: progress, signal });
+    },
+    copyFor: (other) => specOf(client, other, item),
+  };
+}
+
 /**
  * Adds sources to a composer, a few at a time: each is hashed, then attached (uploaded unless the
  * session holds its content, see `UploadIndex`) under a name distinct from the chips already there.
@@ -89,24 +128,20 @@ export async function attachSources(
     let result: Promise<AttachResult>;
     try {
       const name = distinctNames([...target.attachmentNames(), src.name]).pop() as string;
-      result = target.attach({
-        name,
-        size,
-        key: attachmentKey(target.sessionId, name),
-        ...(hash ? { hash } : {}),
-        ...(src.reference.unsaved ? { unsaved: true } : {}),
-        ...withBase(baseOf(src, size, hash)),
-        reference: (file: TurnFile) => buildReference({ ...src.reference, attachment: file.name }),
-        ...(opts.signal ? { signal: opts.signal } : {}),
-        upload: (onProgress, signal) => {
-          const progress = (done: number, total: number): void => {
-            onProgress(done, total);
-            opts.onBytes?.(Math.max(0, done - sent), name);
-            sent = Math.max(sent, done);
-          };
-          return upload(client, target.sessionId, src, name, { onProgress: progress, signal });
-        },
-      });
+      result = target.attach(
+        specOf(
+          client,
+          target.sessionId,
+          { src, size, name, hash },
+          {
+            signal: opts.signal,
+            onProgress: (done) => {
+              opts.onBytes?.(Math.max(0, done - sent), name);
+              sent = Math.max(sent, done);
+            },
+          },
+        ),
+      );
     } finally {
       // `attach` shows the chip before it first waits: the next one may go.
       added[i].done();

@@ -2,8 +2,9 @@
  * The attempts' commands (`docs/commands.md`). Each takes an Attempts view row or a session id and
  * asks for what is missing; failures are shown, never thrown.
  *
- * - `den.newSessionAttempts(options?: { task?, attempts?, mode?, effort? })`: the task run as 2–4
- *   new sessions started together; resolves to `{ groupId, sessionIds }`.
+ * - `den.newSessionAttempts(options?: { task?, attempts?, mode?, effort?, attachments? })`: the task
+ *   run as 2–4 new sessions started together, each carrying the attachments (its own copy, with the
+ *   workspace files' bases recorded); resolves to `{ groupId, sessionIds }`.
  * - `den.attempts.open(attempt)`: the attempt's Session panel.
  * - `den.attempts.review(attempt)`: Review Changes of the attempt's files (`den.reviewSession`).
  * - `den.attempts.apply(attempt, options?)`: Apply this attempt (`den.applySession`, options passed
@@ -13,7 +14,8 @@
  *   resolves to their ids.
  * - `den.attempts.compareWith(file | { sessionId, path }, otherSessionId?)`: the file of one attempt
  *   beside the same file of another (asked in a quick pick); resolves to the other session id.
- * - `den.attempts.continue(group?)`: opens the chosen attempt's panel, where the task's next turns go.
+ * - `den.attempts.continue(group?, text?)`: the task's next turn (`text`, else asked) sent to the
+ *   chosen attempt (asked, and marked chosen, when none is), in its panel; resolves to its session id.
  * - `den.attempts.forget(group?)`: removes the group from the view (its sessions stay).
  */
 import * as vscode from 'vscode';
@@ -24,6 +26,10 @@ import { formatCount, l10n } from '../../core/shared/l10n';
 import { rowDescription, rowLabel, type AttemptRow } from '../../model/attempts/attempt-rows';
 import { MAX_ATTEMPTS, MIN_ATTEMPTS, type AttemptGroup } from '../../model/attempts/attempt-store';
 import type { ApplyResult } from '../apply/apply-command';
+import { uploadForAttempt } from '../../model/attempts/attempt-uploads';
+import type { TurnRequest } from '../../model/session/turn-request';
+import { attachSources } from '../attachments/attach';
+import { collectSources, type SizedSource } from '../attachments/attach-collect';
 import { guarded } from '../commands/guarded';
 import { askTask } from '../commands/turn-commands';
 import type { Connection } from '../platform/connection';
@@ -37,14 +43,19 @@ export interface NewAttemptsOptions {
   attempts?: number;
   mode?: Mode;
   effort?: Effort;
+  /**
+   * Files and folders to attach (URIs, or their strings): every attempt's first turn carries them,
+   * each session uploading its own copy, with the workspace files' bases recorded for each.
+   */
+  attachments?: readonly (vscode.Uri | string)[];
 }
 
 interface Deps {
   connection: Connection;
   attempts: Attempts;
   tree: AttemptsTreeProvider;
-  /** Opens a session's panel. */
-  open(sessionId: string): Promise<void>;
+  /** Opens a session's panel; with `turn`, starts that turn in it. */
+  open(sessionId: string, turn?: TurnRequest): Promise<void>;
 }
 
 type AttemptArg = AttemptNode | string | undefined;
@@ -134,22 +145,32 @@ export function registerAttemptCommands(deps: Deps): vscode.Disposable[] {
             l10n.t('the attempts must be {0} to {1}.', formatCount(MIN_ATTEMPTS), formatCount(MAX_ATTEMPTS)),
           );
         const s = deps.connection.settings;
+        if (o.attachments !== undefined && !Array.isArray(o.attachments))
+          throw badRequest(l10n.t('the attachments must be URIs.'));
+        const items = o.attachments?.length
+          ? await attachmentSources(o.attachments, s.maxAttachmentBytes)
+          : [];
+        if (!items) return undefined;
+        const client = deps.connection.requireClient();
         const group = await attempts.start({
           task,
           attempts: n,
           mode: o.mode ?? s.defaultMode,
           effort: o.effort ?? s.defaultEffort,
+          ...(items.length
+            ? {
+                turnFor: (sessionId: string) =>
+                  uploadForAttempt((list) =>
+                    attachSources(
+                      client,
+                      { sessionId, attach: (spec) => list.add(spec), attachmentNames: () => list.names() },
+                      items,
+                    ),
+                  ),
+              }
+            : {}),
         });
-        const failed = group.attempts.filter((a) => a.state === 'failed');
-        if (failed.length)
-          void vscode.window.showWarningMessage(
-            l10n.t(
-              'Den: {0} of {1} attempts did not start: {2}',
-              formatCount(failed.length),
-              formatCount(n),
-              failed[0].answer ?? '',
-            ),
-          );
+        attempts.warnFailed(group);
         return { groupId: group.id, sessionIds: group.attempts.map((a) => a.sessionId) };
       },
     ),
@@ -243,22 +264,34 @@ export function registerAttemptCommands(deps: Deps): vscode.Disposable[] {
       },
     ),
 
-    register('den.attempts.continue', l10n.t('continue the task'), async (arg?: AttemptArg) => {
-      const group = await groupOf(arg, l10n.t('Den: Continue the Task'));
-      if (!group) return undefined;
-      let chosen = group.chosen;
-      if (!chosen) {
-        const a = await attemptOf(
-          { kind: 'group', groupId: group.id },
-          l10n.t('Den: Choose the Attempt to Go On With'),
-        );
-        if (!a) return undefined;
-        chosen = a.row.sessionId;
-        await store.choose(chosen);
-      }
-      await deps.open(chosen);
-      return chosen;
-    }),
+    register(
+      'den.attempts.continue',
+      l10n.t('continue the task'),
+      async (arg?: AttemptArg, text?: string): Promise<string | undefined> => {
+        if (text !== undefined && typeof text !== 'string') throw badRequest(l10n.t('the task is empty.'));
+        const group = await groupOf(arg, l10n.t('Den: Continue the Task'));
+        if (!group) return undefined;
+        let chosen = group.chosen;
+        if (!chosen) {
+          const a = await attemptOf(
+            { kind: 'group', groupId: group.id },
+            l10n.t('Den: Choose the Attempt to Go On With'),
+          );
+          if (!a) return undefined;
+          chosen = a.row.sessionId;
+          await store.choose(chosen);
+        }
+        const number = group.attempts.findIndex((a) => a.sessionId === chosen) + 1;
+        const task = await askTask(text, {
+          title: l10n.t('Den: Continue the Task in Attempt {0}', formatCount(number)),
+          placeHolder: l10n.t('What should the agent do next?'),
+        });
+        if (task === undefined) return undefined;
+        // The chosen attempt's own mode and fast/think (its composer's) carry the follow-up.
+        await deps.open(chosen, { task });
+        return chosen;
+      },
+    ),
 
     register('den.attempts.forget', l10n.t('remove the attempts from the view'), async (arg?: AttemptArg) => {
       const group = await groupOf(arg, l10n.t('Den: Remove Attempts from View'));
@@ -268,6 +301,29 @@ export function registerAttemptCommands(deps: Deps): vscode.Disposable[] {
 
     register('den.attempts.refresh', l10n.t('refresh the attempts'), async () => tree.refresh()),
   ];
+}
+
+/**
+ * The files `den.newSessionAttempts` attaches, collected once (folders expanded, the size limit
+ * applied); undefined (said why) when none is left, or an entry is no URI.
+ */
+async function attachmentSources(
+  given: readonly (vscode.Uri | string)[],
+  maxFileBytes: number,
+): Promise<SizedSource[] | undefined> {
+  const uris: vscode.Uri[] = [];
+  for (const u of given) {
+    if (u instanceof vscode.Uri) uris.push(u);
+    else if (typeof u === 'string' && u) uris.push(vscode.Uri.parse(u, true));
+    else throw badRequest(l10n.t('the attachments must be URIs.'));
+  }
+  const warn = (message: string): void => void vscode.window.showWarningMessage(l10n.t('Den: {0}', message));
+  const items = await collectSources(uris, { maxFileBytes, confirmFolders: true, warn });
+  if (!items?.length) {
+    void vscode.window.showWarningMessage(l10n.t('Den: none of the attachments could be attached.'));
+    return undefined;
+  }
+  return items;
 }
 
 /** Asks how many attempts (2–4); undefined when dismissed. */

@@ -20,11 +20,24 @@ export interface AttemptsRequest {
   attempts: number;
   mode: Mode;
   effort: Effort;
-  /** Attachments and what the agent saw of them (each session uploads its own: the same request). */
-  turn?: Omit<TurnRequest, 'task' | 'mode' | 'effort'>;
+  /**
+   * A session with no turn yet that is the first attempt (the composer's of a new session); the
+   * others are new sessions.
+   */
+  firstSessionId?: string;
+  /**
+   * What each attempt's first turn carries besides the task (attachments, each session uploading its
+   * own copy, and their bases); `error`: that attempt does not start, and says why.
+   */
+  turnFor?: (sessionId: string, index: number) => Promise<AttemptTurn | { error: string }>;
 }
 
+/** What an attempt's first turn carries besides its task, mode and effort. */
+export type AttemptTurn = Omit<TurnRequest, 'task' | 'mode' | 'effort'>;
+
 type Registry = Pick<SessionRegistry, 'startTurn' | 'onDidChangeTurn' | 'onDidEndTurn'>;
+
+const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export class Attempts implements vscode.Disposable {
   readonly #subscriptions: { dispose(): void }[] = [];
@@ -57,7 +70,9 @@ export class Attempts implements vscode.Disposable {
 
   /** Starts the attempts: a group of new sessions with the same turn. Resolves to the group. */
   async start(req: AttemptsRequest): Promise<AttemptGroup> {
-    const sessionIds = Array.from({ length: req.attempts }, () => randomUUID());
+    const sessionIds = Array.from({ length: req.attempts }, (_, i) =>
+      i === 0 && req.firstSessionId ? req.firstSessionId : randomUUID(),
+    );
     const group = await this.store.add({
       id: randomUUID(),
       task: req.task,
@@ -69,14 +84,37 @@ export class Attempts implements vscode.Disposable {
     const title = (i: number): string => l10n.t('{0} (attempt {1})', firstLine(req.task), formatCount(i + 1));
     await Promise.all(
       sessionIds.map(async (id, i) => {
-        const turn: TurnRequest = { ...req.turn, task: req.task, mode: req.mode, effort: req.effort };
-        const r = await this.#registry.startTurn(id, turn, { title: title(i), isNew: true });
+        const extra = req.turnFor
+          ? await req.turnFor(id, i).catch((err: unknown) => ({ error: errorMessage(err) }))
+          : {};
+        const r =
+          'error' in extra
+            ? extra
+            : await this.#registry.startTurn(
+                id,
+                { ...extra, task: req.task, mode: req.mode, effort: req.effort },
+                { title: title(i), isNew: true },
+              );
         if ('error' in r)
           await this.store.update(id, { state: 'failed', answer: r.error, endedAt: this.#now() });
         else await this.store.update(id, { agentMessageId: r.agentMessageId });
       }),
     );
     return this.store.get(group.id) ?? group;
+  }
+
+  /** Says how many attempts of a group did not start, and why the first did not; nothing when all did. */
+  warnFailed(group: AttemptGroup): void {
+    const failed = group.attempts.filter((a) => a.state === 'failed');
+    if (!failed.length) return;
+    void vscode.window.showWarningMessage(
+      l10n.t(
+        'Den: {0} of {1} attempts did not start: {2}',
+        formatCount(failed.length),
+        formatCount(group.attempts.length),
+        failed[0].answer ?? '',
+      ),
+    );
   }
 
   /** The Sessions tree's mark of a session: `attempt 2 of 3`, `chosen attempt`; undefined: none. */

@@ -8,6 +8,8 @@ import {
   type AttentionSettings,
 } from '../../model/session/attention';
 import type { TurnActivity } from '../../model/session/session-activity';
+import { groupedFinish, groupFinishedText } from '../../model/attempts/attempt-routing';
+import type { AttemptGroup } from '../../model/attempts/attempt-store';
 import type { AnswerOutcome } from '../../model/session/session-messages';
 import type { InputAnswer } from '../../core/transcript/answers';
 
@@ -22,6 +24,8 @@ export interface AttentionDeps {
   answer: (sessionId: string, turnId: string, answer: InputAnswer) => AnswerOutcome;
   /** Shows the count of unseen turns on the Sessions view (0: no badge). */
   setBadge: (count: number) => void;
+  /** The attempts' group a session belongs to: its attempts' first turns are notified as one. */
+  attemptGroupOf?: (sessionId: string) => AttemptGroup | undefined;
 }
 
 /**
@@ -34,6 +38,8 @@ export class Attention implements vscode.Disposable {
   windowFocused: () => boolean = () => vscode.window.state.focused;
   readonly #unseen = new UnseenTurns();
   readonly #disposables: vscode.Disposable[];
+  /** The attempts' groups notified already (each once). */
+  readonly #groupsNotified = new Set<string>();
 
   readonly #deps: AttentionDeps;
   constructor(deps: AttentionDeps) {
@@ -64,6 +70,12 @@ export class Attention implements vscode.Disposable {
     }
     if (!notify) return;
     if (kind === 'needsInput') return this.#ask({ event, turn });
+    const group = this.#deps.attemptGroupOf?.(sessionId);
+    const grouped = groupedFinish(group, sessionId, event.agentMessageId, kind === 'failed');
+    // An attempt's first turn: one notification for the group, once its last attempt ends.
+    if (grouped.kind === 'held') return;
+    if (grouped.kind === 'group' && group)
+      return this.#groupFinished(group, grouped.attempts, grouped.failed);
     const files = turn.files.length + (turn.outputFiles?.length ?? 0) > 0;
     const show = kind === 'failed' ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
     const open = l10n.t('Open');
@@ -77,6 +89,19 @@ export class Attention implements vscode.Disposable {
           return vscode.commands.executeCommand('den.reviewTurn', sessionId, event.agentMessageId);
       })
       .catch((err: unknown) => showError(err, 'open the session'));
+  }
+
+  /** All the attempts of a task ended: one notification, with **Compare** (the Attempts view). */
+  #groupFinished(group: AttemptGroup, attempts: number, failed: number): void {
+    if (this.#groupsNotified.has(group.id)) return;
+    this.#groupsNotified.add(group.id);
+    const compare = l10n.t('Compare');
+    const show = failed === attempts ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
+    void Promise.resolve(show(groupFinishedText(group.task, attempts, failed), compare))
+      .then((choice) => {
+        if (choice === compare) return vscode.commands.executeCommand('den.attempts.focus');
+      })
+      .catch((err: unknown) => showError(err, 'show the attempts'));
   }
 
   /**

@@ -18,6 +18,9 @@ import {
 } from '../../protocol/session-panel/messages';
 import { isAllowedCommand, isOpenableLink } from '../../protocol/session-panel/webview-messages';
 import { panelHtml } from './panel-html';
+import { composerAttempts } from '../../model/attempts/attempt-routing';
+import type { SendOutcome } from '../../protocol/session-panel/messages';
+import type { PanelAttempts } from '../attempts/composer-attempts';
 import type { SessionHost, SessionMessage } from '../../model/session/session-host';
 import type { Transcript } from '../../core/transcript/model';
 
@@ -33,6 +36,8 @@ export interface SessionPanelDeps {
   maxFileBytes: () => number;
   /** The panel was closed. */
   onDidDispose: (panel: SessionPanel) => void;
+  /** Attempts from the composer (a new session's task as 2–4 sessions, follow-ups to the chosen one). */
+  attempts?: () => PanelAttempts | undefined;
 }
 
 /**
@@ -74,7 +79,7 @@ export class SessionPanel implements vscode.Disposable {
     deps: SessionPanelDeps,
   ) {
     this.#deps = deps;
-    this.#handlers = { ...host.handlers, ...this.#editorHandlers() };
+    this.#handlers = { ...host.handlers, ...this.#editorHandlers(), send: (m) => this.#send(m) };
     const webview = panel.webview;
     webview.options = SessionPanel.webviewOptions(deps.extensionUri);
     panel.title = host.title;
@@ -153,6 +158,47 @@ export class SessionPanel implements vscode.Disposable {
         `Session panel: ${msg.type} failed: ${err instanceof Error ? err.message : err}`,
       );
       this.host.view.showError(err, 'do that');
+    }
+  }
+
+  /**
+   * The composer's send: as 2–4 attempts when it asks for them (a new session with no turn yet only,
+   * checked here),
+   * else to the chosen attempt when this session is another attempt of its task and the person says
+   * so, else the session's own turn.
+   */
+  async #send(m: Extract<WebviewMessage, { type: 'send' }>): Promise<void> {
+    const host = this.host;
+    const settle = (outcome: SendOutcome): void => {
+      if (m.sendId !== undefined) host.view.settleSend(m.sendId, outcome);
+    };
+    const asked = composerAttempts(m.attempts, !host.isNew);
+    if ('error' in asked) {
+      host.view.setNotice({ level: 'error', message: asked.error, actions: [] });
+      return settle('refused');
+    }
+    const attempts = this.#deps.attempts?.();
+    const send = { text: m.text, mode: m.mode, effort: m.effort };
+    let outcome: SendOutcome | 'handled' = 'refused';
+    try {
+      if (asked.attempts > 1) {
+        if (!attempts) throw new Error(l10n.t('attempts are not available here.'));
+        if (m.text.trim() && (await attempts.start(host, { ...send, attempts: asked.attempts })))
+          outcome = 'started';
+        return;
+      }
+      if (attempts && m.continueTurnId === undefined && !host.waitingTurn() && m.text.trim()) {
+        const route = await attempts.route(host, send);
+        if (route !== 'here') {
+          if (route === 'chosen') outcome = 'started';
+          return;
+        }
+      }
+      // The session's own handler settles the send.
+      outcome = 'handled';
+      await host.handlers.send(m);
+    } finally {
+      if (outcome !== 'handled') settle(outcome);
     }
   }
 

@@ -5,6 +5,7 @@ import type { WebviewPersistedState } from '../../protocol/session-panel/message
 import type { Logger } from '../../core/shared/log';
 import type { SessionHost, TurnRequest } from '../../model/session/session-host';
 import type { SessionRegistry } from '../../model/session/session-registry';
+import type { PanelAttempts } from '../attempts/composer-attempts';
 import { SessionPanel } from './session-panel';
 
 /** What the Session panels need from the rest of the extension. */
@@ -32,6 +33,7 @@ export class SessionPanels implements vscode.Disposable {
   readonly onDidShowPanel = this.#shown.event;
   readonly #disposables: vscode.Disposable[];
   readonly #registry: SessionRegistry;
+  #attempts: PanelAttempts | undefined;
 
   private readonly deps: SessionPanelsDeps;
   constructor(deps: SessionPanelsDeps) {
@@ -63,6 +65,11 @@ export class SessionPanels implements vscode.Disposable {
       host.link.focusComposer();
     }
     void host.open();
+  }
+
+  /** What the panels' composers do with attempts (set once the attempts exist). */
+  setAttempts(attempts: PanelAttempts): void {
+    this.#attempts = attempts;
   }
 
   /** The open panel of a session (tests). */
@@ -114,6 +121,7 @@ export class SessionPanels implements vscode.Disposable {
       client: () => this.deps.connection.requireClient(),
       maxFileBytes: () => this.deps.connection.settings.maxAttachmentBytes,
       onDidDispose: (p: SessionPanel) => this.#panelClosed(p),
+      attempts: () => this.#attempts,
     };
     const p = existing ? new SessionPanel(existing, host, deps) : SessionPanel.create(host, deps);
     this.#panels.set(sessionId, p);

@@ -35,6 +35,8 @@ export interface AttachmentSpec {
   signal?: AbortSignal;
   /** A workspace file: recorded as a base (what the agent saw) once the chip goes with a turn. */
   base?: SentBase;
+  /** The same attachment for another session's turn (the attempts of a task: each uploads its own). */
+  copyFor?: (sessionId: string) => AttachmentSpec;
 }
 
 /**
@@ -160,6 +162,14 @@ export class AttachmentList {
       }
     }
     return { ids, files, references };
+  }
+
+  /** The ready chips' attachments, as they are now, again for another session (those that can be copied). */
+  copies(): ((sessionId: string) => AttachmentSpec)[] {
+    const out: ((sessionId: string) => AttachmentSpec)[] = [];
+    for (const i of this.#items.values())
+      if (i.view.status === 'ready' && i.file && i.spec.copyFor) out.push(i.spec.copyFor);
+    return out;
   }
 
   /** Removes chips whose files went with a turn; returns the bases of those that have one. */

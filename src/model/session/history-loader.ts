@@ -59,6 +59,11 @@ export class HistoryLoader {
     return this.#fetched;
   }
 
+  /** Whether the session is expected to be new (not on the service until its first turn). */
+  get expectingNew(): boolean {
+    return this.#expectNew;
+  }
+
   /** Whether a fetch is on its way. */
   get busy(): boolean {
     return this.#loading !== undefined;

@@ -57,6 +57,8 @@ const NO_CONNECTION: ConnectionSource = { streams: () => undefined, loading: fal
 export class HostView {
   /** A turn start is on its way. */
   sending = false;
+  /** Whether the session is new with no turn yet: its composer offers attempts (the host says). */
+  newSession: () => boolean = () => false;
   /** Unix ms until which the service asked not to start turns (429; kept by `RateLimitWait`). */
   rateLimitedUntil?: number;
   /** The task of the message held back by a 429, if any. */
@@ -149,6 +151,7 @@ export class HostView {
       queued: open.filter((t) => t.status === 'queued').length,
       sending: this.sending,
     };
+    if (this.newSession()) c.attempts = true;
     if (this.rateLimitedUntil !== undefined && this.rateLimitedUntil > Date.now()) {
       c.rateLimitedUntil = this.rateLimitedUntil;
     }

@@ -129,6 +129,7 @@ export class SessionHost {
     });
     this.link = this.#screen.link;
     this.view = this.#screen.panel;
+    this.view.newSession = () => this.isNew;
     this.#turns = new TurnControl({
       service: deps,
       store: this.#store,
@@ -260,9 +261,30 @@ export class SessionHost {
     return this.#attachments.add(spec);
   }
 
+  /** Whether the session is new and has no turn yet (opened as a new session, nothing sent). */
+  get isNew(): boolean {
+    return this.#turns.history.expectingNew && this.transcript.turns.length === 0;
+  }
+
   /** The session is new (on the service from its first turn): a 404 loading it is no error. */
   expectNew(): void {
     this.#turns.history.turnStarting();
+  }
+
+  /**
+   * The composer's uploaded attachments as a turn carries them (their chips clear and their bases
+   * are recorded once it starts), and `copiesFor` the same attachments for other sessions (attempts).
+   */
+  composerAttachments(): {
+    turn: Pick<TurnRequest, 'files' | 'references' | 'attachmentIds'>;
+    copiesFor(sessionId: string): AttachmentSpec[];
+  } {
+    const ready = this.#attachments.ready();
+    const copies = this.#attachments.copies();
+    return {
+      turn: { files: ready.files, references: ready.references, attachmentIds: ready.ids },
+      copiesFor: (id) => copies.map((copy) => copy(id)),
+    };
   }
 
   /** The names on the composer's chips. */

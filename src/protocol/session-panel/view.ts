@@ -79,6 +79,8 @@ export interface ComposerState {
   disabledReason?: string;
   /** A send is on its way (Send shows progress, double sends are ignored). */
   sending: boolean;
+  /** A new session with no turn yet: the composer offers to run the task as 2–4 attempts. */
+  attempts?: boolean;
 }
 
 /** What the live connection of the panel is doing. */

@@ -9,6 +9,7 @@ import { ANSWER_KINDS } from '../../core/transcript/answers';
 import {
   arrayOf,
   custom,
+  isFiniteNumber,
   isNonNegativeInteger,
   isUnknown,
   nullable,
@@ -44,9 +45,18 @@ export const isWebviewMessage = variant('type', {
   ready: { lastSeq: nullable(isNonNegativeInteger) },
   /**
    * The composer's message. `sendId` (the webview's own) comes back in a `sendResult` delta saying
-   * whether a turn started, so a refused send always returns its text to the composer.
+   * whether a turn started, so a refused send always returns its text to the composer. `attempts`
+   * (a new session only): the task run as that many sessions (2–4; 1 or left out: one turn). Any
+   * number is carried; the host checks it (`model/attempts/attempt-routing.ts`) and says why not.
    */
-  send: { text, mode, effort, continueTurnId: optional(id), sendId: optional(id) },
+  send: {
+    text,
+    mode,
+    effort,
+    continueTurnId: optional(id),
+    sendId: optional(id),
+    attempts: optional(isFiniteNumber),
+  },
   stop: {},
   pickAttachments: {},
   removeAttachment: { id },

@@ -1,6 +1,7 @@
 /**
  * The composer at the bottom of the panel: a growing textarea (Enter sends, Shift+Enter breaks the
- * line, Escape leaves it), mode picker, fast/think toggle, attachment chips, Send / Stop / Continue,
+ * line, Escape leaves it), mode picker, fast/think toggle, the attempts picker (a new session's task
+ * as 2–4 sessions), attachment chips, Send / Stop / Continue,
  * queue and rate-limit indicators. Draft, mode and effort are persisted through `persist`. Mode and
  * effort are the session's composer choice, owned by the host (`ComposerChoice`): the composer shows
  * what the host says and reports the person's changes (and, in a restored panel, its saved choice).
@@ -24,6 +25,8 @@ export interface ComposerDeps {
   persist: (patch: Partial<WebviewPersistedState>) => void;
   /** Whether a turn with this request text exists (a send that did not create one is restored). */
   hasTurnWithText: (text: string) => boolean;
+  /** Whether the page shows no turn yet (the host's `attempts` says whether the session is new). */
+  isNewSession?: () => boolean;
   now?: () => number;
 }
 
@@ -34,6 +37,8 @@ export class ComposerView {
   readonly el: HTMLFormElement;
   readonly textarea: HTMLTextAreaElement;
   private readonly mode: HTMLSelectElement;
+  /** How many attempts a new session's task runs as (1: a plain turn). */
+  private readonly attempts: HTMLSelectElement;
   private readonly effortButtons: Record<Effort, HTMLButtonElement>;
   private readonly chips: HTMLUListElement;
   private readonly send: HTMLButtonElement;
@@ -87,6 +92,26 @@ export class ComposerView {
       MODES.map((m) => h('option', { text: modeLabels()[m], attrs: { value: m } })),
     );
     if (initial.mode) this.mode.value = initial.mode;
+    this.attempts = h(
+      'select',
+      {
+        id: 'attempts',
+        class: 'mode-picker attempts-picker',
+        attrs: {
+          'aria-label': l10n.t('Attempts'),
+          title: l10n.t(
+            'Run the task as several attempts: new sessions started together, compared in the Attempts view',
+          ),
+        },
+        on: { change: () => this.render() },
+      },
+      [1, 2, 3, 4].map((n) =>
+        h('option', {
+          text: n === 1 ? l10n.t('1 attempt') : l10n.t('{0} attempts', n),
+          attrs: { value: String(n) },
+        }),
+      ),
+    );
     if (initial.effort) this.effort = initial.effort;
     this.restoredChoice = initial.mode !== undefined || initial.effort !== undefined;
     const effortButton = (e: Effort): HTMLButtonElement =>
@@ -161,6 +186,7 @@ export class ComposerView {
         h('div', { class: 'composer-bar' }, [
           this.mode,
           effortGroup,
+          this.attempts,
           attach,
           h('span', { class: 'composer-spacer' }),
           this.queued,
@@ -245,6 +271,8 @@ export class ComposerView {
       effort: this.effort,
     };
     if (continuing && this.continueTurnId) msg.continueTurnId = this.continueTurnId;
+    const attempts = this.attemptCount();
+    if (!continuing && attempts > 1) msg.attempts = attempts;
     const id = `${now.toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
     msg.sendId = id;
     this.deps.post(msg);
@@ -281,6 +309,18 @@ export class ComposerView {
     this.grow();
     this.deps.persist({ draft: text });
     this.render();
+  }
+
+  /** Whether the host offers attempts (a new session with no turn yet) and no turn is shown. */
+  private offersAttempts(): boolean {
+    return this.state?.attempts === true && (this.deps.isNewSession?.() ?? true);
+  }
+
+  /** The attempts chosen, when the session is new (else 1: a plain turn). */
+  private attemptCount(): number {
+    if (!this.offersAttempts()) return 1;
+    const n = Number(this.attempts.value);
+    return Number.isInteger(n) && n >= 1 ? n : 1;
   }
 
   private currentMode(): Mode {
@@ -331,13 +371,23 @@ export class ComposerView {
     const sending = c?.sending ?? false;
     this.send.disabled = blocked !== undefined || sending || this.textarea.value.trim() === '';
     const answering = this.asked !== undefined;
-    this.send.textContent = sending ? l10n.t('Sending…') : answering ? l10n.t('Answer') : l10n.t('Send');
+    this.attempts.hidden = !this.offersAttempts();
+    const attempts = this.attemptCount();
+    this.send.textContent = sending
+      ? l10n.t('Sending…')
+      : answering
+        ? l10n.t('Answer')
+        : attempts > 1
+          ? l10n.t('Start {0} Attempts', attempts)
+          : l10n.t('Send');
     this.send.setAttribute('aria-busy', String(sending));
     this.send.title = answering
       ? l10n.t('Sends your answer to the turn that waits for it (Enter)')
-      : running
-        ? l10n.t('Sends after the running turn')
-        : l10n.t('Send (Enter)');
+      : attempts > 1
+        ? l10n.t('Starts the task as {0} sessions together (Enter)', attempts)
+        : running
+          ? l10n.t('Sends after the running turn')
+          : l10n.t('Send (Enter)');
     const uploading = l10n.t('Waiting for uploads…');
     this.reason.hidden = !c?.disabledReason && blocked !== uploading;
     this.reason.textContent = c?.disabledReason ?? (blocked === uploading ? blocked : '');

@@ -65,6 +65,7 @@ function start(): void {
         },
         persist,
         hasTurnWithText: (text) => store.turns.some((t) => t.header.userMessage.text.trim() === text.trim()),
+        isNewSession: () => store.turns.length === 0,
       },
       persisted,
     );
