@@ -11,12 +11,10 @@
  */
 import { Emitter, type Listen } from '../../core/shared/emitter';
 import { isNonNegativeInteger } from '../../core/shared/schema';
+import { SessionIndex, type SessionStorage } from '../shared/session-index';
 
 /** Where marks are kept: VS Code's `Memento` has this shape. */
-export interface KeptOutStorage {
-  get(key: string): unknown;
-  update(key: string, value: unknown): PromiseLike<void>;
-}
+export type KeptOutStorage = SessionStorage;
 
 /** One agent file of a session, where it goes in the workspace, and the version a mark is for. */
 export interface KeptOutFile {
@@ -36,8 +34,8 @@ export interface KeptOutOptions {
   maxHunks?: number;
 }
 
-const INDEX_KEY = 'den.keptOutHunks.sessions';
-const SESSION_KEY = (sessionId: string): string => `den.keptOutHunks.${sessionId}`;
+/** The storage keys: `den.keptOutHunks.sessions` (the index) and `den.keptOutHunks.<sessionId>`. */
+const PREFIX = 'den.keptOutHunks';
 
 /** A file's marks: the version they are for and the hunks (indices) kept out. */
 interface Entry {
@@ -52,22 +50,16 @@ export class KeptOutHunks {
   readonly #changed = new Emitter<string>();
   /** A session's marks changed (its id). */
   readonly onDidChange: Listen<string> = this.#changed.event;
-  readonly #storage: KeptOutStorage;
-  readonly #maxSessions: number;
+  /** Sessions with marks, least recently marked first, and their stored marks. */
+  readonly #index: SessionIndex;
   readonly #maxFiles: number;
   readonly #maxHunks: number;
-  /** Sessions with marks, least recently marked first. */
-  #sessions: string[] = [];
   readonly #loaded = new Map<string, Marks>();
-  /** Writes, one after another, so an older write never lands last. */
-  #writing: Promise<void> = Promise.resolve();
 
   constructor(storage: KeptOutStorage, options: KeptOutOptions = {}) {
-    this.#storage = storage;
-    this.#maxSessions = options.maxSessions ?? 200;
+    this.#index = new SessionIndex(storage, PREFIX, options.maxSessions ?? 200);
     this.#maxFiles = options.maxFiles ?? 1_000;
     this.#maxHunks = options.maxHunks ?? 10_000;
-    this.reload();
   }
 
   /**
@@ -75,10 +67,7 @@ export class KeptOutHunks {
    * reload does (tests).
    */
   reload(): void {
-    const index = this.#storage.get(INDEX_KEY);
-    this.#sessions = Array.isArray(index)
-      ? [...new Set(index.filter((id): id is string => typeof id === 'string'))]
-      : [];
+    this.#index.reload();
     this.#loaded.clear();
   }
 
@@ -116,9 +105,9 @@ export class KeptOutHunks {
   /** Forgets a session's marks (it was removed), or every session's (Den reset). */
   async forget(sessionId?: string): Promise<void> {
     const ids =
-      sessionId === undefined ? [...new Set([...this.#sessions, ...this.#loaded.keys()])] : [sessionId];
+      sessionId === undefined ? [...new Set([...this.#index.sessions, ...this.#loaded.keys()])] : [sessionId];
     for (const id of ids) {
-      if (!this.#sessions.includes(id) && !this.#loaded.get(id)?.size) continue;
+      if (!this.#index.has(id) && !this.#loaded.get(id)?.size) continue;
       this.#loaded.set(id, new Map());
       await this.#store(id, new Map());
       this.#changed.fire(id);
@@ -148,30 +137,18 @@ export class KeptOutHunks {
   #marks(sessionId: string): Marks {
     let marks = this.#loaded.get(sessionId);
     if (!marks) {
-      marks = this.#sessions.includes(sessionId)
-        ? parseMarks(this.#storage.get(SESSION_KEY(sessionId)), this.#maxFiles, this.#maxHunks)
-        : new Map();
+      marks = parseMarks(this.#index.read(sessionId), this.#maxFiles, this.#maxHunks);
       this.#loaded.set(sessionId, marks);
     }
     return marks;
   }
 
-  /** Stores a session's marks (none: its key is removed) and the index, dropping the oldest sessions. */
+  /** Stores a session's marks (none: its key is removed), dropping the oldest sessions' past the bound. */
   #store(sessionId: string, marks: Marks): Promise<void> {
-    const at = this.#sessions.indexOf(sessionId);
-    if (at >= 0) this.#sessions.splice(at, 1);
-    if (marks.size) this.#sessions.push(sessionId);
-    const dropped = this.#sessions.splice(0, Math.max(0, this.#sessions.length - this.#maxSessions));
-    for (const id of dropped) this.#loaded.delete(id);
     const value = marks.size ? [...marks].map(([file, e]) => [file, e.version, [...e.hunks]]) : undefined;
-    const index = [...this.#sessions];
-    const write = async (): Promise<void> => {
-      await this.#storage.update(SESSION_KEY(sessionId), value);
-      for (const id of dropped) await this.#storage.update(SESSION_KEY(id), undefined);
-      await this.#storage.update(INDEX_KEY, index.length ? index : undefined);
-    };
-    this.#writing = this.#writing.then(write, write);
-    return this.#writing;
+    const { dropped, written } = this.#index.store(sessionId, value);
+    for (const id of dropped) this.#loaded.delete(id);
+    return written;
   }
 }
 
