@@ -30,6 +30,7 @@ import { Counterparts } from './model/review/counterparts';
 import { HunkActions } from './editor/apply/hunk-actions';
 import { ReviewMarkCommands } from './editor/apply/review-marks';
 import { ReviewMarks } from './model/review/review-marks';
+import { KeptOutHunks } from './model/apply/kept-out';
 import { WorkspaceFileStatus } from './editor/session-files/workspace-file-status';
 import { BaseStore } from './model/apply/bases';
 import { Connection } from './editor/platform/connection';
@@ -75,6 +76,10 @@ export interface DenTestInternals extends DenExtensionApi {
   readonly fileStatus: WorkspaceFileStatus;
   /** The reviewed marks of the sessions' files (the tree, the panels and the review commands show them). */
   readonly reviewMarks: ReviewMarks;
+  /** The agent's hunks kept out of the workspace (hunk by hunk in the review). */
+  readonly keptOutHunks: KeptOutHunks;
+  /** Hunk by hunk in the review: the commands, the lenses, the `den.hunkReview` key. */
+  readonly hunkActions: HunkActions;
   /** Notifications and the Sessions view's badge for turns that finish or need input unseen. */
   readonly attention: Attention;
   /** Opens `<scheme>://<extension id>/session/<id>` links (registered with the window). */
@@ -203,6 +208,13 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
   sessions.setReviewMarks(reviewMarks);
   // Which workspace files are copies of agents' files (they take line comments), as files are learned.
   const counterparts = new Counterparts(context.workspaceState);
+  // The agent's hunks a person kept out of this workspace, kept across reloads.
+  const keptOutHunks = new KeptOutHunks(context.workspaceState);
+  const hunkActions = new HunkActions({
+    bases: baseLookup,
+    filesThatRunCode: () => connection.settings.filesThatRunCode,
+    keptOut: keptOutHunks,
+  });
   const registry = new SessionRegistry({
     connection,
     logger,
@@ -306,6 +318,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
         fileStatus.forget(c.sessionId);
         void comments.forget(c.sessionId);
         void reviewMarks.forget(c.sessionId);
+        void keptOutHunks.forget(c.sessionId);
       }
     }),
     keys.onDidChange(() => {
@@ -393,7 +406,8 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     // The Session panel's Send Feedback bar: the session's open comments, kept current.
     comments.onDidChange((id) => registry.host(id)?.view.setReviewComments(comments.openCount(id))),
     panels.onDidShowPanel((id) => registry.host(id)?.view.setReviewComments(comments.openCount(id))),
-    new HunkActions({ bases: baseLookup, filesThatRunCode: () => connection.settings.filesThatRunCode }),
+    hunkActions,
+    keptOutHunks,
     reviewMarks,
     new ReviewMarkCommands({
       marks: reviewMarks,
@@ -448,6 +462,8 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     files,
     fileStatus,
     reviewMarks,
+    keptOutHunks,
+    hunkActions,
     attention,
     uriHandler,
     webTasks,

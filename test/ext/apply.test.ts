@@ -155,6 +155,49 @@ describe('Apply the agent’s files', function () {
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
+  it('applies a file auto save saved while the person decided (VS Code for the web saves after 1 s): nothing else changed', async () => {
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    try {
+      const { sessionId, bytes } = await fx.seeded('Add autosave parser', 'add-autosave-parser');
+      const file = path.join(root(), 'src/add-autosave-parser.ts');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, 'mine\n');
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      let sub: vscode.Disposable | undefined;
+      const saved = new Promise<void>((resolve) => {
+        sub = vscode.workspace.onDidSaveTextDocument((d) => d === doc && resolve());
+      });
+      const dirty = new vscode.WorkspaceEdit();
+      dirty.insert(doc.uri, new vscode.Position(0, 0), 'unsaved ');
+      assert.ok(await vscode.workspace.applyEdit(dirty));
+      assert.ok(doc.isDirty);
+      const answers = fx.answer((a) => a.buttons.find((b) => b === 'Apply'));
+      // The question is answered once auto save has saved the person's text (the plan saw it unsaved).
+      const w = vscode.window as unknown as Record<string, unknown>;
+      const answer = w.showWarningMessage as (...a: unknown[]) => Promise<string | undefined>;
+      w.showWarningMessage = async (text: string, ...rest: unknown[]) => {
+        if ((rest[0] as vscode.MessageOptions | undefined)?.modal) await saved;
+        return answer(text, ...rest);
+      };
+
+      const result = await vscode.commands.executeCommand<ApplyResult>(
+        'den.applyFile',
+        sessionId,
+        'src/add-autosave-parser.ts',
+      );
+
+      sub?.dispose();
+      assert.match(answers.asked.find((a) => a.modal)?.detail ?? '', /unsaved/);
+      assert.equal(result?.written.length, 1, JSON.stringify(answers.asked));
+      assert.equal(doc.getText(), (await bytes('src/add-autosave-parser.ts')).toString('utf8'));
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    } finally {
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('refuses paths outside the folder and names them; the disk is untouched', async () => {
     const answers = fx.answer((a) => a.buttons.find((b) => b === 'Apply'));
     const read = async () => new TextEncoder().encode('escaped\n');

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import type { DenExtensionApi, DenTurnRef, DenTurnSnapshot } from '../../src/editor/api/types';
 import type { DenTestInternals } from '../../src/extension';
 import { waitFor } from '../support/wait';
 
@@ -71,4 +72,26 @@ export async function denLogText(mustContain: string): Promise<string> {
   } finally {
     await vscode.commands.executeCommand('workbench.action.closePanel');
   }
+}
+
+/**
+ * Starts a turn through Den's public API (as `@den` and the tools do, no panel) and resolves with
+ * its last snapshot once it ended.
+ */
+export async function turnThroughApi(
+  options: Parameters<DenExtensionApi['startTurn']>[0],
+): Promise<{ ref: DenTurnRef; ended: DenTurnSnapshot }> {
+  const ext = vscode.extensions.getExtension<DenExtensionApi>(EXTENSION_ID);
+  assert.ok(ext?.isActive, 'Den is active');
+  const api = ext.exports;
+  const ref = await api.startTurn(options);
+  let sub: vscode.Disposable | undefined;
+  const ended = await new Promise<DenTurnSnapshot>((resolve) => {
+    // (the listener stops being called once the turn ended)
+    sub = api.followTurn(ref, (snap) => {
+      if (snap.status !== 'running' && snap.status !== 'queued') resolve(snap);
+    });
+  });
+  sub?.dispose();
+  return { ref, ended };
 }

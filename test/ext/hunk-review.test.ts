@@ -9,12 +9,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { DenExtensionApi, DenTurnSnapshot } from '../../src/editor/api/types';
+import type { DenTurnSnapshot } from '../../src/editor/api/types';
 import type { HunkResult } from '../../src/editor/apply/hunk-actions';
+import type { ReviewResult } from '../../src/editor/apply/review-changes';
 import { fileStatusText } from '../../src/protocol/session-panel/file-status-text';
 import { waitFor } from '../support/wait';
 import { root, useApply, spyOnRecordedBases } from './apply-helpers';
-import { EXTENSION_ID } from './den-api';
+import { turnThroughApi } from './den-api';
 import { openPanel } from './panel-helpers';
 import { TWO_TODOS_SAMPLE } from '../emulator/write-back';
 
@@ -52,17 +53,7 @@ describe('Hunk by hunk in the review diff: accept, reject, undo, the state follo
 
   /** Sends the file (its base recorded), waits for the agent, opens Compare with Workspace. */
   async function reviewed(): Promise<{ sessionId: string; agent: vscode.Uri }> {
-    const api = vscode.extensions.getExtension<DenExtensionApi>(EXTENSION_ID)!.exports;
-    const ref = await api.startTurn({ task: 'Three hunks', mode: 'code', files: [vscode.Uri.file(file)] });
-    let sub: vscode.Disposable | undefined;
-    const ended = await new Promise<DenTurnSnapshot>((resolve) => {
-      sub = api.followTurn(ref, (snap) => {
-        if (snap.status !== 'running' && snap.status !== 'queued') resolve(snap);
-      });
-    });
-    sub?.dispose();
-    assert.equal(ended.status, 'completed');
-    await waitFor(`the base of ${rel}`, () => recorded.includes(rel) || undefined, 5_000);
+    const ref = await agentTurn();
     await vscode.commands.executeCommand('den.compareWithWorkspace', ref.sessionId, rel);
     const diff = await waitFor(
       'the review diff',
@@ -74,6 +65,18 @@ describe('Hunk by hunk in the review diff: accept, reject, undo, the state follo
     );
     assert.equal(diff.original.fsPath, file);
     return { sessionId: ref.sessionId, agent: diff.modified };
+  }
+
+  /** Sends the file (its base recorded) and waits for the agent's turn to end. */
+  async function agentTurn(): Promise<DenTurnSnapshot> {
+    const { ended } = await turnThroughApi({
+      task: 'Three hunks',
+      mode: 'code',
+      files: [vscode.Uri.file(file)],
+    });
+    assert.equal(ended.status, 'completed');
+    await waitFor(`the base of ${rel}`, () => recorded.includes(rel) || undefined, 5_000);
+    return ended;
   }
 
   const lensTitles = async (uri: vscode.Uri): Promise<string[]> =>
@@ -197,6 +200,21 @@ describe('Hunk by hunk in the review diff: accept, reject, undo, the state follo
   }
 
   it('an editor with unsaved changes is edited in memory (the disk untouched) and its own Undo takes the hunk back', async () => {
+    // code-server is VS Code for the web, whose `files.autoSave` is `afterDelay` (1 s) by default:
+    // it saved the person's unsaved text by itself when more than a second passed between their
+    // edit and the hunk's (seen under load). This test is about what Den does to unsaved text, so
+    // it runs with the desktop's default, as most people have it.
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    try {
+      await unsavedEditedInMemory();
+    } finally {
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  async function unsavedEditedInMemory() {
+    assert.equal(vscode.workspace.getConfiguration('files').get('autoSave'), 'off');
     const { agent } = await reviewed();
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
     const mine = new vscode.WorkspaceEdit();
@@ -223,5 +241,103 @@ describe('Hunk by hunk in the review diff: accept, reject, undo, the state follo
       5_000,
     );
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+
+  it('hunks kept out stay kept out after a window reload (the workspace state), and go with their session', async () => {
+    const { sessionId, agent } = await reviewed();
+    fx.answer(() => undefined);
+    const one = await vscode.commands.executeCommand<HunkResult>('den.acceptHunk', agent, 0);
+    assert.equal(one?.done, 'accepted', one?.message);
+    await onDisk(HEADER + MINE);
+    const two = await vscode.commands.executeCommand<HunkResult>('den.rejectHunk', agent, 1);
+    assert.equal(two?.done, 'rejected', two?.message);
+    assert.equal(disk(), HEADER + MINE);
+
+    // A reload: the store drops what it holds and reads the workspace state afresh, as activation does.
+    const kept = fx.den.api.keptOutHunks;
+    kept.reload();
+
+    const titles = await lensTitles(agent);
+    assert.ok(titles.includes('Hunk 2: kept out'), titles.join(' | '));
+    assert.ok(titles.includes('1 of 3 hunks applied'), titles.join(' | '));
+    assert.equal(titles.filter((t) => t === 'Reject Hunk').length, 2, titles.join(' | '));
+    const panel = await openPanel(fx.den.api, sessionId);
+    const stateOf = () => panel.host.view.initBody().fileStatus?.find((f) => f.path === rel);
+    const partly = await waitFor('partly applied in the panel', () => stateOf()?.hunks && stateOf(), 20_000);
+    assert.equal(fileStatusText(partly), 'partly applied · 1 of 3 hunks');
+
+    // Taken in after all: no longer kept out, after a reload too.
+    const taken = await vscode.commands.executeCommand<HunkResult>('den.acceptHunk', agent, 1);
+    assert.equal(taken?.done, 'accepted', taken?.message);
+    kept.reload();
+    assert.ok(!(await lensTitles(agent)).some((t) => /kept out/.test(t)));
+    // Kept out again, then the session is deleted: its marks go with it.
+    await vscode.commands.executeCommand<HunkResult>('den.rejectHunk', agent, 2);
+    assert.equal(kept.has(sessionId), true);
+    await waitFor(
+      'the session listed',
+      async () => {
+        await fx.den.api.sessions.getChildren();
+        return fx.den.api.sessions.get(sessionId);
+      },
+      10_000,
+    );
+    await vscode.commands.executeCommand('den.deleteSession', sessionId, true);
+    await waitFor('the marks forgotten', () => !kept.has(sessionId) || undefined, 10_000);
+    kept.reload();
+    assert.equal(kept.has(sessionId), false);
+    assert.deepEqual(fx.den.messages.texts('error'), []);
+  });
+
+  it('in Review Changes (the multi-file diff), the commands act on the focused file’s hunk at the cursor', async () => {
+    const ended = await agentTurn();
+    const review = await vscode.commands.executeCommand<ReviewResult>(
+      'den.reviewTurn',
+      ended.sessionId,
+      ended.agentMessageId,
+    );
+    assert.equal(review?.opened, 'changes');
+    assert.ok(review.pairs.length > 1, JSON.stringify(review.pairs));
+    await waitFor(
+      'the multi-file diff',
+      () => vscode.window.tabGroups.activeTabGroup.activeTab?.label.startsWith(review.title ?? '?'),
+      10_000,
+    );
+    // VS Code reports the focused embedded editor as the active text editor (no view column), with
+    // the agent's `den-session:` URI on its right side; its own Go to Next Change moves the focus.
+    const isAgentSide = (e: vscode.TextEditor | undefined): e is vscode.TextEditor =>
+      e?.document.uri.scheme === 'den-session' && e.document.uri.path === vscode.Uri.file(file).path;
+    let editor = vscode.window.activeTextEditor;
+    for (let i = 0; i < 2 * review.pairs.length + 2 && !isAgentSide(editor); i++) {
+      await vscode.commands.executeCommand('multiDiffEditor.goToNextChange');
+      editor = vscode.window.activeTextEditor;
+    }
+    assert.ok(isAgentSide(editor), `focused: ${editor?.document.uri.toString()}`);
+    assert.equal(editor.viewColumn, undefined);
+    await waitFor('den.hunkReview on', () => fx.den.api.hunkActions.reviewFocused, 5_000);
+
+    const line = editor.document.getText().split('\n').indexOf(SECOND[1]);
+    editor.selection = new vscode.Selection(line, 4, line, 4);
+    fx.answer(() => undefined);
+    // As the palette and the key run it, then as the multi-file diff's title bar does (its own URI).
+    const three = await vscode.commands.executeCommand<HunkResult>('den.acceptHunk');
+    assert.equal(three?.done, 'accepted', three?.message);
+    assert.deepEqual(three.hunks, [2]);
+    await onDisk(MINE.replace(SECOND[0], SECOND[1]));
+    const header = await vscode.commands.executeCommand<number>('den.previousHunk');
+    assert.equal(header, 1);
+    const kept = await vscode.commands.executeCommand<HunkResult>(
+      'den.rejectHunk',
+      vscode.Uri.parse('multi-diff-source:/den-review'),
+    );
+    assert.equal(kept?.done, 'rejected', kept?.message);
+    assert.deepEqual(kept.hunks, [1]);
+    assert.equal(disk(), MINE.replace(SECOND[0], SECOND[1]));
+
+    // An editor that is no review's focused: the key is off.
+    const other = await vscode.workspace.openTextDocument({ content: 'not a review\n' });
+    await vscode.window.showTextDocument(other, { viewColumn: vscode.ViewColumn.Beside });
+    await waitFor('den.hunkReview off', () => !fx.den.api.hunkActions.reviewFocused, 5_000);
+    assert.deepEqual(fx.den.messages.texts('error'), []);
   });
 });

@@ -9,12 +9,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { DenExtensionApi, DenTurnSnapshot } from '../../src/editor/api/types';
 import type { ApplyResult } from '../../src/editor/apply/apply-command';
 import { ROUND_TRIP_SAMPLE } from '../emulator/write-back';
 import { waitFor } from '../support/wait';
 import { root, turnPaths, useApply, spyOnRecordedBases } from './apply-helpers';
-import { EXTENSION_ID } from './den-api';
+import { turnThroughApi } from './den-api';
 import { lastTurn, turnEnded } from './panel-helpers';
 
 const TASK = 'Implement the total';
@@ -136,19 +135,7 @@ describe('Send File / Ask About Selection / Send Open Editors record the base: A
   });
 
   it('the public API’s startTurn with files (as @den chat and the tools call it, no panel) records the file; Apply merges', async () => {
-    const ext = vscode.extensions.getExtension<DenExtensionApi>(EXTENSION_ID);
-    assert.ok(ext?.isActive, 'Den is active');
-    const api = ext.exports;
-
-    const ref = await api.startTurn({ task: TASK, mode: 'code', files: [vscode.Uri.file(file)] });
-    let sub: vscode.Disposable | undefined;
-    const ended = await new Promise<DenTurnSnapshot>((resolve) => {
-      // (the listener stops being called once the turn ended)
-      sub = api.followTurn(ref, (snap) => {
-        if (snap.status !== 'running' && snap.status !== 'queued') resolve(snap);
-      });
-    });
-    sub?.dispose();
+    const { ref, ended } = await turnThroughApi({ task: TASK, mode: 'code', files: [vscode.Uri.file(file)] });
     assert.equal(ended.status, 'completed');
     await edited();
 

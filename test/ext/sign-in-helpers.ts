@@ -61,6 +61,7 @@ export async function signIn(api: DenApi, url: string, key: string, pageSize?: n
 export async function resetDen(api: DenApi, options: { keepAddress?: boolean } = {}): Promise<void> {
   api.panels.closeAll();
   await api.comments.forget();
+  await api.keptOutHunks.forget();
   if (api.sessions.filter) await api.sessions.setFilter(undefined);
   if (api.keys.source === 'secret-storage') await settleKeyChange(api, () => api.keys.clear());
   else if (api.keys.key) await api.keys.clear();

@@ -57,7 +57,9 @@ export async function applyEntries(
       continue;
     }
     before.set(rel, current ?? null);
-    if (!stillAsPlanned(e, current) || reader.isDirty(rel) !== e.dirty) changed.push(rel);
+    // The text decides, not whether it is saved: auto save (VS Code for the web's default, after
+    // 1 s) saves a person's unsaved text while they decide, and that changes nothing Den planned.
+    if (!stillAsPlanned(e, current)) changed.push(rel);
   }
   if (changed.length > 0) {
     return {
@@ -100,7 +102,9 @@ export async function applyEntries(
       const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
       edit.replace(uri, whole, textOf(e.newContent!), metadata);
       texts.set(label, doc.getText());
-      if (!doc.isDirty) toSave.push({ uri, relPath: label, entry: e });
+      // Planned unsaved (the person's text in the editor): edited there and left unsaved, as the
+      // question said, even if it was saved since.
+      if (!doc.isDirty && !e.dirty) toSave.push({ uri, relPath: label, entry: e });
     }
   }
   const done = await vscode.workspace.applyEdit(edit);

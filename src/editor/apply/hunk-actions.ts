@@ -13,8 +13,9 @@
  *   memory, nothing outside the folder), files that run code confirmed first, conflict markers only
  *   after a question; the message offers **Undo** (`apply-revert.ts`), and the editor's own undo
  *   takes the edit back.
- * - A rejected hunk still to apply writes nothing: Den remembers it (this window, until the agent's
- *   file changes) and its lens says so; rejecting an applied hunk puts the base's lines back.
+ * - A rejected hunk still to apply writes nothing: Den remembers it (`model/apply/kept-out.ts`, in
+ *   the workspace state, so a reload keeps it; until the agent's file changes) and its lens says
+ *   so; rejecting an applied hunk puts the base's lines back.
  */
 import * as vscode from 'vscode';
 import type { AgentHunk } from '../../core/merge/hunks';
@@ -23,6 +24,7 @@ import { contentHash } from '../../core/merge/hash';
 import { runsCodeMatcher } from '../../core/paths/runs-code';
 import { formatCount, l10n } from '../../core/shared/l10n';
 import type { BaseLookup } from '../../model/apply/apply-types';
+import type { KeptOutFile, KeptOutHunks } from '../../model/apply/kept-out';
 import { hunkEntry, hunksOfFile, readHunkFile, type HunkFile } from '../../model/apply/hunk-plan';
 import { workspacePaths } from '../../model/apply/workspace-paths';
 import { applyEntries } from './apply-edit';
@@ -35,6 +37,8 @@ export interface HunkDeps {
   bases: (sessionId: string) => BaseLookup;
   /** The `den.apply.filesThatRunCode` globs. */
   filesThatRunCode?: () => readonly string[];
+  /** The hunks kept out (rejected while still to apply), kept in the workspace state. */
+  keptOut: KeptOutHunks;
 }
 
 /** What a hunk command did, for tests and other extensions. */
@@ -64,19 +68,26 @@ interface Read {
   ok: true;
   file: HunkFile;
   hunks: AgentHunk[];
-  key: string;
+  /** The file and its versions (the agent's, the base) as kept-out marks name them. */
+  at: KeptOutFile;
 }
 
 const NOTHING: HunkResult = { done: 'nothing', hunks: [] };
 
+/**
+ * Context key: the focused text editor is a side of a review of an agent's file (its `den-session:`
+ * side, or the workspace file beside it), also inside Review Changes' multi-file diff, where
+ * `resourceScheme` names the multi-file diff, not the focused file. The menus and keys use it.
+ */
+export const HUNK_REVIEW_KEY = 'den.hunkReview';
+
 export class HunkActions implements vscode.CodeLensProvider, vscode.Disposable {
-  /** Hunks kept out (still to apply) by file and agent version (`Read.key`) → indices. */
-  readonly #rejected = new Map<string, Set<number>>();
   readonly #changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.#changed.event;
   readonly #disposables: vscode.Disposable[];
 
   readonly #deps: HunkDeps;
+  #focused: boolean | undefined;
   constructor(deps: HunkDeps) {
     this.#deps = deps;
     const cmd = (id: string, run: (uri?: unknown, index?: unknown) => unknown): vscode.Disposable =>
@@ -95,7 +106,23 @@ export class HunkActions implements vscode.CodeLensProvider, vscode.Disposable {
         if (e.document.uri.scheme !== SESSION_FS_SCHEME && e.contentChanges.length > 0) this.#changed.fire();
       }),
       vscode.workspace.onDidSaveTextDocument(() => this.#changed.fire()),
+      deps.keptOut.onDidChange(() => this.#changed.fire()),
+      vscode.window.onDidChangeActiveTextEditor(() => this.#updateKey()),
+      vscode.window.onDidChangeVisibleTextEditors(() => this.#updateKey()),
     ];
+    this.#updateKey();
+  }
+
+  /** Whether the focused editor is a side of an agent file's review (`den.hunkReview`). */
+  get reviewFocused(): boolean {
+    return this.#focused ?? false;
+  }
+
+  #updateKey(): void {
+    const focused = targetOf(activeAgentUri()) !== undefined;
+    if (focused === this.#focused) return;
+    this.#focused = focused;
+    void vscode.commands.executeCommand('setContext', HUNK_REVIEW_KEY, focused);
   }
 
   async provideCodeLenses(doc: vscode.TextDocument): Promise<vscode.CodeLens[]> {
@@ -104,7 +131,7 @@ export class HunkActions implements vscode.CodeLensProvider, vscode.Disposable {
     const read = await this.#read(target).catch(() => undefined);
     if (!read?.ok || read.hunks.length === 0) return [];
     const { hunks } = read;
-    const kept = this.#rejected.get(read.key) ?? new Set<number>();
+    const kept = this.#deps.keptOut.get(read.at);
     const counts = hunkCounts(hunks);
     const at = (line: number): vscode.Range => {
       const l = Math.max(0, Math.min(line, doc.lineCount - 1));
@@ -148,7 +175,7 @@ export class HunkActions implements vscode.CodeLensProvider, vscode.Disposable {
    * hunk, `'all'` every one (accept: those not applied; reject: all), none: the hunk at the cursor.
    */
   async act(kind: 'accept' | 'reject', uri?: unknown, index?: unknown): Promise<HunkResult> {
-    const target = targetOf(uri instanceof vscode.Uri ? uri : activeAgentUri());
+    const target = targetOf(agentUriOf(uri));
     if (!target) {
       void vscode.window.showInformationMessage(
         l10n.t(
@@ -193,7 +220,7 @@ export class HunkActions implements vscode.CodeLensProvider, vscode.Disposable {
 
   /** Moves the cursor of the agent's side to the next (or previous) hunk that is not applied. */
   async go(direction: 1 | -1, uri?: unknown): Promise<number | undefined> {
-    const target = targetOf(uri instanceof vscode.Uri ? uri : activeAgentUri());
+    const target = targetOf(agentUriOf(uri));
     const editor = target && editorOf(target.uri);
     if (!target || !editor) return undefined;
     const read = await this.#read(target);
@@ -251,23 +278,18 @@ export class HunkActions implements vscode.CodeLensProvider, vscode.Disposable {
       );
       if (answer !== write) return NOTHING;
     }
-    const kept = this.#rejected.get(read.key);
-    for (const k of indices) kept?.delete(k);
     const written = await this.#write(target, read.file, { accept: indices }, chosen, 'accepted');
+    // Taken in: no longer kept out (unless the write was refused, when nothing changed).
+    if (written?.done !== 'nothing') await this.#deps.keptOut.remove(read.at, indices);
     return written ?? { done: 'nothing', hunks: indices, message: l10n.t('Den: already in the workspace.') };
   }
 
   async #reject(target: Target, read: Read, chosen: AgentHunk[]): Promise<HunkResult> {
     const applied = chosen.filter((h) => h.state === 'applied').map((h) => h.index);
     const open = chosen.filter((h) => h.state !== 'applied').map((h) => h.index);
-    const key = read.key;
-    const kept = this.#rejected.get(key) ?? new Set<number>();
-    const added = open.filter((k) => !kept.has(k));
-    for (const k of added) kept.add(k);
-    this.#rejected.set(key, kept);
-    const unmark = (): 'unmarked' => {
-      for (const k of added) kept.delete(k);
-      this.#changed.fire();
+    const added = await this.#deps.keptOut.add(read.at, open);
+    const unmark = async (): Promise<'unmarked'> => {
+      await this.#deps.keptOut.remove(read.at, added);
       return 'unmarked';
     };
     if (applied.length > 0) {
@@ -324,7 +346,7 @@ export class HunkActions implements vscode.CodeLensProvider, vscode.Disposable {
     const undo = l10n.t('Undo');
     const undone = Promise.resolve(vscode.window.showInformationMessage(message, undo)).then(async (a) => {
       if (a !== undo) return undefined;
-      alsoUndo?.();
+      await alsoUndo?.();
       const r = await revertApply(target.folder, outcome.written, outcome.before);
       this.#changed.fire();
       if (r.kept.length > 0) {
@@ -337,7 +359,7 @@ export class HunkActions implements vscode.CodeLensProvider, vscode.Disposable {
     return { done, hunks, counts, message, undone };
   }
 
-  /** The file's versions and hunks; `key` names the file and the agent's version (for marks). */
+  /** The file's versions and hunks; `at` names the file and its versions (for kept-out marks). */
   async #read(target: Target): Promise<Read | { ok: false; reason: 'deleted' | 'binary' }> {
     const agent = await vscode.workspace.fs.readFile(target.uri);
     const file = await readHunkFile(
@@ -348,8 +370,13 @@ export class HunkActions implements vscode.CodeLensProvider, vscode.Disposable {
     );
     const r = hunksOfFile(file);
     if (!r.ok) return r;
-    const key = `${fileUri(target.folder, target.relPath).toString()}\n${target.uri.toString()}\n${contentHash(agent)}`;
-    return { ok: true, file, hunks: r.hunks, key };
+    // The hunks are counted on the base and the agent's version: a mark holds for those two.
+    const at: KeptOutFile = {
+      sessionId: target.sessionId,
+      file: `${fileUri(target.folder, target.relPath).toString()}\n${target.path}`,
+      version: `${contentHash(agent)}:${file.base ? contentHash(file.base) : '-'}`,
+    };
+    return { ok: true, file, hunks: r.hunks, at };
   }
 
   async #counts(target: Target): Promise<{ applied: number; total: number }> {
@@ -359,7 +386,6 @@ export class HunkActions implements vscode.CodeLensProvider, vscode.Disposable {
 
   dispose(): void {
     for (const d of this.#disposables) d.dispose();
-    this.#rejected.clear();
   }
 }
 
@@ -391,6 +417,14 @@ function targetOf(uri: vscode.Uri | undefined): Target | undefined {
   const shownAt = new URLSearchParams(uri.query).has('session');
   const folder = shownAt ? folders.find((f) => fileUri(f, mapped.relPath).path === uri.path) : folders[0];
   return folder && { uri, sessionId: parsed.sessionId, path: parsed.path, folder, relPath: mapped.relPath };
+}
+
+/**
+ * The agent's file a command names: its `den-session:` URI argument, else (none, or another URI:
+ * the multi-file diff's title bar passes its own) the focused review's.
+ */
+function agentUriOf(arg: unknown): vscode.Uri | undefined {
+  return arg instanceof vscode.Uri && arg.scheme === SESSION_FS_SCHEME ? arg : activeAgentUri();
 }
 
 /** The agent's side of the active review: the active editor's, or the diff's other side's. */

@@ -18,12 +18,10 @@ import type { FileInfo, SessionDetail } from '../../core/client/types';
 import { transcriptFromDetail } from '../../core/transcript/from-history';
 import type { FileChange } from '../../core/transcript/model';
 import { sessionFilePath } from '../session-files/file-index';
+import { SessionIndex, type SessionStorage } from '../shared/session-index';
 
 /** Where marks are kept: VS Code's `Memento` has this shape. */
-export interface MarkStorage {
-  get(key: string): unknown;
-  update(key: string, value: unknown): PromiseLike<void>;
-}
+export type MarkStorage = SessionStorage;
 
 /** One of a session's files at one version (a path as the session or a turn names it). */
 export interface ReviewTarget extends ReviewedVersionOf {
@@ -45,8 +43,8 @@ export interface ReviewMarksOptions {
   maxVersions?: number;
 }
 
-const INDEX_KEY = 'den.reviewMarks.sessions';
-const SESSION_KEY = (sessionId: string): string => `den.reviewMarks.${sessionId}`;
+/** The storage keys: `den.reviewMarks.sessions` (the index) and `den.reviewMarks.<sessionId>`. */
+const PREFIX = 'den.reviewMarks';
 
 /** A session's marks: path → the versions marked, oldest first (in path order of marking, oldest first). */
 type Marks = Map<string, string[]>;
@@ -114,25 +112,16 @@ export class ReviewMarks implements ReviewedSource {
   readonly #changed = new Emitter<string>();
   /** A session's marks changed (its id). */
   readonly onDidChange: Listen<string> = this.#changed.event;
-  /** Sessions with marks, least recently marked first. */
-  readonly #sessions: string[];
+  /** Sessions with marks, least recently marked first, and their stored marks. */
+  readonly #index: SessionIndex;
   readonly #loaded = new Map<string, Marks>();
-  readonly #storage: MarkStorage;
-  readonly #maxSessions: number;
   readonly #maxPaths: number;
   readonly #maxVersions: number;
-  /** Writes, one after another, so an older write never lands last. */
-  #writing: Promise<void> = Promise.resolve();
 
   constructor(storage: MarkStorage, options: ReviewMarksOptions = {}) {
-    this.#storage = storage;
-    this.#maxSessions = options.maxSessions ?? 200;
+    this.#index = new SessionIndex(storage, PREFIX, options.maxSessions ?? 200);
     this.#maxPaths = options.maxPaths ?? 5_000;
     this.#maxVersions = options.maxVersions ?? 8;
-    const index = storage.get(INDEX_KEY);
-    this.#sessions = Array.isArray(index)
-      ? [...new Set(index.filter((id): id is string => typeof id === 'string'))]
-      : [];
   }
 
   /** Whether that version of the session's file is marked reviewed. */
@@ -188,7 +177,7 @@ export class ReviewMarks implements ReviewedSource {
 
   /** Forgets a session's marks (it was deleted). */
   async forget(sessionId: string): Promise<void> {
-    if (!this.#sessions.includes(sessionId) && !this.#loaded.has(sessionId)) return;
+    if (!this.#index.has(sessionId) && !this.#loaded.has(sessionId)) return;
     this.#loaded.delete(sessionId);
     await this.#store(sessionId, new Map());
     this.#changed.fire(sessionId);
@@ -201,7 +190,7 @@ export class ReviewMarks implements ReviewedSource {
   #marks(sessionId: string): Marks {
     let marks = this.#loaded.get(sessionId);
     if (!marks) {
-      marks = parseMarks(this.#sessions.includes(sessionId) ? this.#storage.get(SESSION_KEY(sessionId)) : []);
+      marks = parseMarks(this.#index.read(sessionId) ?? []);
       this.#loaded.set(sessionId, marks);
     }
     return marks;
@@ -209,20 +198,9 @@ export class ReviewMarks implements ReviewedSource {
 
   /** Stores a session's marks (none: its key is removed) and the index, dropping the oldest sessions. */
   #store(sessionId: string, marks: Marks): Promise<void> {
-    const at = this.#sessions.indexOf(sessionId);
-    if (at >= 0) this.#sessions.splice(at, 1);
-    if (marks.size) this.#sessions.push(sessionId);
-    const dropped = this.#sessions.splice(0, Math.max(0, this.#sessions.length - this.#maxSessions));
+    const { dropped, written } = this.#index.store(sessionId, marks.size ? [...marks] : undefined);
     for (const id of dropped) this.#loaded.delete(id);
-    const value = marks.size ? [...marks] : undefined;
-    const index = [...this.#sessions];
-    const write = async (): Promise<void> => {
-      await this.#storage.update(SESSION_KEY(sessionId), value);
-      for (const id of dropped) await this.#storage.update(SESSION_KEY(id), undefined);
-      await this.#storage.update(INDEX_KEY, index);
-    };
-    this.#writing = this.#writing.then(write, write);
-    return this.#writing;
+    return written;
   }
 }
 

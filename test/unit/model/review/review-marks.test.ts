@@ -8,7 +8,6 @@ import {
   snapshotTarget,
   turnFilesOf,
   unreviewed,
-  type MarkStorage,
   type ReviewTarget,
 } from '../../../../src/model/review/review-marks';
 import {
@@ -18,22 +17,11 @@ import {
   reviewPath,
   reviewVersion,
 } from '../../../../src/protocol/session-panel/reviewed';
+import { fakeMemento } from '../../../support/memento';
 
 const S = 'sess-1';
 
-/** A `Memento`-like store; reads give copies, as VS Code's do. */
-function storage(initial: Record<string, unknown> = {}) {
-  const values = new Map(Object.entries(initial));
-  const store: MarkStorage & { values: Map<string, unknown> } = {
-    values,
-    get: (k) => structuredClone(values.get(k)),
-    update: async (k, v) => {
-      if (v === undefined) values.delete(k);
-      else values.set(k, structuredClone(v));
-    },
-  };
-  return store;
-}
+const storage = fakeMemento;
 
 const at = (path: string, updatedAt: number, key = path): ReviewTarget => ({ path, key, updatedAt });
 
