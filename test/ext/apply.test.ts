@@ -6,6 +6,7 @@ import { applyAgentFiles, type ApplyDeps, type ApplyResult } from '../../src/edi
 import type { ApplyPreviews } from '../../src/editor/apply/apply-review';
 import { waitFor } from '../support/wait';
 import { root, turnPaths, useApply } from './apply-helpers';
+import { withAutoSave } from './settings-helpers';
 
 describe('Apply the agent’s files', function () {
   this.timeout(30_000);
@@ -156,9 +157,7 @@ describe('Apply the agent’s files', function () {
   });
 
   it('applies a file auto save saved while the person decided (VS Code for the web saves after 1 s): nothing else changed', async () => {
-    const files = vscode.workspace.getConfiguration('files');
-    await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
-    try {
+    await withAutoSave('afterDelay', async () => {
       const { sessionId, bytes } = await fx.seeded('Add autosave parser', 'add-autosave-parser');
       const file = path.join(root(), 'src/add-autosave-parser.ts');
       fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -193,9 +192,7 @@ describe('Apply the agent’s files', function () {
       assert.equal(doc.getText(), (await bytes('src/add-autosave-parser.ts')).toString('utf8'));
       await vscode.window.showTextDocument(doc);
       await vscode.commands.executeCommand('workbench.action.files.revert');
-    } finally {
-      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
-    }
+    });
   });
 
   it('refuses paths outside the folder and names them; the disk is untouched', async () => {

@@ -17,6 +17,7 @@ import { waitFor } from '../support/wait';
 import { root, useApply, spyOnRecordedBases } from './apply-helpers';
 import { turnThroughApi } from './den-api';
 import { openPanel } from './panel-helpers';
+import { withAutoSave } from './settings-helpers';
 import { TWO_TODOS_SAMPLE } from '../emulator/write-back';
 
 const MINE = TWO_TODOS_SAMPLE;
@@ -203,14 +204,8 @@ describe('Hunk by hunk in the review diff: accept, reject, undo, the state follo
     // code-server is VS Code for the web, whose `files.autoSave` is `afterDelay` (1 s) by default:
     // it saved the person's unsaved text by itself when more than a second passed between their
     // edit and the hunk's (seen under load). This test is about what Den does to unsaved text, so
-    // it runs with the desktop's default, as most people have it.
-    const files = vscode.workspace.getConfiguration('files');
-    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
-    try {
-      await unsavedEditedInMemory();
-    } finally {
-      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
-    }
+    // it runs with the desktop's default, as most people have it (the ext tier's default too).
+    await withAutoSave('off', unsavedEditedInMemory);
   });
 
   async function unsavedEditedInMemory() {

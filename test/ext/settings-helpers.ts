@@ -69,3 +69,20 @@ export async function resetHttpSettings(api: DenApi): Promise<void> {
   for (const name of Object.keys(HTTP_SETTINGS) as (keyof typeof HTTP_SETTINGS)[])
     await setHttpSetting(api, name, undefined);
 }
+
+/**
+ * Runs `body` with `files.autoSave` set to `value` in the user settings, then puts back what the
+ * user settings held (the ext tier's workbench starts with `off`, test/harness/ext-runner.ts).
+ */
+export async function withAutoSave<T>(value: string, body: () => Promise<T>): Promise<T> {
+  const files = vscode.workspace.getConfiguration('files');
+  const before = files.inspect<string>('autoSave')?.globalValue;
+  await files.update('autoSave', value, vscode.ConfigurationTarget.Global);
+  try {
+    return await body();
+  } finally {
+    await vscode.workspace
+      .getConfiguration('files')
+      .update('autoSave', before, vscode.ConfigurationTarget.Global);
+  }
+}

@@ -60,7 +60,9 @@ async function main(): Promise<number> {
       workspaceDir,
       smokeTestDriver: true,
       // The Chat view (for @den) exists only with AI features on; the stub model serves it offline.
-      settings: { ...STILL_SETTINGS, 'chat.disableAIFeatures': false },
+      // No auto save (the desktop's default; VS Code for the web saves after 1 s): an edit a test
+      // leaves unsaved stays unsaved however loaded the machine is. Tests of auto save set it.
+      settings: { ...STILL_SETTINGS, 'chat.disableAIFeatures': false, 'files.autoSave': 'off' },
       // The test-only language model: VS Code calls chat participants only when a model is there.
       // (A second extensionDevelopmentPath is ignored by code-server: only one is loaded.)
       // The API probe: another installed extension, reading Den's exports (test/ext/api-probe.test.ts).
