@@ -168,6 +168,11 @@ export class FindBar {
     deps.transcript.onLayout = () => this.scheduleHighlights();
   }
 
+  /** What the `probe` digest says of the bar (absent while it is closed). */
+  digest(): { query: string; count: string } | undefined {
+    return this.isOpen ? { query: this.input.value, count: this.count.textContent ?? '' } : undefined;
+  }
+
   get isOpen(): boolean {
     return !this.el.hidden;
   }

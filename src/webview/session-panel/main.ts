@@ -62,6 +62,10 @@ function start(): void {
     const fields = new FindFields(store);
     const find = new FindBar({ store, transcript, fields, expanded, announce: (t) => announcer.status(t) });
     document.addEventListener('keydown', (e) => find.globalKey(e));
+    const findDigest = (): { find?: { query: string; count: string } } => {
+      const f = find.digest();
+      return f ? { find: f } : {};
+    };
     const composer = new ComposerView(
       {
         post: (m) => {
@@ -155,7 +159,7 @@ function start(): void {
         post({
           type: 'probeResult',
           id: m.id,
-          digest: store.digest(transcript.renderedBlocks(), composer.text()),
+          digest: { ...store.digest(transcript.renderedBlocks(), composer.text()), ...findDigest() },
         });
       },
       focusComposer: () => composer.focus(),
