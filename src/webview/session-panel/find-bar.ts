@@ -9,7 +9,12 @@
 import { l10n } from '../../core/shared/l10n';
 import { addressKey, parametersText, type FieldAddress } from '../../core/search/fields';
 import { findInFields } from '../../core/search/find';
-import { compileQuery, type CompiledQuery, type MatchRange, type QueryError } from '../../core/search/matcher';
+import {
+  compileQuery,
+  type CompiledQuery,
+  type MatchRange,
+  type QueryError,
+} from '../../core/search/matcher';
 import { h } from '../shared/dom';
 import type { FindFields } from './find-fields';
 import { blockKey, type Store } from './state';
@@ -180,7 +185,8 @@ export class FindBar {
   /** Opens the bar (or focuses it), with `query` typed in when given. */
   open(query?: string): void {
     const active = document.activeElement;
-    if (!this.isOpen || !this.el.contains(active)) this.returnFocus = this.el.contains(active) ? null : active;
+    if (!this.isOpen || !this.el.contains(active))
+      this.returnFocus = this.el.contains(active) ? null : active;
     this.el.hidden = false;
     if (query !== undefined) this.input.value = query;
     this.input.focus();
@@ -278,7 +284,9 @@ export class FindBar {
     }
     if (keep) {
       const k = addressKey(keep.address);
-      const same = this.matches.findIndex((m) => addressKey(m.address) === k && m.range.start === keep.range.start);
+      const same = this.matches.findIndex(
+        (m) => addressKey(m.address) === k && m.range.start === keep.range.start,
+      );
       this.current = same >= 0 ? same : Math.min(this.current, this.matches.length - 1);
       this.showCount();
       this.scheduleHighlights();
@@ -347,13 +355,16 @@ export class FindBar {
         } else if (a.kind === 'tool-output' || a.kind === 'error') open.push(`output\u0000${bkey}`);
       }
       const key = `b\u0000${bkey}`;
-      if (transcript.hasRow(key)) return { key, region: b?.type === 'tool' ? TOOL_REGION[a.kind] : undefined, open };
+      if (transcript.hasRow(key))
+        return { key, region: b?.type === 'tool' ? TOOL_REGION[a.kind] : undefined, open };
       return { key: `u\u0000${a.turnId}`, open: [] };
     }
     const userFiles = turn?.header.userMessage.files.length ?? 0;
-    if (a.kind === 'user' || (a.kind === 'file' && a.index < userFiles)) return { key: `u\u0000${a.turnId}`, open };
+    if (a.kind === 'user' || (a.kind === 'file' && a.index < userFiles))
+      return { key: `u\u0000${a.turnId}`, open };
     if (a.kind === 'plan') return { key: `p\u0000${a.turnId}`, open };
-    if (a.kind === 'file' && transcript.hasRow(`f\u0000${a.turnId}`)) return { key: `f\u0000${a.turnId}`, open };
+    if (a.kind === 'file' && transcript.hasRow(`f\u0000${a.turnId}`))
+      return { key: `f\u0000${a.turnId}`, open };
     return { key: `s\u0000${a.turnId}`, open };
   }
 
@@ -431,10 +442,12 @@ export class FindBar {
   /** Matches of the same field before `m` that its row shows too (a markdown section: from its start). */
   private ordinalInRow(m: Match): number {
     const a = m.address;
-    if (a.blockId === undefined || this.deps.store.block(a.turnId, a.blockId)?.type !== 'markdown') return m.before;
+    if (a.blockId === undefined || this.deps.store.block(a.turnId, a.blockId)?.type !== 'markdown')
+      return m.before;
     const { start } = this.deps.transcript.sectionAt(a.turnId, a.blockId, m.range.start);
     let n = 0;
-    for (let i = this.current - m.before; i < this.current; i++) if (this.matches[i].range.start >= start) n++;
+    for (let i = this.current - m.before; i < this.current; i++)
+      if (this.matches[i].range.start >= start) n++;
     return n;
   }
 }

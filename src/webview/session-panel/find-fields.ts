@@ -27,7 +27,8 @@ function tailFields(t: TurnState): SearchField[] {
     if (todo.content) out.push({ address: { turnId, kind: 'plan', index }, text: todo.content });
   });
   let n = t.header.userMessage.files.length;
-  for (const f of t.files) out.push({ address: { turnId, kind: 'file', index: n++ }, text: f.path || f.name });
+  for (const f of t.files)
+    out.push({ address: { turnId, kind: 'file', index: n++ }, text: f.path || f.name });
   const e = t.header.error;
   const err = e ? [e.message, e.code].filter(Boolean).join(' ') : '';
   if (err) out.push({ address: { turnId, kind: 'error', index: 0 }, text: err });

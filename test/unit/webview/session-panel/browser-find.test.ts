@@ -8,7 +8,14 @@ import assert from 'node:assert/strict';
 import type { Block } from '../../../../src/core/transcript/model';
 import type { Delta } from '../../../../src/protocol/session-panel/messages';
 import { waitFor } from '../../../support/wait';
-import { closeBrowser, openHarness, recordDialogs, started, toolBlock, type Harness } from './browser-harness';
+import {
+  closeBrowser,
+  openHarness,
+  recordDialogs,
+  started,
+  toolBlock,
+  type Harness,
+} from './browser-harness';
 import { AGENT } from './helpers';
 
 after(closeBrowser);
@@ -35,7 +42,11 @@ async function countIs(h: Harness, text: string): Promise<void> {
 function tools(n: number, special: Record<number, string>): Delta[] {
   const deltas: Delta[] = [];
   for (let i = 0; i < n; i++)
-    deltas.push({ type: 'block', turnId: AGENT, block: toolBlock(`tool:run:${i}`, special[i] ?? `line ${i}\n`) });
+    deltas.push({
+      type: 'block',
+      turnId: AGENT,
+      block: toolBlock(`tool:run:${i}`, special[i] ?? `line ${i}\n`),
+    });
   return deltas;
 }
 
@@ -82,15 +93,25 @@ describe('webview: Find in a session (Chromium)', function () {
   it('opens a closed thought holding the match', async () => {
     h = await openHarness({ height: 600 });
     const next = await started(h);
-    const thought: Block = { type: 'thought', id: 'th:1', text: 'Consider the secret plan first', final: true };
+    const thought: Block = {
+      type: 'thought',
+      id: 'th:1',
+      text: 'Consider the secret plan first',
+      final: true,
+    };
     await h.send(next([{ type: 'block', turnId: AGENT, block: thought }, ...tools(200, {})]));
     await h.probe();
     await h.page.locator('#transcript').focus();
     await h.page.keyboard.press('Control+f');
     await h.page.keyboard.type('secret');
     await countIs(h, '1 of 1');
-    assert.equal(await h.page.locator('details[data-block-id="th:1"]').evaluate((e) => (e as HTMLDetailsElement).open), true);
-    await waitFor('the thought highlighted', async () => (await current(h)).block === 'th:1', { intervalMs: 30 });
+    assert.equal(
+      await h.page.locator('details[data-block-id="th:1"]').evaluate((e) => (e as HTMLDetailsElement).open),
+      true,
+    );
+    await waitFor('the thought highlighted', async () => (await current(h)).block === 'th:1', {
+      intervalMs: 30,
+    });
     assert.equal((await current(h)).text, 'secret');
   });
 
@@ -103,7 +124,9 @@ describe('webview: Find in a session (Chromium)', function () {
     await h.page.keyboard.press('Alt+r');
     assert.equal(await h.page.locator('.find-toggle').nth(2).getAttribute('aria-pressed'), 'true');
     await h.page.keyboard.type('(unclosed');
-    await waitFor('the error', async () => /Not a valid regular expression/.test(await count(h)), { intervalMs: 30 });
+    await waitFor('the error', async () => /Not a valid regular expression/.test(await count(h)), {
+      intervalMs: 30,
+    });
     assert.equal(await h.page.locator('.find-input').getAttribute('aria-invalid'), 'true');
     await h.page.keyboard.press('Escape');
     assert.equal(await h.page.locator('.find-bar').isHidden(), true);
@@ -118,7 +141,11 @@ describe('webview: Find in a session (Chromium)', function () {
     // the host's `openFind` takes the next seq (an empty batch is only a way to number it)
     await h.send({ type: 'openFind', seq: next([]).seq, query: 'needle' });
     await countIs(h, '1 of 1');
-    await h.send(next([{ type: 'append', turnId: AGENT, blockId: 'tool:run:2', text: 'needle again\n', stream: 'stdout' }]));
+    await h.send(
+      next([
+        { type: 'append', turnId: AGENT, blockId: 'tool:run:2', text: 'needle again\n', stream: 'stdout' },
+      ]),
+    );
     await countIs(h, '1 of 2');
   });
 

@@ -4,7 +4,13 @@ import { FindFields } from '../../../../src/webview/session-panel/find-fields';
 import { Store } from '../../../../src/webview/session-panel/state';
 import { loadFixture, scenario } from './helpers';
 
-const FIXTURES = ['coding-turn.jsonl', 'plan-turn.jsonl', 'error-turn.jsonl', 'aborted-turn.jsonl', 'garbage-turn.jsonl'];
+const FIXTURES = [
+  'coding-turn.jsonl',
+  'plan-turn.jsonl',
+  'error-turn.jsonl',
+  'aborted-turn.jsonl',
+  'garbage-turn.jsonl',
+];
 
 describe('webview: FindFields', () => {
   for (const name of FIXTURES) {
@@ -20,8 +26,12 @@ describe('webview: FindFields', () => {
         fields.update(store.takeChanges());
         assert.ok(fields.version > version, 'every change is a new version');
         version = fields.version;
-        // drawn after each batch, as a find during the stream would
-        [...fields.fields()];
+        // drawn after each batch, as a find during the stream would (the cache then taken)
+        const drawn = [...fields.fields()];
+        assert.ok(
+          drawn.every((f) => f.text.length > 0),
+          'no empty field',
+        );
       }
       // The panel is not sent a turn's output files: its Find cannot see them.
       const shown = structuredClone(s.transcript);
