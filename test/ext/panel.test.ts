@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { flattenTranscript } from '../../src/core/search/fields';
+import { findInFields } from '../../src/core/search/find';
+import { compileQuery } from '../../src/core/search/matcher';
 import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';
 import {
@@ -27,6 +31,31 @@ describe('Session panel', () => {
     const digest = await waitShows(panel, () => expected, 'the webview to show the history');
     if (webviewBuilt()) assert.equal(digest?.turns.length, 2);
     assert.deepEqual(den.messages.shown, []);
+  });
+
+  it('den.findInSession opens the find bar of the focused panel with the query, counting the whole transcript', async () => {
+    const id = await seededSession(den.api, 'Refactor auth middleware');
+    const panel = await openPanel(den.api, id);
+    await waitFor('the history', () => panel.host.loaded);
+    const expected = await serverTranscript(den.api, id);
+    await waitShows(panel, () => expected, 'the webview to show the history');
+    const q = compileQuery('auth');
+    assert.ok(q.ok);
+    // what the panel is sent: all but the turns' output files
+    const shown = structuredClone(expected);
+    for (const t of shown.turns) delete t.outputFiles;
+    const n = findInFields(flattenTranscript(shown), q).count;
+    assert.ok(n > 0, 'the seeded session mentions auth');
+    await waitFor('the panel focused', () => panel.panel.active);
+    await vscode.commands.executeCommand('den.findInSession', 'auth');
+    assert.deepEqual(den.messages.shown, [], 'no "open a session" message: the panel was found');
+    if (!webviewBuilt()) return;
+    const find = await waitFor(
+      'the find bar open with its count',
+      async () => (await panel.probe(3_000).catch(() => undefined))?.find ?? null,
+      { intervalMs: 60, until: (f) => f?.count === `1 of ${n}` },
+    );
+    assert.deepEqual(find, { query: 'auth', count: `1 of ${n}` });
   });
 
   it('runs a coding turn sent from the panel to its end; the webview shows the fold of the stored events', async () => {

@@ -21,11 +21,20 @@ async function pickTurn(turns: RunningTurn[], title: string): Promise<RunningTur
 }
 
 /**
+ * `den.findInSession`: opens the find bar of the focused Session panel (a string argument is typed in).
  * `den.showRunningTurns` (pick a running turn, open its panel) and `den.stopTurn` (stop the turn of
  * the focused panel, the only running turn, or a picked one; a session id may be passed).
  */
 export function registerPanelCommands(registry: SessionRegistry, panels: SessionPanels): vscode.Disposable[] {
   return [
+    vscode.commands.registerCommand('den.findInSession', (query?: unknown) => {
+      const panel = panels.activePanel();
+      if (!panel) {
+        void vscode.window.showInformationMessage(l10n.t('Den: open a session to find in it.'));
+        return;
+      }
+      panel.openFind(typeof query === 'string' ? query : undefined);
+    }),
     vscode.commands.registerCommand('den.showRunningTurns', async () => {
       const turns = registry.runningTurns();
       if (!turns.length) {

@@ -131,6 +131,11 @@ export class SessionPanel implements vscode.Disposable {
     return this.panel.visible;
   }
 
+  /** Opens the webview's find bar (with `query` typed in when given). */
+  openFind(query?: string): void {
+    this.host.link.send(query === undefined ? { type: 'openFind' } : { type: 'openFind', query });
+  }
+
   /** What the webview shows (tests). */
   probe(timeoutMs?: number): Promise<WebviewDigest> {
     return this.host.link.probe(timeoutMs);

@@ -171,6 +171,8 @@ export const isHostMessage = variant('type', {
   probe: { seq, id: isString },
   /** Moves keyboard focus to the composer (after "New Session" and similar). */
   focusComposer: { seq },
+  /** Opens the transcript's find bar (`den.findInSession`), with `query` typed in when given. */
+  openFind: { seq, query: optional(isString) },
 });
 
 /** Host → webview. */

@@ -114,6 +114,8 @@ export interface WebviewDigest {
   /** What the header's context window meter shows; absent while it is hidden. */
   contextUsage?: ContextUsage;
   composerText: string;
+  /** The find bar while it is open: its query and what its count says. */
+  find?: { query: string; count: string };
 }
 
 /** State the webview keeps with `setState` (small: the transcript comes back from the host). */

@@ -16,6 +16,8 @@ import { h, installContentHandlers } from '../shared/dom';
 import { installDropTarget } from './drop';
 import { needsInputText, turnStatusText } from '../shared/format';
 import { FeedbackBar } from './feedback-bar';
+import { FindBar } from './find-bar';
+import { FindFields } from './find-fields';
 import { HeaderView, NoticeView } from './header';
 import type { Post } from '../shared/post';
 import { Store } from './state';
@@ -55,7 +57,15 @@ function start(): void {
     const feedback = new FeedbackBar(post);
     const announcer = new Announcer();
     const answers = new AnswerDrafts();
-    const transcript = new TranscriptView({ store, post, expanded: new Set(), answers });
+    const expanded = new Set<string>();
+    const transcript = new TranscriptView({ store, post, expanded, answers });
+    const fields = new FindFields(store);
+    const find = new FindBar({ store, transcript, fields, expanded, announce: (t) => announcer.status(t) });
+    document.addEventListener('keydown', (e) => find.globalKey(e));
+    const findDigest = (): { find?: { query: string; count: string } } => {
+      const f = find.digest();
+      return f ? { find: f } : {};
+    };
     const composer = new ComposerView(
       {
         post: (m) => {
@@ -73,7 +83,7 @@ function start(): void {
     app.classList.add('den-panel');
     app.append(
       header.el,
-      h('div', { class: 'transcript-wrap' }, [transcript.el, transcript.jump]),
+      h('div', { class: 'transcript-wrap' }, [find.el, transcript.el, transcript.jump]),
       notice.el,
       feedback.el,
       composer.el,
@@ -111,7 +121,9 @@ function start(): void {
         const turnId = answers.settle(r.sendId, r.outcome);
         if (turnId) c.turns.add(turnId);
       }
+      fields.update(c);
       transcript.update(c);
+      find.storeChanged();
       if (c.reset && restoreScroll) {
         restoreScroll = false;
         if (persisted.scrollTop !== undefined) transcript.restoreScroll(persisted.scrollTop);
@@ -148,10 +160,11 @@ function start(): void {
         post({
           type: 'probeResult',
           id: m.id,
-          digest: store.digest(transcript.renderedBlocks(), composer.text()),
+          digest: { ...store.digest(transcript.renderedBlocks(), composer.text()), ...findDigest() },
         });
       },
       focusComposer: () => composer.focus(),
+      openFind: (m) => find.open(m.query),
     };
     window.addEventListener('resize', () => transcript.resized());
     return (m) => dispatch(after, m);

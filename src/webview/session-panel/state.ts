@@ -263,6 +263,7 @@ export class Store {
     // Handled by the view (`main.ts`); they only take their place in the sequence here.
     probe: () => undefined,
     focusComposer: () => undefined,
+    openFind: () => undefined,
   };
 
   /** What each delta does to the store. */

@@ -42,6 +42,8 @@ export class TranscriptView {
 
   /** Called when the scroll position changes (undefined: following the bottom). */
   onScroll: (scrollTop: number | undefined) => void = () => undefined;
+  /** Called after every layout (rows may have entered the DOM or been re-rendered): Find's highlights. */
+  onLayout: () => void = () => undefined;
 
   constructor(ctx: Omit<ViewContext, 'sectionText' | 'redraw'>) {
     this.ctx = {
@@ -175,6 +177,36 @@ export class TranscriptView {
     return keys.size;
   }
 
+  /** The rows in the DOM: their keys and elements. */
+  *mountedRows(): Generator<[string, HTMLElement]> {
+    for (const [key, m] of this.mounted) yield [key, m.view.el];
+  }
+
+  /** Whether the transcript has a row with this key. */
+  hasRow(key: string): boolean {
+    return this.rowIndex.has(key);
+  }
+
+  /**
+   * Scrolls the row `key` into the DOM and the viewport's upper third (re-rendering it first when
+   * `refresh`: something it shows was expanded); returns its element.
+   */
+  revealRow(key: string, refresh = false): HTMLElement | undefined {
+    const i = this.rowIndex.get(key);
+    if (i === undefined) return undefined;
+    const m = this.mounted.get(key);
+    if (refresh && m) {
+      this.estimates.delete(key);
+      m.view.update();
+    }
+    this.follow = false;
+    const viewport = this.el.clientHeight || 600;
+    // Twice: rows measured on the way change the row's offset.
+    for (let pass = 0; pass < 2; pass++) this.layout(undefined, Math.max(0, this.offsets[i] - viewport / 3));
+    this.onScroll(this.el.scrollTop);
+    return this.mounted.get(key)?.view.el;
+  }
+
   /** Restores a saved scroll position (undefined: follow the bottom). */
   restoreScroll(scrollTop: number | undefined): void {
     this.follow = scrollTop === undefined;
@@ -210,6 +242,14 @@ export class TranscriptView {
     this.follow = distance <= Math.max(4, this.metrics.lineHeight);
     this.layout(this.anchor());
     this.onScroll(this.follow ? undefined : this.el.scrollTop);
+  }
+
+  /** The section of a markdown block holding the character at `offset`, and where it starts. */
+  sectionAt(turnId: string, blockId: string, offset: number): { part: number; start: number } {
+    const cuts = this.sections.get(blockKey(turnId, blockId))?.cuts ?? [];
+    let part = 0;
+    while (part < cuts.length && cuts[part].at <= offset) part++;
+    return { part, start: part === 0 ? 0 : cuts[part - 1].at };
   }
 
   private sectionText(turnId: string, blockId: string, part: number): string {
@@ -291,6 +331,7 @@ export class TranscriptView {
     this.expectedTop = this.el.scrollTop;
     const distance = this.el.scrollHeight - this.el.clientHeight - this.el.scrollTop;
     this.jump.hidden = this.follow || distance <= this.metrics.lineHeight * 2;
+    this.onLayout();
   }
 
   /** Makes the DOM hold exactly rows [start, end), in order; returns whether rows were created. */

@@ -1,0 +1,453 @@
+/**
+ * Find in a session: a bar over the transcript (Ctrl/Cmd+F, or `den.findInSession` through the
+ * host's `openFind`) that searches the store's transcript fields, not the DOM (the transcript is
+ * windowed: most rows are not in it). Next/previous scrolls the row holding the match into the DOM,
+ * opening a closed thought, event or clipped value first. Highlights are CSS Custom Highlights:
+ * ranges over the rendered text nodes, so the sanitized DOM of agent output is never changed (and
+ * the nodes `patchDom` keeps stay as they were).
+ */
+import { l10n } from '../../core/shared/l10n';
+import { addressKey, parametersText, type FieldAddress } from '../../core/search/fields';
+import { findInFields } from '../../core/search/find';
+import {
+  compileQuery,
+  type CompiledQuery,
+  type MatchRange,
+  type QueryError,
+} from '../../core/search/matcher';
+import { h } from '../shared/dom';
+import type { FindFields } from './find-fields';
+import { blockKey, type Store } from './state';
+import type { TranscriptView } from './transcript-view';
+
+interface Match {
+  address: FieldAddress;
+  range: MatchRange;
+  /** Matches before this one in the same field, and after it. */
+  before: number;
+  after: number;
+}
+
+export interface FindDeps {
+  store: Store;
+  transcript: TranscriptView;
+  fields: FindFields;
+  /** The UI state rows keep across re-renders (open thoughts, expanded values). */
+  expanded: Set<string>;
+  /** Says a text through the panel's live region. */
+  announce(text: string): void;
+}
+
+/** How long a streaming turn's changes wait before the count is done again. */
+const RECOUNT_MS = 150;
+const ALL = 'den-find';
+const CURRENT = 'den-find-current';
+
+/** Where a field's text is shown inside a tool card. */
+const TOOL_REGION: Partial<Record<FieldAddress['kind'], string>> = {
+  'tool-name': '.tool-name',
+  'tool-params': '.tool-params',
+  'tool-log': '.tool-log',
+  'tool-output': '.tool-output-value',
+  error: '.tool-output-value',
+};
+
+function errorText(e: QueryError): string {
+  switch (e.code) {
+    case 'empty':
+      return '';
+    case 'invalid-regex':
+      return l10n.t('Not a valid regular expression: {0}', e.detail);
+    case 'too-long':
+      return l10n.t('The search text is too long.');
+    case 'too-costly':
+      return l10n.t('This pattern could take too long to run (a repeated group or a back-reference).');
+  }
+}
+
+/** Text nodes under `el` joined, with where each starts. */
+function textOf(el: Element): { text: string; nodes: { node: Text; at: number }[] } {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const nodes: { node: Text; at: number }[] = [];
+  let text = '';
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    nodes.push({ node: n as Text, at: text.length });
+    text += (n as Text).data;
+  }
+  return { text, nodes };
+}
+
+/** DOM ranges of `q`'s matches in the text under `el`. */
+function domRanges(el: Element, q: CompiledQuery): Range[] {
+  const { text, nodes } = textOf(el);
+  const out: Range[] = [];
+  if (!text) return out;
+  let i = 0;
+  const locate = (offset: number, end: boolean): [Text, number] => {
+    while (i < nodes.length - 1 && (end ? nodes[i + 1].at < offset : nodes[i + 1].at <= offset)) i++;
+    return [nodes[i].node, offset - nodes[i].at];
+  };
+  for (const m of q.find(text)) {
+    const r = document.createRange();
+    r.setStart(...locate(m.start, false));
+    r.setEnd(...locate(m.end, true));
+    out.push(r);
+  }
+  return out;
+}
+
+interface HighlightRegistry {
+  set(name: string, h: unknown): void;
+  delete(name: string): void;
+}
+
+function registry(): { highlights: HighlightRegistry; make: (ranges: Range[]) => unknown } | undefined {
+  const css = (globalThis as { CSS?: { highlights?: HighlightRegistry } }).CSS;
+  const Ctor = (globalThis as { Highlight?: new (...r: Range[]) => unknown }).Highlight;
+  if (!css?.highlights || !Ctor) return undefined;
+  return { highlights: css.highlights, make: (ranges) => new Ctor(...ranges) };
+}
+
+export class FindBar {
+  readonly el: HTMLElement;
+  private readonly input: HTMLInputElement;
+  private readonly count: HTMLElement;
+  private readonly toggles: Record<'matchCase' | 'wholeWord' | 'regex', HTMLButtonElement>;
+  private readonly options = { matchCase: false, wholeWord: false, regex: false };
+  private query: CompiledQuery | undefined;
+  private matches: Match[] = [];
+  private capped = false;
+  private current = -1;
+  private version = -1;
+  private returnFocus: Element | null = null;
+  private recountTimer: ReturnType<typeof setTimeout> | undefined;
+  private highlightFrame = 0;
+
+  constructor(private readonly deps: FindDeps) {
+    this.input = h('input', {
+      class: 'find-input',
+      attrs: { type: 'text', 'aria-label': l10n.t('Find'), placeholder: l10n.t('Find'), spellcheck: 'false' },
+      on: { input: () => this.run(true) },
+    }) as HTMLInputElement;
+    const toggle = (key: keyof typeof this.options, label: string, text: string): HTMLButtonElement =>
+      h('button', {
+        class: 'find-toggle',
+        text,
+        attrs: { type: 'button', 'aria-pressed': 'false', 'aria-label': label, title: label },
+        on: { click: () => this.toggle(key) },
+      }) as HTMLButtonElement;
+    this.toggles = {
+      matchCase: toggle('matchCase', l10n.t('Match Case (Alt+C)'), 'Aa'),
+      wholeWord: toggle('wholeWord', l10n.t('Match Whole Word (Alt+W)'), 'ab'),
+      regex: toggle('regex', l10n.t('Use Regular Expression (Alt+R)'), '.*'),
+    };
+    this.count = h('span', { class: 'find-count', attrs: { 'aria-hidden': 'true' } });
+    const nav = (label: string, icon: string, step: number): HTMLElement =>
+      h('button', {
+        class: 'find-nav',
+        text: icon,
+        attrs: { type: 'button', 'aria-label': label, title: label },
+        on: { click: () => this.step(step) },
+      });
+    this.el = h(
+      'div',
+      { class: 'find-bar', attrs: { role: 'search', 'aria-label': l10n.t('Find in session') } },
+      [
+        this.input,
+        this.toggles.matchCase,
+        this.toggles.wholeWord,
+        this.toggles.regex,
+        this.count,
+        nav(l10n.t('Previous Match (Shift+Enter)'), '↑', -1),
+        nav(l10n.t('Next Match (Enter)'), '↓', 1),
+        h('button', {
+          class: 'find-close',
+          text: '×',
+          attrs: { type: 'button', 'aria-label': l10n.t('Close (Escape)'), title: l10n.t('Close (Escape)') },
+          on: { click: () => this.close() },
+        }),
+      ],
+    );
+    this.el.hidden = true;
+    this.el.addEventListener('keydown', (e) => this.barKey(e));
+    deps.transcript.onLayout = () => this.scheduleHighlights();
+  }
+
+  /** What the `probe` digest says of the bar (absent while it is closed). */
+  digest(): { query: string; count: string } | undefined {
+    return this.isOpen ? { query: this.input.value, count: this.count.textContent ?? '' } : undefined;
+  }
+
+  get isOpen(): boolean {
+    return !this.el.hidden;
+  }
+
+  /** Opens the bar (or focuses it), with `query` typed in when given. */
+  open(query?: string): void {
+    const active = document.activeElement;
+    if (!this.isOpen || !this.el.contains(active))
+      this.returnFocus = this.el.contains(active) ? null : active;
+    this.el.hidden = false;
+    if (query !== undefined) this.input.value = query;
+    this.input.focus();
+    this.input.select();
+    this.run(true);
+  }
+
+  close(): void {
+    if (!this.isOpen) return;
+    this.el.hidden = true;
+    this.query = undefined;
+    this.matches = [];
+    this.current = -1;
+    this.clearHighlights();
+    const back = this.returnFocus;
+    this.returnFocus = null;
+    if (back instanceof HTMLElement && back.isConnected && back !== document.body) back.focus();
+    else this.deps.transcript.el.focus();
+  }
+
+  /** Keys anywhere in the panel: Ctrl/Cmd+F opens, F3 / Shift+F3 move while open. */
+  globalKey(e: KeyboardEvent): void {
+    const mod = e.ctrlKey || e.metaKey;
+    if (mod && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'f') {
+      e.preventDefault();
+      this.open();
+    } else if (e.key === 'F3' && this.isOpen) {
+      e.preventDefault();
+      this.step(e.shiftKey ? -1 : 1);
+    }
+  }
+
+  /** The store changed: the fields follow; a streaming turn's count is done again shortly. */
+  storeChanged(): void {
+    if (!this.isOpen || !this.query || this.deps.fields.version === this.version) return;
+    if (this.recountTimer) return;
+    this.recountTimer = setTimeout(() => {
+      this.recountTimer = undefined;
+      if (this.isOpen) this.run(false);
+    }, RECOUNT_MS);
+  }
+
+  private barKey(e: KeyboardEvent): void {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      this.close();
+    } else if (e.key === 'Enter' && e.target === this.input) {
+      e.preventDefault();
+      this.step(e.shiftKey ? -1 : 1);
+    } else if (e.altKey && !e.ctrlKey && !e.metaKey) {
+      const key = ({ c: 'matchCase', w: 'wholeWord', r: 'regex' } as const)[e.key.toLowerCase()];
+      // Alt+letter may type a character on some layouts: `code` says which key it was.
+      const byCode = ({ KeyC: 'matchCase', KeyW: 'wholeWord', KeyR: 'regex' } as const)[e.code];
+      const which = byCode ?? key;
+      if (which) {
+        e.preventDefault();
+        this.toggle(which);
+      }
+    }
+  }
+
+  private toggle(key: keyof typeof this.options): void {
+    this.options[key] = !this.options[key];
+    this.toggles[key].setAttribute('aria-pressed', String(this.options[key]));
+    this.run(true);
+  }
+
+  /**
+   * Runs the query over the fields. `fresh`: the query changed, go to the first match; else (a
+   * recount while a turn streams) stay on the current match.
+   */
+  private run(fresh: boolean): void {
+    const q = compileQuery(this.input.value, this.options);
+    this.version = this.deps.fields.version;
+    const keep = fresh ? undefined : this.matches[this.current];
+    this.matches = [];
+    this.capped = false;
+    if (!q.ok) {
+      this.query = undefined;
+      this.current = -1;
+      this.input.setAttribute('aria-invalid', String(q.code !== 'empty'));
+      this.setCount(errorText(q), q.code !== 'empty');
+      this.scheduleHighlights();
+      return;
+    }
+    this.input.removeAttribute('aria-invalid');
+    this.query = q;
+    const r = findInFields(this.deps.fields.fields(), q);
+    this.capped = r.capped;
+    for (const fm of r.matches) {
+      fm.ranges.forEach((range, i) =>
+        this.matches.push({ address: fm.address, range, before: i, after: fm.ranges.length - 1 - i }),
+      );
+    }
+    if (keep) {
+      const k = addressKey(keep.address);
+      const same = this.matches.findIndex(
+        (m) => addressKey(m.address) === k && m.range.start === keep.range.start,
+      );
+      this.current = same >= 0 ? same : Math.min(this.current, this.matches.length - 1);
+      this.showCount();
+      this.scheduleHighlights();
+      return;
+    }
+    this.current = this.matches.length > 0 ? 0 : -1;
+    this.showCount();
+    if (this.current >= 0) this.reveal();
+    else this.scheduleHighlights();
+  }
+
+  private step(by: number): void {
+    if (!this.isOpen) return;
+    if (this.deps.fields.version !== this.version) this.run(false);
+    const n = this.matches.length;
+    if (n === 0) return;
+    this.current = (((this.current + by) % n) + n) % n;
+    this.showCount();
+    this.reveal();
+  }
+
+  private showCount(): void {
+    const n = this.matches.length;
+    if (n === 0) this.setCount(l10n.t('No results'), false);
+    else
+      this.setCount(
+        this.capped
+          ? l10n.t('{0} of more than {1}', this.current + 1, n)
+          : l10n.t('{0} of {1}', this.current + 1, n),
+        false,
+      );
+  }
+
+  private setCount(text: string, error: boolean): void {
+    if (this.count.textContent === text) return;
+    this.count.textContent = text;
+    this.count.classList.toggle('find-error', error);
+    if (text) this.deps.announce(text);
+  }
+
+  /** The row showing a field, the part of it the field is in, and what to open so it shows. */
+  private locate(m: Match): { key: string; region?: string; open: string[] } {
+    const { store, transcript } = this.deps;
+    const a = m.address;
+    const turn = store.turn(a.turnId);
+    const open: string[] = [];
+    if (a.blockId !== undefined) {
+      const bkey = blockKey(a.turnId, a.blockId);
+      const b = store.block(a.turnId, a.blockId);
+      if (b?.type === 'markdown') {
+        const { part } = transcript.sectionAt(a.turnId, a.blockId, m.range.start);
+        return { key: `m\u0000${bkey}\u0000${part}`, open };
+      }
+      if (b?.type === 'thought' || b?.type === 'generic') open.push(`open\u0000${bkey}`);
+      if (b?.type === 'tool') {
+        if (a.kind === 'tool-params') {
+          let at = 0;
+          for (const [k, v] of Object.entries(b.parameters)) {
+            const len = parametersText({ [k]: v }).length + 1;
+            if (m.range.start < at + len) {
+              open.push(`param\u0000${bkey}\u0000${k}`);
+              break;
+            }
+            at += len;
+          }
+        } else if (a.kind === 'tool-output' || a.kind === 'error') open.push(`output\u0000${bkey}`);
+      }
+      const key = `b\u0000${bkey}`;
+      if (transcript.hasRow(key))
+        return { key, region: b?.type === 'tool' ? TOOL_REGION[a.kind] : undefined, open };
+      return { key: `u\u0000${a.turnId}`, open: [] };
+    }
+    const userFiles = turn?.header.userMessage.files.length ?? 0;
+    if (a.kind === 'user' || (a.kind === 'file' && a.index < userFiles))
+      return { key: `u\u0000${a.turnId}`, open };
+    if (a.kind === 'plan') return { key: `p\u0000${a.turnId}`, open };
+    if (a.kind === 'file' && transcript.hasRow(`f\u0000${a.turnId}`))
+      return { key: `f\u0000${a.turnId}`, open };
+    return { key: `s\u0000${a.turnId}`, open };
+  }
+
+  /** Scrolls the current match's row into the DOM and view, opened where the match is closed away. */
+  private reveal(): void {
+    const m = this.matches[this.current];
+    if (!m) return;
+    const { key, open } = this.locate(m);
+    let refresh = false;
+    for (const k of open) {
+      if (!this.deps.expanded.has(k)) {
+        this.deps.expanded.add(k);
+        refresh = true;
+      }
+    }
+    const row = this.deps.transcript.revealRow(key, refresh);
+    if (row instanceof HTMLDetailsElement && open.some((k) => k.startsWith('open\u0000'))) row.open = true;
+    const current = this.highlight();
+    if (!current) return;
+    const box = this.deps.transcript.el.getBoundingClientRect();
+    const r = current.getBoundingClientRect();
+    if (r.top < box.top || r.bottom > box.bottom) {
+      this.deps.transcript.el.scrollTop += r.top - box.top - box.height / 3;
+    }
+  }
+
+  private scheduleHighlights(): void {
+    if (this.highlightFrame) return;
+    this.highlightFrame = requestAnimationFrame(() => {
+      this.highlightFrame = 0;
+      this.highlight();
+    });
+  }
+
+  private clearHighlights(): void {
+    const reg = registry();
+    reg?.highlights.delete(ALL);
+    reg?.highlights.delete(CURRENT);
+  }
+
+  /** Highlights every match in the rows in the DOM; returns the current match's range, if shown. */
+  private highlight(): Range | undefined {
+    const reg = registry();
+    const q = this.query;
+    if (!reg || !q || !this.isOpen) {
+      this.clearHighlights();
+      return undefined;
+    }
+    const all: Range[] = [];
+    let current: Range | undefined;
+    const m = this.matches[this.current];
+    const target = m ? this.locate(m) : undefined;
+    for (const [key, el] of this.deps.transcript.mountedRows()) {
+      const regions = el.matches('.block-tool')
+        ? [...el.querySelectorAll('.tool-name, .tool-params, .tool-log, .tool-output-value')]
+        : [el];
+      for (const region of regions) {
+        const ranges = domRanges(region, q);
+        for (const r of ranges) all.push(r);
+        if (!m || !target || key !== target.key || ranges.length === 0) continue;
+        if (target.region ? !region.matches(target.region) : region !== el) continue;
+        // A log shows only its end: count from the end there; elsewhere from the start.
+        current =
+          m.address.kind === 'tool-log'
+            ? ranges[ranges.length - 1 - m.after]
+            : ranges[Math.min(this.ordinalInRow(m), ranges.length - 1)];
+      }
+    }
+    reg.highlights.set(ALL, reg.make(all));
+    if (current) reg.highlights.set(CURRENT, reg.make([current]));
+    else reg.highlights.delete(CURRENT);
+    return current;
+  }
+
+  /** Matches of the same field before `m` that its row shows too (a markdown section: from its start). */
+  private ordinalInRow(m: Match): number {
+    const a = m.address;
+    if (a.blockId === undefined || this.deps.store.block(a.turnId, a.blockId)?.type !== 'markdown')
+      return m.before;
+    const { start } = this.deps.transcript.sectionAt(a.turnId, a.blockId, m.range.start);
+    let n = 0;
+    for (let i = this.current - m.before; i < this.current; i++)
+      if (this.matches[i].range.start >= start) n++;
+    return n;
+  }
+}

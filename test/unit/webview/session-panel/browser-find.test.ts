@@ -1,0 +1,171 @@
+/**
+ * Find in a session, in real (headless) Chromium: the bar opens with Ctrl+F or the host's `openFind`,
+ * counts matches in the whole transcript (rows windowed out of the DOM too), scrolls to them and
+ * highlights them (CSS Custom Highlights over the sanitized text), opens a closed thought, words a
+ * bad pattern, recounts while a turn streams, and gives the focus back on Escape.
+ */
+import assert from 'node:assert/strict';
+import type { Block } from '../../../../src/core/transcript/model';
+import type { Delta } from '../../../../src/protocol/session-panel/messages';
+import { waitFor } from '../../../support/wait';
+import {
+  closeBrowser,
+  openHarness,
+  recordDialogs,
+  started,
+  toolBlock,
+  type Harness,
+} from './browser-harness';
+import { AGENT } from './helpers';
+
+after(closeBrowser);
+
+/** The text of the current highlight and the block id of the row holding it ('' when none). */
+async function current(h: Harness): Promise<{ text: string; block: string }> {
+  return h.page.evaluate(() => {
+    const reg = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights;
+    const hl = reg.get('den-find-current');
+    const r = hl ? [...hl][0] : undefined;
+    if (!r) return { text: '', block: '' };
+    const node = r.startContainer;
+    const el = node instanceof Element ? node : node.parentElement;
+    return { text: r.toString(), block: el?.closest('[data-block-id]')?.getAttribute('data-block-id') ?? '' };
+  });
+}
+
+const count = (h: Harness): Promise<string> => h.page.locator('.find-count').innerText();
+
+async function countIs(h: Harness, text: string): Promise<void> {
+  await waitFor(`the count "${text}"`, async () => (await count(h)) === text, { intervalMs: 30 });
+}
+
+function tools(n: number, special: Record<number, string>): Delta[] {
+  const deltas: Delta[] = [];
+  for (let i = 0; i < n; i++)
+    deltas.push({
+      type: 'block',
+      turnId: AGENT,
+      block: toolBlock(`tool:run:${i}`, special[i] ?? `line ${i}\n`),
+    });
+  return deltas;
+}
+
+describe('webview: Find in a session (Chromium)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+
+  afterEach(async () => {
+    await h?.close();
+  });
+
+  it('opens with Ctrl+F, counts every match and scrolls a windowed-out row into view, highlighted', async () => {
+    h = await openHarness({ height: 600 });
+    const next = await started(h);
+    await h.send(next(tools(400, { 5: 'found the needle here\n', 300: 'another Needle\n' })));
+    await h.probe();
+    assert.equal(await h.page.locator('[data-block-id="tool:run:5"]').count(), 0, 'windowed out at first');
+    await h.page.locator('#transcript').focus();
+    await h.page.keyboard.press('Control+f');
+    assert.equal(await h.page.locator('.find-bar').isVisible(), true);
+    assert.equal(await h.page.evaluate(() => document.activeElement?.className), 'find-input');
+    await h.page.keyboard.type('needle');
+    await countIs(h, '1 of 2');
+    assert.equal(await h.page.locator('[data-block-id="tool:run:5"]').count(), 1, 'scrolled into the DOM');
+    assert.deepEqual(await current(h), { text: 'needle', block: 'tool:run:5' });
+    assert.ok(await h.page.locator('[data-block-id="tool:run:5"]').isVisible());
+    await h.page.keyboard.press('Enter');
+    await countIs(h, '2 of 2');
+    assert.deepEqual(await current(h), { text: 'Needle', block: 'tool:run:300' });
+    await h.page.keyboard.press('Shift+Enter');
+    await countIs(h, '1 of 2');
+    await h.page.keyboard.press('F3');
+    await countIs(h, '2 of 2');
+    // Match case: only the lower-case one is left.
+    await h.page.keyboard.press('Alt+c');
+    assert.equal(await h.page.locator('.find-toggle').first().getAttribute('aria-pressed'), 'true');
+    await countIs(h, '1 of 1');
+    assert.deepEqual(await current(h), { text: 'needle', block: 'tool:run:5' });
+    await waitFor('the count announced', () =>
+      h.page.evaluate(() => document.getElementById('live-region')?.textContent?.includes('1 of 1')),
+    );
+  });
+
+  it('opens a closed thought holding the match', async () => {
+    h = await openHarness({ height: 600 });
+    const next = await started(h);
+    const thought: Block = {
+      type: 'thought',
+      id: 'th:1',
+      text: 'Consider the secret plan first',
+      final: true,
+    };
+    await h.send(next([{ type: 'block', turnId: AGENT, block: thought }, ...tools(200, {})]));
+    await h.probe();
+    await h.page.locator('#transcript').focus();
+    await h.page.keyboard.press('Control+f');
+    await h.page.keyboard.type('secret');
+    await countIs(h, '1 of 1');
+    assert.equal(
+      await h.page.locator('details[data-block-id="th:1"]').evaluate((e) => (e as HTMLDetailsElement).open),
+      true,
+    );
+    await waitFor('the thought highlighted', async () => (await current(h)).block === 'th:1', {
+      intervalMs: 30,
+    });
+    assert.equal((await current(h)).text, 'secret');
+  });
+
+  it('words a bad regular expression and gives the focus back on Escape', async () => {
+    h = await openHarness();
+    await started(h);
+    await h.probe();
+    await h.page.locator('#composer-input').focus();
+    await h.page.keyboard.press('Control+f');
+    await h.page.keyboard.press('Alt+r');
+    assert.equal(await h.page.locator('.find-toggle').nth(2).getAttribute('aria-pressed'), 'true');
+    await h.page.keyboard.type('(unclosed');
+    await waitFor('the error', async () => /Not a valid regular expression/.test(await count(h)), {
+      intervalMs: 30,
+    });
+    assert.equal(await h.page.locator('.find-input').getAttribute('aria-invalid'), 'true');
+    await h.page.keyboard.press('Escape');
+    assert.equal(await h.page.locator('.find-bar').isHidden(), true);
+    assert.equal(await h.page.evaluate(() => document.activeElement?.id), 'composer-input');
+  });
+
+  it('keeps the count current while a turn streams', async () => {
+    h = await openHarness();
+    const next = await started(h);
+    await h.send(next(tools(3, { 1: 'a needle\n' })));
+    await h.probe();
+    // the host's `openFind` takes the next seq (an empty batch is only a way to number it)
+    await h.send({ type: 'openFind', seq: next([]).seq, query: 'needle' });
+    await countIs(h, '1 of 1');
+    await h.send(
+      next([
+        { type: 'append', turnId: AGENT, blockId: 'tool:run:2', text: 'needle again\n', stream: 'stdout' },
+      ]),
+    );
+    await countIs(h, '1 of 2');
+  });
+
+  it('highlights agent text holding HTML without making it markup', async () => {
+    h = await openHarness();
+    const dialogs = recordDialogs(h.page);
+    const next = await started(h);
+    const md: Block = {
+      type: 'markdown',
+      id: 'md:1',
+      text: 'Look: <img src=x onerror=alert(1)> and <b>needle</b> <script>alert(2)</script>',
+      final: true,
+    };
+    await h.send(next([{ type: 'block', turnId: AGENT, block: md }]));
+    await h.probe();
+    await h.page.keyboard.press('Control+f');
+    await h.page.keyboard.type('needle');
+    await countIs(h, '1 of 1');
+    await waitFor('the highlight', async () => (await current(h)).text === 'needle', { intervalMs: 30 });
+    assert.equal(await h.page.locator('#transcript img, #transcript script, #transcript b').count(), 0);
+    assert.deepEqual(dialogs, []);
+  });
+});
