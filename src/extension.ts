@@ -48,6 +48,7 @@ import { StatusBar } from './editor/sessions-view/status-bar';
 import { PasscodeStore } from './editor/webtasks/passcode-store';
 import { WEB_TASK_VIEW_TYPE } from './editor/webtasks/webtask-panel';
 import { WebTasks } from './editor/webtasks/web-tasks';
+import { createSessionSearch, type SessionSearch } from './editor/search/session-search';
 import { registerIntegrations, type IntegrationsHandle } from './editor/integrations/register';
 
 export type * from './editor/api/types';
@@ -89,6 +90,8 @@ export interface DenTestInternals extends DenExtensionApi {
   /** A task run as several sessions: the groups, the Attempts view. */
   readonly attempts: Attempts;
   readonly attemptsTree: AttemptsTreeProvider;
+  /** Search in Sessions: the local index of session contents, its feeder and QuickPick. */
+  readonly search: SessionSearch;
   /** How long `activate` took, in ms (reported by the integration tests). */
   readonly activationMs: number;
 }
@@ -408,6 +411,16 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     attemptStore.onDidChange(() => sessions.setAttemptMark((id) => attempts.markOf(id))),
     ...registerAttemptCommands({ connection, attempts, tree: attemptsTree, open: (id) => panels.open(id) }),
   );
+  // Search in Sessions: the index fills in the background after the tree's first paint.
+  const search = createSessionSearch({
+    context,
+    connection,
+    registry,
+    sessions,
+    open: (id) => panels.open(id),
+    logger,
+  });
+  context.subscriptions.push(search, ...search.commands());
   const api = createDenApi({
     connection,
     registry,
@@ -446,6 +459,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     reviewActions,
     attempts,
     attemptsTree,
+    search,
     activationMs,
   });
   return api;
