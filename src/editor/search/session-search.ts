@@ -60,6 +60,8 @@ export interface SearchArgs extends MatchOptions {
 export class SessionSearch implements vscode.Disposable {
   readonly index: SessionSearchIndex;
   readonly feeder: IndexFeeder;
+  /** The index's folder. */
+  readonly dir: string;
   readonly #deps: SessionSearchDeps;
   readonly #subscriptions: { dispose(): void }[] = [];
   #started?: Promise<number>;
@@ -71,6 +73,7 @@ export class SessionSearch implements vscode.Disposable {
 
   constructor(deps: SessionSearchDeps) {
     this.#deps = deps;
+    this.dir = deps.dir;
     const mb = deps.maxMegabytes();
     const maxBytes = mb !== undefined && Number.isFinite(mb) && mb > 0 ? mb * MB : DEFAULT_SEARCH_INDEX_BYTES;
     this.index = new SessionSearchIndex({ store: folderStore(deps.dir), maxBytes });
