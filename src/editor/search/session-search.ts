@@ -94,7 +94,7 @@ export class SessionSearch implements vscode.Disposable {
   start(): Promise<number> {
     if (this.#startTimer) clearTimeout(this.#startTimer);
     this.#startTimer = undefined;
-    this.#started ??= new Promise<number>((resolve) => setTimeout(resolve, 0)).then(() =>
+    this.#started ??= new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() =>
       this.feeder.indexCache(),
     );
     return this.#started;

@@ -42,7 +42,8 @@ describe('model/search/result-rows', () => {
       { kind: 'note', text: 'No match in the 1 session indexed on this machine.' },
     ]);
     const capped = searchRows(await index.search('aaa', {}, { maxHits: 2 }), 1);
-    assert.match(capped.at(-1)?.kind === 'note' ? capped.at(-1)!.text : '', /first 2 matches/);
+    const last = capped.at(-1);
+    assert.match(last?.kind === 'note' ? last.text : '', /first 2 matches/);
     const bad = searchRows(await index.search('(', { regex: true }), 1);
     assert.equal(bad.length, 1);
     assert.match(bad[0].kind === 'note' ? bad[0].text : '', /^Not a valid regular expression: .+/);
