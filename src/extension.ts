@@ -50,6 +50,7 @@ import { StatusBar } from './editor/sessions-view/status-bar';
 import { PasscodeStore } from './editor/webtasks/passcode-store';
 import { WEB_TASK_VIEW_TYPE } from './editor/webtasks/webtask-panel';
 import { WebTasks } from './editor/webtasks/web-tasks';
+import { createSessionSearch, type SessionSearch } from './editor/search/session-search';
 import { registerIntegrations, type IntegrationsHandle } from './editor/integrations/register';
 
 export type * from './editor/api/types';
@@ -95,6 +96,8 @@ export interface DenTestInternals extends DenExtensionApi {
   /** A task run as several sessions: the groups, the Attempts view. */
   readonly attempts: Attempts;
   readonly attemptsTree: AttemptsTreeProvider;
+  /** Search in Sessions: the local index of session contents, its feeder and QuickPick. */
+  readonly search: SessionSearch;
   /** How long `activate` took, in ms (reported by the integration tests). */
   readonly activationMs: number;
 }
@@ -432,6 +435,16 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
       open: (id, turn) => panels.open(id, turn ? { turn } : {}),
     }),
   );
+  // Search in Sessions: the index fills in the background after the tree's first paint.
+  const search = createSessionSearch({
+    context,
+    connection,
+    registry,
+    sessions,
+    open: (id) => panels.open(id),
+    logger,
+  });
+  context.subscriptions.push(search, ...search.commands());
   const api = createDenApi({
     connection,
     registry,
@@ -472,6 +485,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     reviewActions,
     attempts,
     attemptsTree,
+    search,
     activationMs,
   });
   return api;

@@ -262,9 +262,9 @@ describe('A person works with the Sessions view (emulator, packaged .vsix)', fun
     return emu;
   }
 
-  it('shows only the matching sessions after "Den: Search Sessions", and all again after "Clear Session Search"', async () => {
-    await runCommand(page, 'Den: Search Sessions');
-    await answerInputBox(page, 'Den: Search Sessions', 'data');
+  it('shows only the matching sessions after "Den: Search Session Titles…", and all again after "Clear Session Search"', async () => {
+    await runCommand(page, 'Den: Search Session Titles');
+    await answerInputBox(page, 'Den: Search Session Titles', 'data');
     const titles = await waitFor('only the sessions matching "data"', () => sessionTitles(page), {
       ...UI_WAIT,
       until: (t) => t.length === 1,

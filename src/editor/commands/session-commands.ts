@@ -39,7 +39,7 @@ export function registerSessionCommands(
         const q =
           text ??
           (await vscode.window.showInputBox({
-            title: l10n.t('Den: Search Sessions'),
+            title: l10n.t('Den: Search Session Titles'),
             prompt: l10n.t('Show sessions whose title contains this text (empty shows all)'),
             value: tree.filter ?? '',
           }));

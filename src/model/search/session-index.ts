@@ -398,6 +398,11 @@ export class SessionSearchIndex {
     return { sessions: this.#entries.size, bytes };
   }
 
+  /** When a session was last put or touched (Unix ms); undefined when not indexed. */
+  usedAt(sessionId: string): number | undefined {
+    return this.#entries.get(sessionId)?.usedAt;
+  }
+
   has(sessionId: string): boolean {
     return this.#entries.has(sessionId);
   }

@@ -62,8 +62,11 @@ export class TranscriptCache {
     this.#clock = options.clock ?? systemClock;
   }
 
-  /** The cached transcript of a session; undefined when missing, unreadable or not this version. */
-  async read(sessionId: string): Promise<Transcript | undefined> {
+  /**
+   * The cached transcript of a session; undefined when missing, unreadable or not this version.
+   * Reading marks it used (evicted last) unless `touch` is false (the search index reads so).
+   */
+  async read(sessionId: string, options: { touch?: boolean } = {}): Promise<Transcript | undefined> {
     const file = this.#fileOf(sessionId);
     if (!file) return undefined;
     let text: string;
@@ -78,6 +81,7 @@ export class TranscriptCache {
       await this.remove(sessionId);
       return undefined;
     }
+    if (options.touch === false) return t;
     const now = new Date();
     await fs.utimes(file, now, now).catch(() => undefined);
     this.#entries?.set(path.basename(file), { size: Buffer.byteLength(text), usedAt: now.getTime() });
@@ -138,6 +142,20 @@ export class TranscriptCache {
     if (!file) return;
     this.#entries?.delete(path.basename(file));
     await fs.rm(file, { force: true }).catch(() => undefined);
+  }
+
+  /** The sessions cached, as the folder holds them now, each with its last write or use (Unix ms). */
+  async list(): Promise<{ sessionId: string; usedAt: number }[]> {
+    this.#entries = undefined;
+    const out: { sessionId: string; usedAt: number }[] = [];
+    for (const [name, e] of await this.#scan()) {
+      try {
+        out.push({ sessionId: decodeURIComponent(name.slice(0, -SUFFIX.length)), usedAt: e.usedAt });
+      } catch {
+        // not a name this cache wrote
+      }
+    }
+    return out;
   }
 
   /** Total bytes of the cached files, as last seen. */

@@ -77,6 +77,28 @@ describe('TranscriptCache', () => {
     assert.equal(fs.readdirSync(dir).length, 3);
   });
 
+  it('lists the sessions the folder holds (ids decoded, also those another window wrote), with their last use', async () => {
+    const cache = new TranscriptCache({ dir });
+    for (const id of ['plain', '../escape', 'a/b']) await cache.write(id, transcript(id));
+    await new TranscriptCache({ dir }).write('other-window', transcript('other-window'));
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'not a transcript');
+    const listed = await cache.list();
+    assert.deepEqual(listed.map((e) => e.sessionId).sort(), ['../escape', 'a/b', 'other-window', 'plain']);
+    for (const e of listed) assert.ok(e.usedAt > 0);
+  });
+
+  it("a read with touch: false leaves the file's last use as it was", async () => {
+    const cache = new TranscriptCache({ dir });
+    await cache.write('s', transcript('s'));
+    const file = path.join(dir, 's.json');
+    const old = new Date(2020, 0, 1);
+    fs.utimesSync(file, old, old);
+    assert.equal((await cache.read('s', { touch: false }))?.sessionId, 's');
+    assert.equal(fs.statSync(file).mtimeMs, old.getTime());
+    await cache.read('s');
+    assert.ok(fs.statSync(file).mtimeMs > old.getTime());
+  });
+
   it('evicts the least recently used files when the total exceeds the cap, keeping the newest write', async () => {
     const one = sizeOf(transcript('s0'));
     const cache = new TranscriptCache({ dir, maxBytes: Math.floor(one * 3.5) });
