@@ -177,9 +177,14 @@ describe('the package (.vsix)', function () {
       'den.rejectHunk',
       'den.sendFileToAgent',
     ]);
-    // the hunk keys only where an agent's file (the review diff's right side) has the focus
+    // the hunk keys only where an agent's file (the review diff's right side) has the focus, or a
+    // file of Review Changes' multi-file diff (den.hunkReview: resourceScheme does not name it there)
     for (const k of keys.filter((k) => /Hunk$/.test(k.command))) {
-      assert.equal(k.when, 'resourceScheme == den-session && editorTextFocus', k.command);
+      assert.equal(
+        k.when,
+        'editorTextFocus && resourceScheme == den-session || editorTextFocus && den.hunkReview',
+        k.command,
+      );
     }
     const chords = keys.map((k) => k.key);
     assert.equal(new Set(chords).size, chords.length - 1, 'only ctrl+alt+a is shared (by context)');
