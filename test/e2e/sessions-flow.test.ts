@@ -83,10 +83,22 @@ async function pickColorTheme(page: Page, name: string): Promise<string> {
 
 async function expand(row: Locator): Promise<void> {
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
-  await waitFor('the row expanded', () => row.getAttribute('aria-expanded'), {
-    ...UI_WAIT,
-    until: (v) => v === 'true',
-  });
+  // A click that lands while the row is redrawn focuses it without expanding it (seen once); then
+  // the keyboard expands it: Right on the focused row only ever expands (unlike a second click).
+  const expanded = async (): Promise<string | null> => {
+    const state = await row.getAttribute('aria-expanded');
+    if (state !== 'true' && (await isFocusedInFocusedTree(row)))
+      await row.page().keyboard.press('ArrowRight');
+    return state;
+  };
+  await waitFor('the row expanded', expanded, { ...UI_WAIT, until: (v) => v === 'true' });
+}
+
+/** Whether the row is the focused row of a tree that has the keyboard focus. */
+function isFocusedInFocusedTree(row: Locator): Promise<boolean> {
+  return row.evaluate(
+    (e) => e.classList.contains('focused') && !!e.closest('.monaco-list')?.contains(document.activeElement),
+  );
 }
 
 /** The URL, then the key, through the commands a person runs (the key goes to SecretStorage). */

@@ -303,11 +303,31 @@ export async function contextMenuAction(page: Page, item: string | Locator, acti
   const entry = menu.locator('.action-item', {
     has: page.locator('.action-label', { hasText: new RegExp(`^${escapeRegExp(action)}$`) }),
   });
-  await (typeof item === 'string' ? treeItem(page, item) : item).click({ button: 'right' });
+  if (typeof item === 'string') await rightClickTreeItem(page, item, menu);
+  else await item.click({ button: 'right' });
   await entry.waitFor({ state: 'visible' });
   // A context menu ignores mouse-ups for a moment after it opens (VS Code's `runOnceToEnableMouseUp`),
   // so a click that comes too soon leaves it open: click again until it closes.
   await retryUntilHidden(menu, () => entry.click());
+}
+
+/**
+ * Right-clicks the tree row labelled `label` and checks the menu opened for that row: a tree's rows are
+ * reused as it re-renders (a refresh, a group loading), so the element found may show another item by
+ * the time the click lands (seen: the menu opened on a "Today" group row). The row a right-click
+ * focuses is the one the menu acts on; on any other, the menu is closed and the click tried again.
+ */
+async function rightClickTreeItem(page: Page, label: string, menu: Locator): Promise<void> {
+  const focused = page.locator('.part.sidebar [role="treeitem"].focused');
+  let got = '';
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await treeItem(page, label).click({ button: 'right' });
+    await menu.waitFor({ state: 'visible' });
+    got = (await focused.first().getAttribute('aria-label')) ?? '';
+    if (got.startsWith(label)) return;
+    await retryUntilHidden(menu, () => page.keyboard.press('Escape'));
+  }
+  throw new Error(`a right-click on "${label}" kept opening the menu of another row ("${got}")`);
 }
 
 /** The modal dialog (`showWarningMessage(..., { modal: true })`) currently shown. */

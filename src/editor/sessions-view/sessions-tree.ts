@@ -260,7 +260,9 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
     if (n) return this.#tree.children(n);
     const shown = await this.model.loadForView();
     await this.#keysApplied;
-    return shown ? this.#tree.roots() : [];
+    if (shown) return this.#tree.roots();
+    this.#tree.drewNoRoots();
+    return [];
   }
 
   /** Does what the model says changed: redraws, the message, the description, the context keys. */

@@ -4,6 +4,7 @@ import { formatCount, l10n } from '../../core/shared/l10n';
 import type { Logger } from '../../core/shared/log';
 import type { FileStatus, FileStatuses } from '../session-files/file-status';
 import { presentError } from '../shared/error-text';
+import { rootsKey } from './drawn-roots';
 import { groupOf, groupSessions, type HistoryScope, type SessionGroup } from './history-groups';
 import { RecentIds, type IdStorage } from './recent-ids';
 import type { SessionsChange, SessionsModel, TurnState } from './sessions-model';
@@ -118,6 +119,8 @@ export class SessionsTreeModel {
   readonly #archived: RecentIds;
   #showAll: boolean;
   #elsewhere = 0;
+  /** What the root rows were last drawn from (`rootsKey`); none when the view drew no rows. */
+  #drawnRoots: string | undefined;
   /** The groups last listed at the root, and the time they were grouped by. */
   #grouped = { at: 0, groups: new Map<SessionGroup, Session[]>() };
   /** The turn count each Turns group was last drawn with, so it is redrawn only when that changes. */
@@ -226,7 +229,30 @@ export class SessionsTreeModel {
     this.#elsewhere = this.#showAll || shown === 0 ? 0 : this.#elsewhereCount(at);
     if (this.#elsewhere > 0) out.push(this.#nodes.node({ kind: 'elsewhere' }));
     if (this.list.hasMore) out.push(this.#nodes.node({ kind: 'more' }));
+    this.#drawnRoots = out.length ? rootsKey(groups, this.#elsewhere, this.list.hasMore, at) : undefined;
     return out;
+  }
+
+  /** The view drew no rows (not shown yet, or signed out): the next change redraws. */
+  drewNoRoots(): void {
+    this.#drawnRoots = undefined;
+  }
+
+  /** The redraw part of an update: none when the rows would draw as drawn (after the keys: `afterKeys`). */
+  #redrawUnlessSame(afterKeys = true): Pick<TreeUpdate, 'redraw' | 'redrawAfterKeys'> {
+    const redraw = this.#rootsRedraw();
+    if (!redraw) return {};
+    return afterKeys ? { redraw, redrawAfterKeys: true } : { redraw };
+  }
+
+  /** `'all'` unless the root rows would draw exactly as last drawn (a redraw then only costs). */
+  #rootsRedraw(): 'all' | undefined {
+    if (this.#drawnRoots === undefined) return 'all';
+    const at = this.#now();
+    const groups = groupSessions(this.list.sessions, this.#scope, at);
+    const shown = groups.reduce((n, g) => n + g.sessions.length, 0);
+    const elsewhere = this.#showAll || shown === 0 ? 0 : this.#elsewhereCount(at);
+    return rootsKey(groups, elsewhere, this.list.hasMore, at) === this.#drawnRoots ? undefined : 'all';
   }
 
   /** The `elsewhere` row's count: loaded sessions All Sessions shows and This Workspace does not (as last listed). */
@@ -418,8 +444,7 @@ export class SessionsTreeModel {
         this.#updates.fire({
           message: { text: this.message(this.#problemMessage()) },
           keys: 'welcome',
-          redraw: 'all',
-          redrawAfterKeys: true,
+          ...this.#redrawUnlessSame(),
         });
         return;
     }
@@ -429,7 +454,7 @@ export class SessionsTreeModel {
   #regroup(extra: Pick<TreeUpdate, 'description'> = {}): void {
     this.#updates.fire({
       ...extra,
-      redraw: 'all',
+      ...this.#redrawUnlessSame(false),
       message: { text: this.message(this.#problemMessage()) },
       keys: 'scope',
     });

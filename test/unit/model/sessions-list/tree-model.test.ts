@@ -290,6 +290,31 @@ describe('SessionsTreeModel (the Sessions tree as data)', () => {
     assert.deepEqual(t.parent(row), { kind: 'day', group: 'pinned' });
   });
 
+  it("skips redrawing a reloaded list whose rows would draw the same (a redraw drops a context menu's row)", async () => {
+    api.sessions = [session('a'), session('b')];
+    const t = tree({ storage: memory({ 'den.sessions.showAll': true }) });
+    assert.deepEqual(await shape(t), [['today', ['a', 'b']]]);
+    updates.length = 0;
+    await t.refresh();
+    const settled = updates.at(-1);
+    assert.ok(settled?.keys === 'welcome', 'the reload settled');
+    assert.equal(settled.redraw, undefined, 'the same rows: no second redraw');
+    assert.deepEqual(settled.message, { text: undefined }, 'the message is still set');
+
+    // a session renamed on the server: the reload draws it
+    api.sessions = [session('a', { title: 'renamed' }), session('b')];
+    updates.length = 0;
+    await t.refresh();
+    assert.equal(updates.at(-1)?.redraw, 'all');
+    assert.deepEqual(await shape(t), [['today', ['a', 'b']]]);
+
+    // the view drew nothing (hidden, signed out): the next change redraws even when equal
+    t.drewNoRoots();
+    updates.length = 0;
+    await t.refresh();
+    assert.equal(updates.at(-1)?.redraw, 'all');
+  });
+
   it('redraws a reset list without its message, and regroups once a page more is loaded', async () => {
     api.sessions = Array.from({ length: 5 }, (_, i) => session(`s${i}`));
     const t = tree({ pageSize: 2 });
