@@ -335,7 +335,7 @@ export class FindBar {
   }
 
   /** The row showing a field, the part of it the field is in, and what to open so it shows. */
-  private locate(m: Match): { key: string; region?: string; open: string[] } {
+  private locate(m: Match): { key: string; region?: string; nth?: number; open: string[] } {
     const { store, transcript } = this.deps;
     const a = m.address;
     const turn = store.turn(a.turnId);
@@ -377,8 +377,9 @@ export class FindBar {
     if (a.kind === 'user' || (a.kind === 'file' && a.index < userFiles))
       return { key: `u\u0000${a.turnId}`, open };
     if (a.kind === 'plan') return { key: `p\u0000${a.turnId}`, open };
+    // A changed file: its path in the turn's files row (the n-th of the row's paths).
     if (a.kind === 'file' && transcript.hasRow(`f\u0000${a.turnId}`))
-      return { key: `f\u0000${a.turnId}`, open };
+      return { key: `f\u0000${a.turnId}`, region: '.file-path', nth: a.index - userFiles, open };
     return { key: `s\u0000${a.turnId}`, open };
   }
 
@@ -458,14 +459,20 @@ export class FindBar {
     const m = this.matches[this.current];
     const target = m ? this.locate(m) : undefined;
     for (const [key, el] of this.deps.transcript.mountedRows()) {
+      // Only what the fields hold: a tool's parts, a files row's paths (not its buttons' labels).
       const regions = el.matches('.block-tool')
         ? [...el.querySelectorAll('.tool-name, .tool-params, .tool-log, .tool-output-value')]
-        : [el];
+        : el.matches('.block-files')
+          ? [...el.querySelectorAll('.file-path')]
+          : [el];
+      let nth = -1;
       for (const region of regions) {
         const ranges = domRanges(region, q);
         for (const r of ranges) all.push(r);
-        if (!m || !target || key !== target.key || ranges.length === 0) continue;
+        if (!m || !target || key !== target.key) continue;
         if (target.region ? !region.matches(target.region) : region !== el) continue;
+        nth++;
+        if (ranges.length === 0 || (target.nth !== undefined && nth !== target.nth)) continue;
         // A log shows only its end: count from the end there; elsewhere from the start.
         current =
           m.address.kind === 'tool-log'

@@ -203,6 +203,46 @@ describe('webview: Find in a session (Chromium)', function () {
     assert.equal((await h.posted()).filter((m) => m.type === 'showFullLog').length, 1);
   });
 
+  it("finds a turn's changed files by name and highlights the right path, not the row's buttons", async () => {
+    h = await openHarness({ height: 600 });
+    const next = await started(h);
+    const file = (path: string) => ({ path, change: 'added' as const, key: `k/${path}`, name: path });
+    await h.send(
+      next([
+        ...tools(3, {}),
+        {
+          type: 'files',
+          turnId: AGENT,
+          files: [file('src/review.ts'), file('README.md'), file('test/review.test.ts')],
+        },
+      ]),
+    );
+    await h.probe();
+    await h.page.keyboard.press('Control+f');
+    // "review" is also in the row's "Review Changes" button: not a field, so not highlighted
+    await h.page.keyboard.type('review');
+    await countIs(h, '1 of 2');
+    const path = async (): Promise<string> =>
+      h.page.evaluate(() => {
+        const reg = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights;
+        const r = [...(reg.get('den-find-current') ?? [])][0];
+        return r?.startContainer.parentElement?.closest('.file-path')?.textContent ?? '';
+      });
+    await waitFor('the first path highlighted', async () => (await path()) === 'src/review.ts', {
+      intervalMs: 30,
+    });
+    await h.page.keyboard.press('Enter');
+    await countIs(h, '2 of 2');
+    await waitFor('the second path highlighted', async () => (await path()) === 'test/review.test.ts', {
+      intervalMs: 30,
+    });
+    const highlighted = await h.page.evaluate(() => {
+      const reg = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights;
+      return [...(reg.get('den-find') ?? [])].map((r) => r.startContainer.parentElement?.className ?? '');
+    });
+    assert.deepEqual(highlighted, ['file-path', 'file-path']);
+  });
+
   it('highlights agent text holding HTML without making it markup', async () => {
     h = await openHarness();
     const dialogs = recordDialogs(h.page);
