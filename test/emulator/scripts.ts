@@ -555,8 +555,8 @@ const WORDS =
  * A long working turn of `n` events: `tools` `run_command` calls (start, parameters, 3 log lines,
  * result; every 25th fails with exit 1) spread evenly, each followed by an answer block of its own
  * (markdown chunks filling the rest), a thought after every 10th call; every 100th chunk says
- * `migration` (something rare to find). The steps between `task.phase running` and
- * `task.completed` number `n` (short of it when the tools alone need more).
+ * `migration` (something rare to find). `n` steps in all, from `task.phase running` to
+ * `task.completed` (more when the tools alone need more).
  */
 function toolsTurn(n: number, tools: number): ScriptStep[] {
   const steps: ScriptStep[] = [{ kind: 'task.phase', payload: { phase: 'running', eta_seconds: 60 } }];
