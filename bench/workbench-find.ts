@@ -11,10 +11,11 @@
  *   nothing (the workbench's key → paint).
  * - **Scrolling a 20,000-event session with 2,000 tool calls** top to bottom, a fling (80 % of a
  *   viewport per animation frame) and a fast wheel (240 px per frame), with a Chromium trace
- *   (`devtools.timeline` and the V8 sampler): the renderer main thread's long tasks (≥ 50 ms), the
+ *   (`devtools.timeline`): the renderer main thread's long tasks (≥ 50 ms), the
  *   longest, where their time went (GC, style and layout, paint, script by function), and the frame
  *   intervals. Re-run it after a change to how rows render. The raw traces are written to
- *   `dist/bench/trace-{fling,wheel}-N-chromium.json` (open them in DevTools).
+ *   `dist/bench/trace-{fling,wheel}-N-chromium.json` (open them in DevTools). `DEN_BENCH_PROFILE=1`
+ *   adds the V8 sampler (script by function), which slows the page.
  *
  * `DEN_BENCH_RUNS=N` repeats each (default 3). Timings are reported, never asserted.
  */
@@ -27,6 +28,8 @@ import { currentFindMatch, openSessionFromTree, panelSettled } from '../test/e2e
 import type { TraceEvent } from './workbench-trace';
 
 const RUNS = Number(process.env.DEN_BENCH_RUNS ?? 3);
+/** `DEN_BENCH_PROFILE=1`: the scroll's trace also samples JS (script by function; the sampler slows the page). */
+const PROFILE = process.env.DEN_BENCH_PROFILE === '1';
 const FIND_TASK = '50000 events with 2000 tools: find bench';
 const SCROLL_TASK = '20000 events with 2000 tools: scroll bench';
 const FIND_ID = '5e5510a0-0000-4000-8000-00000000f100';
@@ -263,7 +266,7 @@ function attribute(ev: TraceEvent[], long: TraceEvent[]): Attribution {
     const deltas = data?.timeDeltas ?? [];
     for (let i = 0; i < samples.length; i++) {
       p.t += deltas[i] ?? 0;
-      if (!inLong({ pid: p.pid, tid: e.tid, ts: p.t })) continue;
+      if (!inLong({ pid: p.pid, tid: p.tid, ts: p.t })) continue;
       const n = nodes.get(samples[i]);
       if (!n || ['(idle)', '(program)', '(root)'].includes(n.callFrame.functionName)) continue;
       const key = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop() ?? ''}`;
@@ -304,7 +307,7 @@ async function scrollRun(
       'disabled-by-default-devtools.timeline',
       'toplevel',
       'v8',
-      'disabled-by-default-v8.cpu_profiler',
+      ...(PROFILE ? ['disabled-by-default-v8.cpu_profiler'] : []),
     ],
   });
   const seen = await transcript.evaluate(async (el, by) => {

@@ -556,7 +556,7 @@ const WORDS =
  * result; every 25th fails with exit 1) spread evenly, each followed by an answer block of its own
  * (markdown chunks filling the rest), a thought after every 10th call; every 100th chunk says
  * `migration` (something rare to find). `n` steps in all, from `task.phase running` to
- * `task.completed` (more when the tools alone need more).
+ * `task.completed` (fewer tool calls when `n` is too small for them).
  */
 function toolsTurn(n: number, tools: number): ScriptStep[] {
   const steps: ScriptStep[] = [{ kind: 'task.phase', payload: { phase: 'running', eta_seconds: 60 } }];
