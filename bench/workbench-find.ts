@@ -241,17 +241,27 @@ interface ProfileNode {
 function attribute(ev: TraceEvent[], long: TraceEvent[]): Attribution {
   const inLong = (e: { pid: number; tid: number; ts: number }): boolean =>
     long.some((t) => t.pid === e.pid && t.tid === e.tid && e.ts >= t.ts && e.ts < t.ts + (t.dur ?? 0));
-  const sum = (names: RegExp): number =>
-    ev
-      .filter((e) => e.ph === 'X' && names.test(e.name) && inLong(e))
-      .reduce((n, e) => n + (e.dur ?? 0) / 1000, 0);
+  // Only the outermost of nested events (a Paint inside a Paint, a GC phase inside a GC) counts.
+  const sum = (names: RegExp): number => {
+    let ms = 0;
+    const until = new Map<string, number>();
+    for (const e of ev
+      .filter((x) => x.ph === 'X' && names.test(x.name) && inLong(x))
+      .sort((a, b) => a.ts - b.ts)) {
+      const thread = `${e.pid}:${e.tid}`;
+      if (e.ts < (until.get(thread) ?? -1)) continue;
+      until.set(thread, e.ts + (e.dur ?? 0));
+      ms += (e.dur ?? 0) / 1000;
+    }
+    return ms;
+  };
   // CPU profile samples (disabled-by-default-v8.cpu_profiler): chunks of nodes, samples, time deltas.
-  const nodes = new Map<number, ProfileNode>();
+  const nodes = new Map<string, ProfileNode>();
   const self = new Map<string, number>();
   const profiles = new Map<string, { pid: number; tid: number; t: number }>();
   for (const e of ev as (TraceEvent & { id?: string; args?: { data?: Record<string, unknown> } })[]) {
     if (e.name === 'Profile')
-      profiles.set(String(e.id), {
+      profiles.set(`${e.pid}:${String(e.id)}`, {
         pid: e.pid,
         tid: e.tid,
         t: Number((e.args?.data as { startTime?: number })?.startTime ?? e.ts),
@@ -259,22 +269,22 @@ function attribute(ev: TraceEvent[], long: TraceEvent[]): Attribution {
     if (e.name !== 'ProfileChunk') continue;
     const data = e.args?.data as
       { cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] }; timeDeltas?: number[] } | undefined;
-    for (const n of data?.cpuProfile?.nodes ?? []) nodes.set(n.id, n);
-    const p = profiles.get(String(e.id));
+    for (const n of data?.cpuProfile?.nodes ?? []) nodes.set(`${e.pid}:${n.id}`, n);
+    const p = profiles.get(`${e.pid}:${String(e.id)}`);
     if (!p) continue;
     const samples = data?.cpuProfile?.samples ?? [];
     const deltas = data?.timeDeltas ?? [];
     for (let i = 0; i < samples.length; i++) {
       p.t += deltas[i] ?? 0;
       if (!inLong({ pid: p.pid, tid: p.tid, ts: p.t })) continue;
-      const n = nodes.get(samples[i]);
+      const n = nodes.get(`${e.pid}:${samples[i]}`);
       if (!n || ['(idle)', '(program)', '(root)'].includes(n.callFrame.functionName)) continue;
       const key = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop() ?? ''}`;
       self.set(key, (self.get(key) ?? 0) + (deltas[i] ?? 0) / 1000);
     }
   }
   return {
-    gcMs: Math.round(sum(/^(MajorGC|MinorGC|V8\.GCIncrementalMarking|V8\.GCScavenger|V8\.GCFinalizeMC)$/)),
+    gcMs: Math.round(sum(/^(MajorGC|MinorGC|V8\.GCIncrementalMarking|V8\.GCScavenger)$/)),
     styleLayoutMs: Math.round(sum(/^(UpdateLayoutTree|Layout|RecalculateStyles)$/)),
     paintMs: Math.round(sum(/^(Paint|PrePaint|Layerize|Commit)$/)),
     script: [...self]
