@@ -9,10 +9,21 @@ import { benchSessionsPage } from './sessions-page';
 import { benchUpload } from './upload';
 import { benchWebTask } from './webtask';
 import { benchWorkbench, type OpenSteps, type Spread } from './workbench';
+import { benchWorkbenchFind, type KeyTimes } from './workbench-find';
 
 /** Where an open's time went before its first paint. */
 function steps(o: OpenSteps): string {
   return `(iframe added ${o.frameMs.toFixed(0)} ms, page written ${o.pageMs.toFixed(0)} ms, init reached it ${o.initMs.toFixed(0)} ms, ${(o.initBytes / 1e3).toFixed(0)} KB)`;
+}
+
+/** Median and max of key → painted, Den against the floor, with the ratio of the medians. */
+function keys(k: KeyTimes): string {
+  const med = (a: number[]): number => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)] ?? NaN;
+  const max = (a: number[]): number => Math.max(...a);
+  return (
+    `median ${med(k.den).toFixed(0)} ms, max ${max(k.den).toFixed(0)} ms; floor (bare input) median ${med(k.floor).toFixed(0)} ms, ` +
+    `max ${max(k.floor).toFixed(0)} ms; ${(med(k.den) / med(k.floor)).toFixed(2)}×`
+  );
 }
 
 /**
@@ -176,6 +187,31 @@ async function main(): Promise<void> {
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(out, JSON.stringify(r, null, 2));
     console.log(`workbench: every figure in ${out}`);
+  }
+  // Not part of a plain `npm run bench` either: the packaged .vsix, code-server, Chromium.
+  if (only === 'workbench-find') {
+    const r = await benchWorkbenchFind();
+    for (const f of r.find) {
+      const last = { den: f.typing.den.slice(-1), floor: f.typing.floor.slice(-1) };
+      console.log(
+        `workbench find "${f.query}" (${f.count}) in 50,000 events: the last key typed → painted ${keys(last)} (target ≤ 100 ms); ` +
+          `every key ${keys(f.typing)}; next ${keys(f.next)}; previous ${keys(f.previous)} (target ≤ 50 ms); ` +
+          `${f.notShown} steps without the match in view`,
+      );
+    }
+    for (const s of r.scroll) {
+      const a = s.attribution;
+      console.log(
+        `workbench scroll ${s.label} 20,000 events / 2,000 tools top → bottom (${s.px} px, ${s.frames} frames): long tasks ≥ 50 ms ${s.longTasks}, ` +
+          `the longest [${s.longest.join(', ')}] ms; in them GC ${a.gcMs} ms, style + layout ${a.styleLayoutMs} ms, paint ${a.paintMs} ms, ` +
+          `script ${a.script.map((f) => `${f.fn} ${f.ms}`).join('; ')}; frame p95 ${s.frameP95.toFixed(1)} ms, max ${s.frameMax.toFixed(1)} ms; ` +
+          `webview longtask entries [${s.observed.join(', ')}] (target: none over 50 ms)`,
+      );
+    }
+    const out = path.join('dist', 'bench', 'workbench-find.json');
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, JSON.stringify(r, null, 2));
+    console.log(`workbench-find: every figure in ${out}`);
   }
 }
 

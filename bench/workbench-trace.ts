@@ -94,7 +94,8 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-interface TraceEvent {
+/** One event of a Chromium trace (`devtools.timeline`), the fields read here. */
+export interface TraceEvent {
   name: string;
   ph: string;
   ts: number;

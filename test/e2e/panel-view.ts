@@ -328,6 +328,32 @@ export async function positionWhileTextArrives(frame: FrameLocator, chars: numbe
   );
 }
 
+/** The find bar's current match as the page shows it. */
+export interface FindMatch {
+  text: string;
+  /** Highlighted inside the transcript's view (not scrolled away, not clipped). */
+  visible: boolean;
+  /** The row holding it: `<block id>|<part>`. */
+  rowKey: string;
+}
+
+/** Reads the find bar's current highlight (a CSS Custom Highlight) from inside the webview. */
+export async function currentFindMatch(frame: FrameLocator): Promise<FindMatch | undefined> {
+  return frame.locator('main#transcript').evaluate((el) => {
+    const reg = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights;
+    const range = [...(reg.get('den-find-current') ?? [])][0];
+    if (!range) return undefined;
+    const box = el.getBoundingClientRect();
+    const r = range.getBoundingClientRect();
+    const row = range.startContainer.parentElement?.closest<HTMLElement>('.row');
+    return {
+      text: range.toString(),
+      visible: r.height > 0 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1,
+      rowKey: `${row?.dataset.blockId}|${row?.dataset.part}`,
+    };
+  });
+}
+
 /** Scrolls the transcript so `row` is at its top (not scrollIntoView: that moves the workbench's frames too). */
 export async function scrollRowToTop(row: Locator): Promise<void> {
   await row.evaluate(async (el) => {

@@ -53,12 +53,14 @@ export function scriptFor(ctx: ScriptContext): ScriptStep[] {
   const slow = t.includes('slow');
   let steps: ScriptStep[];
   const count = /(\d+)\s+events/.exec(t);
+  const tools = /(\d+)\s+events\s+with\s+(\d+)\s+tools/.exec(t);
   // Send Feedback's text first: its comments and quoted code may hold any of the words below.
   const feedback = parseFeedback(ctx.task).entries;
   if (feedback.length) steps = feedbackTurn(ctx, feedback);
   else if (t.includes('approve')) steps = approvalTurn(ctx);
   else if (t.includes('ask me')) steps = questionTurn(ctx);
   else if (t.includes('fail')) steps = failTurn(ctx);
+  else if (tools) steps = toolsTurn(Math.min(Number(tools[1]), 500_000), Number(tools[2]));
   else if (count) steps = longAnswer(Math.min(Number(count[1]), 500_000), t.includes('marked'));
   else if (t.includes('plan') || ctx.mode === 'plan') steps = planTurn(ctx);
   else if (t.includes('long')) steps = longAnswer(400);
@@ -548,6 +550,60 @@ const WORDS =
   'the agent reads the repository then writes code runs tests and explains every change in plain words so a reviewer can follow along'.split(
     ' ',
   );
+
+/**
+ * A long working turn of `n` events: `tools` `run_command` calls (start, parameters, 3 log lines,
+ * result; every 25th fails with exit 1) spread evenly, each followed by an answer block of its own
+ * (markdown chunks filling the rest), a thought after every 10th call; every 100th chunk says
+ * `migration` (something rare to find). `n` steps in all, from `task.phase running` to
+ * `task.completed` (fewer tool calls when `n` is too small for them).
+ */
+function toolsTurn(n: number, tools: number): ScriptStep[] {
+  const steps: ScriptStep[] = [{ kind: 'task.phase', payload: { phase: 'running', eta_seconds: 60 } }];
+  const body = Math.max(0, n - 2);
+  const slots = Math.max(1, Math.min(tools, Math.floor(body / 6)));
+  let made = 0;
+  let chunks = 0;
+  for (let k = 0; k < slots; k++) {
+    const failed = k % 25 === 24;
+    const lines = [0, 1, 2].map((j) => ({
+      stream: j === 2 && failed ? ('stderr' as const) : ('stdout' as const),
+      data: `\x1b[32m✓\x1b[0m step ${k}.${j}: compiled src/m${(k * 3 + j) % 97}.ts\n`,
+    }));
+    steps.push(
+      ...toolSteps('run_command', k, { command: `npm test -- --grep case${k}` }, lines, {
+        status: failed ? 'error' : 'success',
+        output: failed ? `exit 1: 2 failing in case${k}` : 'exit 0: 12 passing',
+      }),
+    );
+    made += 6;
+    if (k % 10 === 9) {
+      steps.push({
+        kind: 'thought',
+        block_id: `thought:${k}`,
+        payload: { thought: `Case ${k} passed; next the edge with tabs and CRLF.`, finalize: true },
+      });
+      made++;
+    }
+    const end = Math.round(((k + 1) * body) / slots);
+    const block_id = `answer:${k}`;
+    if (made < end) {
+      steps.push({
+        kind: 'block.create',
+        block_id,
+        payload: { type: 'markdown', initial_state: { content: '' } },
+      });
+      made++;
+    }
+    for (; made < end; made++) {
+      const word = ++chunks % 100 === 0 ? 'migration' : WORDS[made % WORDS.length];
+      const sep = made % 12 === 11 ? '.\n\n' : ' ';
+      steps.push({ kind: 'markdown.chunk', block_id, payload: { delta: word + sep } });
+    }
+  }
+  steps.push({ kind: 'task.completed', payload: {} });
+  return steps;
+}
 
 /** Exactly `n` markdown chunks framed by phase, block and terminal events. */
 /**

@@ -15,8 +15,10 @@ import {
   type MatchRange,
   type QueryError,
 } from '../../core/search/matcher';
+import type { WebviewMessage } from '../../protocol/session-panel/messages';
 import { h } from '../shared/dom';
 import type { FindFields } from './find-fields';
+import { DISPLAY_CAP } from './render/tool-log';
 import { blockKey, type Store } from './state';
 import type { TranscriptView } from './transcript-view';
 
@@ -36,6 +38,8 @@ export interface FindDeps {
   expanded: Set<string>;
   /** Says a text through the panel's live region. */
   announce(text: string): void;
+  /** Posts to the host (asks for a tool's whole log when the match is in its hidden head). */
+  post(m: WebviewMessage): void;
 }
 
 /** How long a streaming turn's changes wait before the count is done again. */
@@ -122,6 +126,8 @@ export class FindBar {
   private returnFocus: Element | null = null;
   private recountTimer: ReturnType<typeof setTimeout> | undefined;
   private highlightFrame = 0;
+  /** The current match waits for its row to show it (a whole log asked of the host): scroll to it then. */
+  private pendingScroll = false;
 
   constructor(private readonly deps: FindDeps) {
     this.input = h('input', {
@@ -200,6 +206,7 @@ export class FindBar {
     this.query = undefined;
     this.matches = [];
     this.current = -1;
+    this.pendingScroll = false;
     this.clearHighlights();
     const back = this.returnFocus;
     this.returnFocus = null;
@@ -328,7 +335,7 @@ export class FindBar {
   }
 
   /** The row showing a field, the part of it the field is in, and what to open so it shows. */
-  private locate(m: Match): { key: string; region?: string; open: string[] } {
+  private locate(m: Match): { key: string; region?: string; nth?: number; open: string[] } {
     const { store, transcript } = this.deps;
     const a = m.address;
     const turn = store.turn(a.turnId);
@@ -353,6 +360,13 @@ export class FindBar {
             at += len;
           }
         } else if (a.kind === 'tool-output' || a.kind === 'error') open.push(`output\u0000${bkey}`);
+        // The log shows only its last DISPLAY_CAP characters until the whole log is asked for.
+        else if (
+          a.kind === 'tool-log' &&
+          !store.fullLogs.has(bkey) &&
+          m.range.start < b.log.chars - DISPLAY_CAP
+        )
+          open.push(`fulllog\u0000${bkey}`);
       }
       const key = `b\u0000${bkey}`;
       if (transcript.hasRow(key))
@@ -363,18 +377,29 @@ export class FindBar {
     if (a.kind === 'user' || (a.kind === 'file' && a.index < userFiles))
       return { key: `u\u0000${a.turnId}`, open };
     if (a.kind === 'plan') return { key: `p\u0000${a.turnId}`, open };
+    // A changed file: its path in the turn's files row (the n-th of the row's paths).
     if (a.kind === 'file' && transcript.hasRow(`f\u0000${a.turnId}`))
-      return { key: `f\u0000${a.turnId}`, open };
+      return { key: `f\u0000${a.turnId}`, region: '.file-path', nth: a.index - userFiles, open };
     return { key: `s\u0000${a.turnId}`, open };
   }
 
-  /** Scrolls the current match's row into the DOM and view, opened where the match is closed away. */
+  /**
+   * Scrolls the current match's row into the DOM and view, opened where the match is closed away;
+   * a match in a log's hidden head asks the host for the whole log and is scrolled to when it shows.
+   */
   private reveal(): void {
     const m = this.matches[this.current];
     if (!m) return;
     const { key, open } = this.locate(m);
     let refresh = false;
+    this.pendingScroll = false;
     for (const k of open) {
+      if (k.startsWith('fulllog\u0000')) {
+        this.pendingScroll = true;
+        if (this.deps.expanded.has(k)) continue;
+        const [, turnId, blockId] = k.split('\u0000');
+        this.deps.post({ type: 'showFullLog', turnId, blockId });
+      }
       if (!this.deps.expanded.has(k)) {
         this.deps.expanded.add(k);
         refresh = true;
@@ -383,19 +408,35 @@ export class FindBar {
     const row = this.deps.transcript.revealRow(key, refresh);
     if (row instanceof HTMLDetailsElement && open.some((k) => k.startsWith('open\u0000'))) row.open = true;
     const current = this.highlight();
-    if (!current) return;
-    const box = this.deps.transcript.el.getBoundingClientRect();
-    const r = current.getBoundingClientRect();
-    if (r.top < box.top || r.bottom > box.bottom) {
-      this.deps.transcript.el.scrollTop += r.top - box.top - box.height / 3;
+    if (current && !this.pendingScroll) this.scrollTo(current);
+  }
+
+  /** Scrolls the match into view: inside a scrolling part of its row (a log), then the transcript. */
+  private scrollTo(range: Range): void {
+    const outer = this.deps.transcript.el;
+    for (let el = range.startContainer.parentElement; el && el !== outer; el = el.parentElement) {
+      if (el.scrollHeight <= el.clientHeight + 1) continue;
+      const box = el.getBoundingClientRect();
+      const r = range.getBoundingClientRect();
+      if (r.top < box.top || r.bottom > box.bottom) el.scrollTop += r.top - box.top - box.height / 3;
     }
+    const box = outer.getBoundingClientRect();
+    const r = range.getBoundingClientRect();
+    if (r.top < box.top || r.bottom > box.bottom) outer.scrollTop += r.top - box.top - box.height / 3;
   }
 
   private scheduleHighlights(): void {
     if (this.highlightFrame) return;
     this.highlightFrame = requestAnimationFrame(() => {
       this.highlightFrame = 0;
-      this.highlight();
+      const current = this.highlight();
+      if (current && this.pendingScroll) {
+        const m = this.matches[this.current];
+        // still waiting while the row shows the log's tail only
+        if (m && this.locate(m).open.some((k) => k.startsWith('fulllog\u0000'))) return;
+        this.pendingScroll = false;
+        this.scrollTo(current);
+      }
     });
   }
 
@@ -418,14 +459,20 @@ export class FindBar {
     const m = this.matches[this.current];
     const target = m ? this.locate(m) : undefined;
     for (const [key, el] of this.deps.transcript.mountedRows()) {
+      // Only what the fields hold: a tool's parts, a files row's paths (not its buttons' labels).
       const regions = el.matches('.block-tool')
         ? [...el.querySelectorAll('.tool-name, .tool-params, .tool-log, .tool-output-value')]
-        : [el];
+        : el.matches('.block-files')
+          ? [...el.querySelectorAll('.file-path')]
+          : [el];
+      let nth = -1;
       for (const region of regions) {
         const ranges = domRanges(region, q);
         for (const r of ranges) all.push(r);
-        if (!m || !target || key !== target.key || ranges.length === 0) continue;
+        if (!m || !target || key !== target.key) continue;
         if (target.region ? !region.matches(target.region) : region !== el) continue;
+        nth++;
+        if (ranges.length === 0 || (target.nth !== undefined && nth !== target.nth)) continue;
         // A log shows only its end: count from the end there; elsewhere from the start.
         current =
           m.address.kind === 'tool-log'

@@ -60,7 +60,14 @@ function start(): void {
     const expanded = new Set<string>();
     const transcript = new TranscriptView({ store, post, expanded, answers });
     const fields = new FindFields(store);
-    const find = new FindBar({ store, transcript, fields, expanded, announce: (t) => announcer.status(t) });
+    const find = new FindBar({
+      store,
+      transcript,
+      fields,
+      expanded,
+      announce: (t) => announcer.status(t),
+      post,
+    });
     document.addEventListener('keydown', (e) => find.globalKey(e));
     const findDigest = (): { find?: { query: string; count: string } } => {
       const f = find.digest();

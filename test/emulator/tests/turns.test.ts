@@ -190,6 +190,32 @@ describe('emulator: scripted turns', () => {
     assert.ok(!plain.some((s) => String(s.payload.delta ?? '').includes('⟦')));
   });
 
+  it('a "N events with T tools" turn: N steps, T tool calls with their own answer blocks, a rare word to find', () => {
+    const steps = scriptFor({
+      sessionId: 's',
+      task: '20000 events with 2000 tools',
+      mode: 'auto',
+      snapshotKey: (p) => p,
+      now: 0,
+    });
+    assert.equal(steps.length, 20_000);
+    assert.equal(steps.at(-1)?.kind, 'task.completed');
+    const count = (kind: string): number => steps.filter((s) => s.kind === kind).length;
+    assert.equal(count('tool.start'), 2000);
+    assert.equal(count('tool.result'), 2000);
+    assert.equal(
+      steps.filter((s) => s.kind === 'tool.result' && (s.payload as { status: string }).status === 'error')
+        .length,
+      80,
+    );
+    assert.equal(count('block.create'), 2000);
+    const chunks = steps.filter((s) => s.kind === 'markdown.chunk');
+    assert.equal(
+      chunks.filter((s) => /migration/.test(String((s.payload as { delta: string }).delta))).length,
+      Math.floor(chunks.length / 100),
+    );
+  });
+
   it('serves the same stream on the /ws/chat/{id} path', async () => {
     const t = await startTurn(emu(), 'Chat path');
     await emu().turnEnded(t.sessionId, t.agentId);

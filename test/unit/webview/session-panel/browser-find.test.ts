@@ -149,6 +149,100 @@ describe('webview: Find in a session (Chromium)', function () {
     await countIs(h, '1 of 2');
   });
 
+  it("reaches a match in a long log's hidden head: asks for the whole log, then scrolls to it", async () => {
+    h = await openHarness({ height: 600 });
+    const next = await started(h);
+    // 3,000 lines (≈ 30,000 characters): the log shows its last 20,000 only; line 7 says the needle
+    const lines = Array.from({ length: 3000 }, (_, i) =>
+      i === 7 ? 'line 7 has the needle' : `line ${i} ok`,
+    );
+    const long = lines.join('\n');
+    await h.send(
+      next([...tools(50, {}), { type: 'block', turnId: AGENT, block: toolBlock('tool:long', long) }]),
+    );
+    await h.probe();
+    await h.page.locator('#transcript').focus();
+    await h.page.keyboard.press('Control+f');
+    await h.page.keyboard.type('needle');
+    await countIs(h, '1 of 1');
+    assert.deepEqual(
+      (await h.posted()).filter((m) => m.type === 'showFullLog'),
+      [{ type: 'showFullLog', turnId: AGENT, blockId: 'tool:long' }],
+    );
+    assert.equal((await current(h)).text, '', 'highlighted before the head is shown');
+    await h.send({ type: 'fullLog', seq: 3, turnId: AGENT, blockId: 'tool:long', text: long });
+    await waitFor('the head highlighted', async () => (await current(h)).block === 'tool:long', {
+      intervalMs: 30,
+    });
+    assert.equal((await current(h)).text, 'needle');
+    // in view: inside the log's own scroll box and the transcript's
+    await waitFor(
+      'the match scrolled into view',
+      () =>
+        h.page.evaluate(() => {
+          const reg = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights;
+          const r = [...(reg.get('den-find-current') ?? [])][0]?.getBoundingClientRect();
+          const log = document
+            .querySelector('[data-block-id="tool:long"] .tool-log')!
+            .getBoundingClientRect();
+          const t = document.getElementById('transcript')!.getBoundingClientRect();
+          return (
+            !!r &&
+            r.height > 0 &&
+            r.top >= log.top &&
+            r.bottom <= log.bottom &&
+            r.top >= t.top &&
+            r.bottom <= t.bottom
+          );
+        }),
+      { intervalMs: 30 },
+    );
+    // stepping again (1 of 1) asks nothing more of the host
+    await h.page.keyboard.press('Enter');
+    await countIs(h, '1 of 1');
+    assert.equal((await h.posted()).filter((m) => m.type === 'showFullLog').length, 1);
+  });
+
+  it("finds a turn's changed files by name and highlights the right path, not the row's buttons", async () => {
+    h = await openHarness({ height: 600 });
+    const next = await started(h);
+    const file = (path: string) => ({ path, change: 'added' as const, key: `k/${path}`, name: path });
+    await h.send(
+      next([
+        ...tools(3, {}),
+        {
+          type: 'files',
+          turnId: AGENT,
+          files: [file('src/review.ts'), file('README.md'), file('test/review.test.ts')],
+        },
+      ]),
+    );
+    await h.probe();
+    await h.page.keyboard.press('Control+f');
+    // "review" is also in the row's "Review Changes" button: not a field, so not highlighted
+    await h.page.keyboard.type('review');
+    await countIs(h, '1 of 2');
+    const path = async (): Promise<string> =>
+      h.page.evaluate(() => {
+        const reg = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights;
+        const r = [...(reg.get('den-find-current') ?? [])][0];
+        return r?.startContainer.parentElement?.closest('.file-path')?.textContent ?? '';
+      });
+    await waitFor('the first path highlighted', async () => (await path()) === 'src/review.ts', {
+      intervalMs: 30,
+    });
+    await h.page.keyboard.press('Enter');
+    await countIs(h, '2 of 2');
+    await waitFor('the second path highlighted', async () => (await path()) === 'test/review.test.ts', {
+      intervalMs: 30,
+    });
+    const highlighted = await h.page.evaluate(() => {
+      const reg = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights;
+      return [...(reg.get('den-find') ?? [])].map((r) => r.startContainer.parentElement?.className ?? '');
+    });
+    assert.deepEqual(highlighted, ['file-path', 'file-path']);
+  });
+
   it('highlights agent text holding HTML without making it markup', async () => {
     h = await openHarness();
     const dialogs = recordDialogs(h.page);
