@@ -28,6 +28,7 @@ import {
   type Guard,
 } from '../../core/shared/schema';
 import type { SearchStore } from './search-store';
+import { FIELD_KINDS } from '../../protocol/shared/search';
 
 export const SEARCH_INDEX_VERSION = 1;
 /** Size of a session's trigram filter: 65,536 bits. */
@@ -46,20 +47,7 @@ const SEPARATOR = '\u0000';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-const FIELD_KINDS: readonly FieldKind[] = [
-  'user',
-  'answer',
-  'thought',
-  'message',
-  'tool-name',
-  'tool-params',
-  'tool-log',
-  'tool-output',
-  'file',
-  'plan',
-  'error',
-  'event',
-];
+
 
 interface SessionMeta {
   sessionId: string;
@@ -149,6 +137,8 @@ export interface SessionIndexOptions {
 /** One match: where, and its line. */
 export interface SearchHit {
   address: FieldAddress;
+  /** Where the match starts in its field's text (the panel reveals that match). */
+  start: number;
   line: ContextLine;
 }
 
@@ -206,6 +196,22 @@ export function mayHold(bloom: Uint8Array, literal: string): boolean {
     if (ok && !(bloom[h >>> 3] & (1 << (h & 7)))) ok = false;
   });
   return ok;
+}
+
+/** The filter's bit positions of each trigram of each set (a query's `trigramSets`, hashed once). */
+export function hashSets(sets: readonly string[][]): number[][] {
+  return sets.map((set) =>
+    set.map((tri) => {
+      let h = -1;
+      lowerTrigramHashes(tri, (x) => (h = x));
+      return h;
+    }),
+  );
+}
+
+/** Whether the filter may hold at least one trigram of every set (hashed by `hashSets`). */
+export function mayHoldSets(bloom: Uint8Array, sets: readonly number[][]): boolean {
+  return sets.every((set) => set.some((h) => h < 0 || (bloom[h >>> 3] & (1 << (h & 7))) !== 0));
 }
 
 function encodeFilter(meta: SessionMeta, bloom: Uint8Array): Uint8Array {
@@ -266,7 +272,7 @@ function rowAt(rows: FieldRow[], at: number): number {
 
 export class SessionSearchIndex {
   readonly #store: SearchStore;
-  readonly #maxBytes: number;
+  #maxBytes: number;
   readonly #now: () => number;
   readonly #entries = new Map<string, Entry>();
   #ready?: Promise<void>;
@@ -277,6 +283,28 @@ export class SessionSearchIndex {
     this.#store = options.store;
     this.#maxBytes = Math.max(1, options.maxBytes ?? DEFAULT_SEARCH_INDEX_BYTES);
     this.#now = options.now ?? Date.now;
+  }
+
+  /** The cap of the blobs' total now. */
+  get maxBytes(): number {
+    return this.#maxBytes;
+  }
+
+  /**
+   * Changes the cap (the setting changed): a smaller one evicts the least recently used sessions
+   * until the index fits; sessions bigger than the cap are dropped.
+   */
+  setMaxBytes(maxBytes: number): Promise<void> {
+    return this.#enqueue(async () => {
+      await this.open();
+      this.#maxBytes = Math.max(1, maxBytes);
+      for (const e of [...this.#entries.values()]) {
+        if (e.bytes <= this.#maxBytes) continue;
+        this.#entries.delete(e.sessionId);
+        await this.#dropBlobs(e.name);
+      }
+      await this.#evict(undefined);
+    });
   }
 
   /** Reads the filters kept (once); drops blobs that do not read or have no partner. */
@@ -424,12 +452,14 @@ export class SessionSearchIndex {
     const sessions: SessionHits[] = [];
     let count = 0;
     const order = [...this.#entries.values()].sort((a, b) => b.usedAt - a.usedAt);
+    const sets = hashSets(q.trigramSets);
     for (const e of order) {
       if (budget.left <= 0) {
         budget.exhausted = true;
         break;
       }
       if (q.literal && !mayHold(e.bloom, q.literal)) continue;
+      if (!mayHoldSets(e.bloom, sets)) continue;
       const text = await this.#readText(e);
       if (!text) continue;
       const ranges = budget.take(q, text.text);
@@ -446,7 +476,7 @@ export class SessionSearchIndex {
         if (row[1]) address.blockId = row[1];
         const line = contextLine(fieldText, { start: r.start - row[4], end: r.end - row[4] });
         if (turn?.turnId !== row[0]) turns.push((turn = { turnId: row[0], hits: [] }));
-        turn.hits.push({ address, line });
+        turn.hits.push({ address, start: r.start - row[4], line });
         count++;
       }
       if (turns.length === 0) continue;
@@ -467,7 +497,7 @@ export class SessionSearchIndex {
     return undefined;
   }
 
-  async #evict(keep: string): Promise<void> {
+  async #evict(keep: string | undefined): Promise<void> {
     let total = 0;
     for (const e of this.#entries.values()) total += e.bytes;
     if (total <= this.#maxBytes) return;
