@@ -93,7 +93,7 @@ export function requiredRuns(source: string): string[][][] {
     if (run.length) runs.push(run);
     run = [];
   };
-  for (let i = 0; i < source.length; ) {
+  for (let i = 0; i < source.length;) {
     const c = source[i];
     let atom: string[] | undefined;
     let zeroWidth = false;

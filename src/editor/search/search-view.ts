@@ -14,6 +14,7 @@ import {
   type SearchHostMessage,
   type SearchViewMessage,
 } from '../../protocol/session-search/messages';
+import { partialViewResults } from '../../model/search/result-rows';
 import { panelHtml } from '../session-panel/panel-html';
 import type { SessionSearch } from './session-search';
 
@@ -30,6 +31,8 @@ export class SearchView implements vscode.WebviewViewProvider, vscode.Disposable
   /** The newest search's answer being worked out (tests await it). */
   searching: Promise<void> = Promise.resolve();
   #ready = false;
+  /** The newest search asked: an older one still reading stops and posts nothing more. */
+  #latest = -1;
 
   constructor(
     private readonly search: SessionSearch,
@@ -82,7 +85,9 @@ export class SearchView implements vscode.WebviewViewProvider, vscode.Disposable
     webview.html = panelHtml({
       cspSource: webview.cspSource,
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'search.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'search.css')).toString(),
+      styleUri: webview
+        .asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'search.css'))
+        .toString(),
       title: l10n.t('Search in Sessions'),
     });
     void this.search.start();
@@ -104,7 +109,10 @@ export class SearchView implements vscode.WebviewViewProvider, vscode.Disposable
     } catch (err) {
       this.logger.warn(`Search in Sessions: ${raw.type} failed: ${err instanceof Error ? err.message : err}`);
       void vscode.window.showErrorMessage(
-        l10n.t('Den could not do that in Search in Sessions: {0}', err instanceof Error ? err.message : String(err)),
+        l10n.t(
+          'Den could not do that in Search in Sessions: {0}',
+          err instanceof Error ? err.message : String(err),
+        ),
       );
     }
   }
@@ -153,10 +161,32 @@ export class SearchView implements vscode.WebviewViewProvider, vscode.Disposable
   async #answer(
     id: number,
     query: string,
-    options: Extract<SearchViewMessage, { type: 'search' }>["options"],
+    options: Extract<SearchViewMessage, { type: 'search' }>['options'],
   ): Promise<void> {
-    const r = await this.search.viewResults(query, options);
-    const m: SearchHostMessage = { type: 'results', id, groups: r.groups, summary: r.summary, error: r.error };
+    this.#latest = id;
+    const current = (): boolean => this.#latest === id;
+    const r = await this.search.viewResults(query, options, {
+      cancelled: () => !current(),
+      onPartial: (partial, progress) => {
+        const p = partialViewResults(partial, progress);
+        this.#post({
+          type: 'results',
+          id,
+          groups: p.groups,
+          summary: p.summary,
+          error: false,
+          partial: true,
+        });
+      },
+    });
+    if (!current()) return;
+    const m: SearchHostMessage = {
+      type: 'results',
+      id,
+      groups: r.groups,
+      summary: r.summary,
+      error: r.error,
+    };
     if (r.note !== undefined) m.note = r.note;
     this.#post(m);
     this.#postMissing();

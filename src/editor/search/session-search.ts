@@ -19,7 +19,11 @@ import { IndexFeeder, type CachedTranscripts } from '../../model/search/index-fe
 import { searchRows, viewResults, type SearchRow, type ViewResults } from '../../model/search/result-rows';
 import type { FieldAddress } from '../../core/search/fields';
 import { folderStore } from '../../model/search/search-store';
-import { DEFAULT_SEARCH_INDEX_BYTES, SessionSearchIndex } from '../../model/search/session-index';
+import {
+  DEFAULT_SEARCH_INDEX_BYTES,
+  SessionSearchIndex,
+  type SearchLimits,
+} from '../../model/search/session-index';
 import { TranscriptCache } from '../../model/session/transcript-cache';
 import type { SessionRegistry } from '../../model/session/session-registry';
 import { guarded } from '../commands/guarded';
@@ -164,9 +168,9 @@ export class SessionSearch implements vscode.Disposable {
   }
 
   /** Runs a search and gives what the Search in Sessions view shows. */
-  async viewResults(query: string, options: MatchOptions): Promise<ViewResults> {
+  async viewResults(query: string, options: MatchOptions, limits: SearchLimits = {}): Promise<ViewResults> {
     await this.feeder.flush();
-    const result = await this.index.search(query, options);
+    const result = await this.index.search(query, options, limits);
     const { sessions } = await this.index.stats();
     return viewResults(result, sessions);
   }

@@ -9,7 +9,7 @@ import type { QueryError } from '../../core/search/matcher';
 import { formatCount, l10n } from '../../core/shared/l10n';
 import type { ContextLine } from '../../core/search/find';
 import type { SearchGroup } from '../../protocol/session-search/messages';
-import type { SearchResults } from './session-index';
+import type { SearchProgress, SearchResults } from './session-index';
 
 export type SearchRow =
   | { kind: 'session'; sessionId: string; title: string }
@@ -173,4 +173,25 @@ export function viewResults(result: SearchResults | QueryError, sessions: number
         : l10n.t('{0} matches in {1} sessions', formatCount(result.count), formatCount(groups.length));
   // A capped search's last row says so (`searchRows`): the view shows it under the hits.
   return note ? { groups, note, summary: counted, error: false } : { groups, summary: counted, error: false };
+}
+
+/** What the view shows while a search is still reading sessions: the hits so far and how far it is. */
+export function partialViewResults(partial: SearchResults, progress: SearchProgress): ViewResults {
+  const done = viewResults(partial, progress.total);
+  const summary =
+    partial.count === 0
+      ? l10n.t('Searching… {0} of {1} sessions read', formatCount(progress.done), formatCount(progress.total))
+      : partial.count === 1
+        ? l10n.t(
+            'Searching… {0} of {1} sessions read, 1 match so far',
+            formatCount(progress.done),
+            formatCount(progress.total),
+          )
+        : l10n.t(
+            'Searching… {0} of {1} sessions read, {2} matches so far',
+            formatCount(progress.done),
+            formatCount(progress.total),
+            formatCount(partial.count),
+          );
+  return { groups: done.groups, summary, error: false };
 }

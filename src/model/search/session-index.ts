@@ -47,8 +47,6 @@ const SEPARATOR = '\u0000';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-
-
 interface SessionMeta {
   sessionId: string;
   title?: string;
@@ -165,6 +163,23 @@ export interface SearchResults {
 export interface SearchLimits {
   /** Hits at most (default 200). */
   maxHits?: number;
+  /**
+   * Called with what is found so far while sessions are still to read, at most every
+   * `partialEveryMs`: a search that reads many sessions shows its first hits (or its progress) early.
+   */
+  onPartial?: (partial: SearchResults, progress: SearchProgress) => void;
+  /** Default 150 ms. */
+  partialEveryMs?: number;
+  /** A newer search made this one useless: it stops before the next session, answering what it has. */
+  cancelled?: () => boolean;
+  /** ms clock (tests). */
+  clock?: () => number;
+}
+
+/** How far a search is: sessions read or ruled out, of all indexed. */
+export interface SearchProgress {
+  done: number;
+  total: number;
 }
 
 function lowerTrigramHashes(text: string, each: (h: number) => void): void {
@@ -453,10 +468,22 @@ export class SessionSearchIndex {
     let count = 0;
     const order = [...this.#entries.values()].sort((a, b) => b.usedAt - a.usedAt);
     const sets = hashSets(q.trigramSets);
-    for (const e of order) {
+    const clock = limits.clock ?? (() => performance.now());
+    const every = limits.partialEveryMs ?? 150;
+    let lastPartial = clock();
+    for (let i = 0; i < order.length; i++) {
+      const e = order[i];
       if (budget.left <= 0) {
         budget.exhausted = true;
         break;
+      }
+      if (limits.cancelled?.()) break;
+      if (limits.onPartial && i > 0 && clock() - lastPartial >= every) {
+        lastPartial = clock();
+        limits.onPartial(
+          { ok: true, sessions: [...sessions], count, capped: false },
+          { done: i, total: order.length },
+        );
       }
       if (q.literal && !mayHold(e.bloom, q.literal)) continue;
       if (!mayHoldSets(e.bloom, sets)) continue;

@@ -54,6 +54,8 @@ export const isSearchHostMessage = variant('type', {
     note: optional(isString),
     summary: isString,
     error: isBoolean,
+    /** Still reading sessions: more of the same search follows (not announced). */
+    partial: optional(isBoolean),
   },
   /** How many listed sessions the index lacks (0: the fetch row goes). */
   missing: { count: isNonNegativeInteger },

@@ -105,12 +105,11 @@ function start(): void {
       if (timer) clearTimeout(timer);
       timer = setTimeout(search, TYPING_MS);
     });
-    const bar = h('div', { class: 'ss-bar', attrs: { role: 'search', 'aria-label': l10n.t('Search in Sessions') } }, [
-      input,
-      toggles.matchCase,
-      toggles.wholeWord,
-      toggles.regex,
-    ]);
+    const bar = h(
+      'div',
+      { class: 'ss-bar', attrs: { role: 'search', 'aria-label': l10n.t('Search in Sessions') } },
+      [input, toggles.matchCase, toggles.wholeWord, toggles.regex],
+    );
     bar.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && e.target === input) {
         e.preventDefault();
@@ -140,7 +139,7 @@ function start(): void {
         note.textContent = m.note ?? '';
         note.classList.toggle('ss-error', m.error);
         input.setAttribute('aria-invalid', String(m.error));
-        if (m.summary) announcer.status(m.summary);
+        if (m.summary && !m.partial) announcer.status(m.summary);
       },
       missing: (m) => {
         fetchButton.hidden = m.count === 0;

@@ -76,17 +76,21 @@ export class ResultsList {
 
   private row(target: RowTarget, cls: string, children: Node[], label?: string): HTMLElement {
     const i = this.rows.length;
-    const el = h('div', {
-      id: `ss-row-${i}`,
-      class: `ss-row ${cls}`,
-      attrs: { role: 'option', 'aria-selected': 'false', ...(label ? { 'aria-label': label } : {}) },
-      on: {
-        click: () => {
-          this.setActive(i);
-          this.deps.open(target);
+    const el = h(
+      'div',
+      {
+        id: `ss-row-${i}`,
+        class: `ss-row ${cls}`,
+        attrs: { role: 'option', 'aria-selected': 'false', ...(label ? { 'aria-label': label } : {}) },
+        on: {
+          click: () => {
+            this.setActive(i);
+            this.deps.open(target);
+          },
         },
       },
-    }, children);
+      children,
+    );
     this.rows.push({ el, target });
     return el;
   }
@@ -146,6 +150,8 @@ export class ResultsList {
       case 'Escape':
         e.preventDefault();
         this.deps.leave();
+        return;
+      default:
         return;
     }
   }

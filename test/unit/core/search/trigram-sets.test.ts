@@ -7,10 +7,21 @@ const sorted = (sets: string[][]) => sets.map((s) => [...s].sort().join(','));
 describe('core/search/trigram-sets', () => {
   it('spells out small classes and fixed repeats into sets every match holds one of', () => {
     const sets = requiredTrigramSets('[0-9]{3}zz');
-    assert.deepEqual(sorted(sets)[0], [...'0123456789'].map((d) => `${d}zz`).sort().join(','));
+    assert.deepEqual(
+      sorted(sets)[0],
+      [...'0123456789']
+        .map((d) => `${d}zz`)
+        .sort()
+        .join(','),
+    );
     assert.ok(sets.every((s) => s.length <= MAX_SET));
     // \d and a plain run, lower-cased.
-    assert.deepEqual(sorted(requiredTrigramSets('Ab\\d')), [[...'0123456789'].map((d) => `ab${d}`).sort().join(',')]);
+    assert.deepEqual(sorted(requiredTrigramSets('Ab\\d')), [
+      [...'0123456789']
+        .map((d) => `ab${d}`)
+        .sort()
+        .join(','),
+    ]);
     assert.deepEqual(requiredTrigramSets('a[bB]c'), [['bbc'.replace('bbc', 'abc')]]);
   });
 
@@ -49,7 +60,10 @@ describe('core/search/trigram-sets', () => {
       for (const m of q.find(text)) {
         const matched = text.slice(m.start, m.end).toLowerCase();
         for (const set of q.trigramSets)
-          assert.ok(set.some((t) => matched.includes(t)), `${p}: ${matched} holds one of ${set.join(' ')}`);
+          assert.ok(
+            set.some((t) => matched.includes(t)),
+            `${p}: ${matched} holds one of ${set.join(' ')}`,
+          );
       }
       assert.ok(q.find(text).length > 0, `${p} matches the text`);
     }

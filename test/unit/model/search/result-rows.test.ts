@@ -3,6 +3,7 @@ import { memoryStore } from '../../../../src/model/search/search-store';
 import {
   fieldKindWords,
   foldLine,
+  partialViewResults,
   queryErrorWords,
   searchRows,
   viewResults,
@@ -65,7 +66,7 @@ describe('model/search/result-rows', () => {
     assert.equal(f.text.slice(f.start, f.end), 'kiwi');
   });
 
-  it('gives the view groups with each hit\'s address and offset, a count to announce, and errors as notes', async () => {
+  it("gives the view groups with each hit's address and offset, a count to announce, and errors as notes", async () => {
     const index = new SessionSearchIndex({ store: memoryStore() });
     await index.put(
       's1',
@@ -82,7 +83,13 @@ describe('model/search/result-rows', () => {
     assert.deepEqual(
       v.groups.map((g) => ({
         title: g.title,
-        hits: g.hits.map((h) => [h.turnId, h.line.slice(h.matchStart, h.matchEnd), h.start, h.firstOfTurn, h.where]),
+        hits: g.hits.map((h) => [
+          h.turnId,
+          h.line.slice(h.matchStart, h.matchEnd),
+          h.start,
+          h.firstOfTurn,
+          h.where,
+        ]),
       })),
       [
         {
@@ -104,5 +111,20 @@ describe('model/search/result-rows', () => {
     assert.match(bad.note ?? '', /regular expression/);
     const empty = viewResults(await index.search(''), 1);
     assert.deepEqual([empty.error, empty.summary], [false, '']);
+  });
+
+  it('says how far a search still reading is', async () => {
+    const index = new SessionSearchIndex({ store: memoryStore() });
+    await index.put('s1', [{ address: { turnId: 't', kind: 'user', index: 0 }, text: 'kiwi' }], 'Fruit');
+    const r = await index.search('kiwi');
+    assert.ok(r.ok);
+    const p = partialViewResults(r, { done: 40, total: 1_000 });
+    assert.equal(p.summary, 'Searching… 40 of 1,000 sessions read, 1 match so far');
+    assert.equal(p.groups.length, 1);
+    const none = partialViewResults(
+      { ok: true, sessions: [], count: 0, capped: false },
+      { done: 3, total: 9 },
+    );
+    assert.equal(none.summary, 'Searching… 3 of 9 sessions read');
   });
 });

@@ -77,6 +77,33 @@ describe('model/search/session-index', () => {
     assert.deepEqual(reads, ['yes.txt'], 'the other session is ruled out by its filter');
   });
 
+  it('answers what it found so far while it reads, and stops when a newer search cancels it', async () => {
+    const index = new SessionSearchIndex({ store: memoryStore(), now: clockFrom() });
+    for (let i = 0; i < 5; i++) await index.put(`s${i}`, [answer('t', i % 2 ? 'kiwi' : 'pear')]);
+    let ms = 0;
+    const partials: [string[], number, number][] = [];
+    const r = await index.search(
+      'kiwi',
+      {},
+      {
+        clock: () => (ms += 100),
+        partialEveryMs: 150,
+        onPartial: (p, progress) => partials.push([sessionsOf(p), progress.done, progress.total]),
+      },
+    );
+    assert.ok(r.ok);
+    assert.deepEqual(sessionsOf(r), ['s3', 's1'], 'most recently used first');
+    // The clock moves 100 ms a look (two a partial): a partial every other session, none at the end.
+    assert.deepEqual(partials, [
+      [['s3'], 2, 5],
+      [['s3', 's1'], 4, 5],
+    ]);
+    let reads = 0;
+    const stopped = await index.search('kiwi', {}, { cancelled: () => reads++ >= 2 });
+    assert.ok(stopped.ok);
+    assert.deepEqual(sessionsOf(stopped), ['s3'], 'cancelled after two sessions: what it had');
+  });
+
   it('takes a new size now: a smaller one evicts the least recently used, a session over it goes', async () => {
     const store = memoryStore();
     const index = new SessionSearchIndex({ store, now: clockFrom() });
