@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { clickActivityBar } from '../harness/workbench';
 import { waitFor } from '../support/wait';
 import { useSignedInWorkbench } from './signed-in';
-import { shot, UI_WAIT } from './sessions-view';
+import { sessionTitles, shot, showAllSessions, UI_WAIT } from './sessions-view';
 
 describe("Search in Sessions: the view in Den's container (emulator, packaged .vsix)", function () {
   this.timeout(180_000);
@@ -11,6 +11,8 @@ describe("Search in Sessions: the view in Den's container (emulator, packaged .v
   it('fetches and indexes the listed sessions, finds a word across them grouped by session, and opens one at its match', async () => {
     const { page } = t;
     await clickActivityBar(page, 'Den');
+    await showAllSessions(page);
+    await waitFor('the seeded sessions listed', async () => (await sessionTitles(page)).length >= 8, UI_WAIT);
     // The view starts collapsed under Sessions: expand it.
     const header = page.locator('.part.sidebar .pane-header', { hasText: 'Search in Sessions' });
     await header.waitFor();
