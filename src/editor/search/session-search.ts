@@ -160,9 +160,9 @@ export class SessionSearch implements vscode.Disposable {
   }
 
   /** Runs a search and gives its rows (the QuickPick shows them; tests call it too). */
-  async rows(query: string, options: MatchOptions): Promise<SearchRow[]> {
+  async rows(query: string, options: MatchOptions, limits: SearchLimits = {}): Promise<SearchRow[]> {
     await this.feeder.flush();
-    const result = await this.index.search(query, options);
+    const result = await this.index.search(query, options, limits);
     const { sessions } = await this.index.stats();
     return searchRows(result, sessions);
   }
@@ -221,7 +221,8 @@ export class SessionSearch implements vscode.Disposable {
     const run = (): void => {
       const mine = ++generation;
       qp.busy = true;
-      this.searching = this.#items(qp.value, options()).then(
+      // A newer search stops this one before its next session.
+      this.searching = this.#items(qp.value, options(), () => mine !== generation).then(
         (items) => {
           if (mine !== generation) return;
           qp.items = items;
@@ -265,9 +266,9 @@ export class SessionSearch implements vscode.Disposable {
     qp.show();
   }
 
-  async #items(query: string, options: MatchOptions): Promise<Item[]> {
+  async #items(query: string, options: MatchOptions, cancelled: () => boolean): Promise<Item[]> {
     const items: Item[] = query
-      ? (await this.rows(query, options)).map((row) => itemOf(row))
+      ? (await this.rows(query, options, { cancelled })).map((row) => itemOf(row))
       : [{ label: l10n.t('Type text to find in the sessions stored on this machine.'), alwaysShow: true }];
     const missing = this.missing().length;
     if (missing > 0) {
