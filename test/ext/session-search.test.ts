@@ -124,6 +124,9 @@ describe('Search in Sessions', () => {
   afterEach(async () => {
     search?.picker?.hide();
     await search?.index.clear();
+    // Den's container shown (the view test) lists sessions at once, and the next sign-in would
+    // never see its connection "ready" before "connected": back to the Explorer.
+    await vscode.commands.executeCommand('workbench.view.explorer');
   });
 
   it('finds a turn streamed in this window by a word of its tool log and of its answer, grouped by session; Enter opens it', async () => {
