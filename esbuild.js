@@ -49,6 +49,7 @@ if (fs.existsSync('src/extension.ts')) {
 const WEBVIEW_ENTRIES = [
   ['src/webview/session-panel/main.ts', 'dist/webview.js'],
   ['src/webview/webtask-panel/main.ts', 'dist/webtask.js'],
+  ['src/webview/session-search/main.ts', 'dist/search.js'],
 ];
 for (const [entry, outfile] of WEBVIEW_ENTRIES) {
   if (!fs.existsSync(entry)) continue;

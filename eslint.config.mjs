@@ -75,6 +75,11 @@ const layers = [
     may: ['webview/shared', 'protocol', ...BROWSER_CORE],
     why: 'the Web Task panel page',
   },
+  {
+    dir: 'webview/session-search',
+    may: ['webview/shared', 'protocol', ...BROWSER_CORE],
+    why: 'the Search in Sessions view',
+  },
 ];
 export { layers };
 

@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     const rows = r.rows
       .map(
         (x) =>
-          `${x.query} ${x.ms.toFixed(1)} ms (${(x.ms / x.baselineMs).toFixed(2)}× the scan's ${x.baselineMs.toFixed(0)} ms; ${x.hits}${x.capped ? '+' : ''} hits in ${x.sessions} sessions)`,
+          `${x.query} ${x.ms.toFixed(1)} ms, first answer ${x.firstMs.toFixed(1)} ms (${(x.ms / x.baselineMs).toFixed(2)}× the scan's ${x.baselineMs.toFixed(0)} ms; ${x.hits}${x.capped ? '+' : ''} hits in ${x.sessions} sessions)`,
       )
       .join('; ');
     console.log(

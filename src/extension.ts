@@ -51,6 +51,7 @@ import { PasscodeStore } from './editor/webtasks/passcode-store';
 import { WEB_TASK_VIEW_TYPE } from './editor/webtasks/webtask-panel';
 import { WebTasks } from './editor/webtasks/web-tasks';
 import { createSessionSearch, type SessionSearch } from './editor/search/session-search';
+import { SearchView } from './editor/search/search-view';
 import { registerIntegrations, type IntegrationsHandle } from './editor/integrations/register';
 
 export type * from './editor/api/types';
@@ -98,6 +99,8 @@ export interface DenTestInternals extends DenExtensionApi {
   readonly attemptsTree: AttemptsTreeProvider;
   /** Search in Sessions: the local index of session contents, its feeder and QuickPick. */
   readonly search: SessionSearch;
+  /** The Search in Sessions view (its provider). */
+  readonly searchView: SearchView;
   /** How long `activate` took, in ms (reported by the integration tests). */
   readonly activationMs: number;
 }
@@ -442,9 +445,11 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     registry,
     sessions,
     open: (id) => panels.open(id),
+    reveal: (id, at) => panels.revealMatch(id, at),
     logger,
   });
-  context.subscriptions.push(search, ...search.commands());
+  const searchView = new SearchView(search, context.extensionUri, logger);
+  context.subscriptions.push(search, ...search.commands(), ...searchView.register());
   const api = createDenApi({
     connection,
     registry,
@@ -486,6 +491,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     attempts,
     attemptsTree,
     search,
+    searchView,
     activationMs,
   });
   return api;

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
+import { addressKey } from '../../src/core/search/fields';
 import type { SearchRow } from '../../src/model/search/result-rows';
+import type { SearchHitView, SearchHostMessage } from '../../src/protocol/session-search/messages';
+import type { SessionPanel } from '../../src/editor/session-panel/session-panel';
 import { folderStore } from '../../src/model/search/search-store';
 import { SessionSearchIndex } from '../../src/model/search/session-index';
 import { waitFor } from '../support/wait';
@@ -36,6 +40,73 @@ async function enterOn(api: DenApi, item: Item): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
 }
 
+/** Streams a turn in a seeded session's panel and gives a word of its tool log and of its answer. */
+async function streamedTurn(
+  api: DenApi,
+  title: string,
+): Promise<{ id: string; panel: SessionPanel; logWord: string; answerWord: string }> {
+  const id = await seededSession(api, title);
+  const panel = await openPanel(api, id);
+  await waitFor('the history', () => panel.host.loaded);
+  await panel.handleMessage({
+    type: 'send',
+    text: 'Add a cache key for the lockfile',
+    mode: 'code',
+    effort: 'fast',
+  });
+  const turn = lastTurn(panel);
+  await turnEnded(api, turn);
+  const tool = turn.blocks.find((b) => b.type === 'tool' && b.log.segments.length > 0);
+  assert.ok(tool?.type === 'tool', 'the emulator turn ran no tool with a log');
+  const answer = turn.blocks.find((b) => (b.type === 'markdown' || b.type === 'text') && b.text);
+  assert.ok(answer && (answer.type === 'markdown' || answer.type === 'text'));
+  return {
+    id,
+    panel,
+    logWord: wordOf(tool.log.segments.map((s) => s.data).join('')),
+    answerWord: wordOf(answer.text),
+  };
+}
+
+/** Searches through the view as its page does, and gives the view's answer. */
+async function viewSearch(
+  api: DenApi,
+  query: string,
+): Promise<Extract<SearchHostMessage, { type: 'results' }>> {
+  const posts: SearchHostMessage[] = [];
+  const untap = api.searchView.tap((m) => posts.push(m));
+  try {
+    const id = Math.floor(Math.random() * 1e9);
+    await api.searchView.handleMessage({
+      type: 'search',
+      id,
+      query,
+      options: { matchCase: true, wholeWord: false, regex: false },
+    });
+    const r = posts.find((m) => m.type === 'results' && m.id === id && !m.partial);
+    assert.ok(r?.type === 'results', 'the view got no results');
+    return r;
+  } finally {
+    untap();
+  }
+}
+
+/** Waits until a panel's find bar has the hit's match current. */
+async function findsAt(panel: SessionPanel, query: string, hit: SearchHitView): Promise<void> {
+  const want = { address: addressKey(hit.address), start: hit.start };
+  let last: unknown;
+  try {
+    await waitFor('the panel at the match', async () => {
+      const d = await panel.probe(3_000).catch(() => undefined);
+      last = d?.find;
+      return d?.find?.query === query && isDeepStrictEqual(d.find.current, want);
+    });
+  } catch (err) {
+    assert.deepEqual(last, { query, current: want }, (err as Error).message);
+    throw err;
+  }
+}
+
 describe('Search in Sessions', () => {
   const den = useDen();
 
@@ -53,6 +124,9 @@ describe('Search in Sessions', () => {
   afterEach(async () => {
     search?.picker?.hide();
     await search?.index.clear();
+    // Den's container shown (the view test) lists sessions at once, and the next sign-in would
+    // never see its connection "ready" before "connected": back to the Explorer.
+    await vscode.commands.executeCommand('workbench.view.explorer');
   });
 
   it('finds a turn streamed in this window by a word of its tool log and of its answer, grouped by session; Enter opens it', async () => {
@@ -179,5 +253,105 @@ describe('Search in Sessions', () => {
     assert.deepEqual(den.api.search.missing(), []);
     const found = await den.api.search.rows('middleware', {});
     assert.ok(found.some((r) => r.kind === 'session' && r.sessionId === seeded));
+  });
+
+  it("the view in Den's container finds a streamed turn, grouped by session; opening a hit opens the session at that match, closed or open", async () => {
+    await vscode.commands.executeCommand('den.search.focus');
+    await waitFor('the view to load', () => den.api.searchView.ready);
+    const { id, panel, logWord, answerWord } = await streamedTurn(den.api, 'Set up CI dependency caching');
+    const r = await viewSearch(den.api, logWord);
+    const group = r.groups.find((g) => g.sessionId === id);
+    assert.ok(group, `no group for the session: ${JSON.stringify(r.groups.map((g) => g.title))}`);
+    assert.equal(group.title, 'Set up CI dependency caching');
+    assert.match(r.summary, /^\d+ match(es)? in \d+ sessions?$/);
+    const hit = group.hits.find((h) => h.where === 'tool log');
+    assert.ok(hit, 'no tool log hit');
+    assert.equal(hit.line.slice(hit.matchStart, hit.matchEnd), logWord, 'the match is marked in its line');
+
+    // The panel closed: opening the hit opens it, its find bar at that very match.
+    panel.panel.dispose();
+    await waitFor('the panel to close', () => !den.api.panels.panel(id));
+    await den.api.searchView.handleMessage({
+      type: 'open',
+      sessionId: id,
+      query: logWord,
+      options: { matchCase: true, wholeWord: false, regex: false },
+      address: hit.address,
+      start: hit.start,
+    });
+    const opened = den.api.panels.panel(id);
+    assert.ok(opened, 'the session panel did not open');
+    await findsAt(opened, logWord, hit);
+
+    // Already open: another hit moves it there.
+    const other = (await viewSearch(den.api, answerWord)).groups.find((g) => g.sessionId === id)?.hits.at(-1);
+    assert.ok(other, 'no hit for the answer word');
+    await den.api.searchView.handleMessage({
+      type: 'open',
+      sessionId: id,
+      query: answerWord,
+      options: { matchCase: true, wholeWord: false, regex: false },
+      address: other.address,
+      start: other.start,
+    });
+    assert.equal(den.api.panels.panel(id), opened, 'the open panel is reused');
+    await findsAt(opened, answerWord, other);
+
+    // A malformed message is ignored, never a throw.
+    await den.api.searchView.handleMessage({ type: 'open', sessionId: 3 });
+    assert.deepEqual(den.messages.texts('error'), []);
+    opened.panel.dispose();
+  });
+
+  it('Cancel stops fetching and indexing: the sessions after it stay missing', async () => {
+    await vscode.commands.executeCommand('den.sessions.showAll');
+    await rows(den.api);
+    const before = den.api.search.missing();
+    assert.ok(before.length >= 2, `too few sessions to fetch: ${before.length}`);
+    const w = vscode.window as unknown as Record<string, unknown>;
+    const withProgress = vscode.window.withProgress;
+    const cancel = new vscode.CancellationTokenSource();
+    let reports = 0;
+    // The person presses Cancel on the notification once the first session is indexed.
+    w.withProgress = (_o: vscode.ProgressOptions, task: Parameters<typeof withProgress>[1]) =>
+      task(
+        {
+          report: () => {
+            reports++;
+            cancel.cancel();
+          },
+        },
+        cancel.token,
+      );
+    let result: { indexed: number; failed: number };
+    try {
+      result = await den.api.search.fetchMissing();
+    } finally {
+      w.withProgress = withProgress;
+      cancel.dispose();
+    }
+    assert.equal(reports, 1, 'it stopped after the session being indexed when Cancel came');
+    assert.deepEqual(result, { indexed: 1, failed: 0 });
+    assert.ok(den.api.search.index.has(before[0]));
+    assert.deepEqual(den.api.search.missing(), before.slice(1));
+    assert.match(den.messages.texts('info').join('\n'), /Indexed 1 sessions? for search/);
+  });
+
+  it('takes a new den.search.indexMaxMegabytes at once, without a reload', async () => {
+    const config = () => vscode.workspace.getConfiguration('den');
+    const MB = 1024 * 1024;
+    assert.equal(den.api.search.index.maxBytes, 256 * MB);
+    await den.api.search.index.put('big', [
+      { address: { turnId: 't', kind: 'answer', index: 0 }, text: 'x'.repeat(2 * MB) },
+    ]);
+    assert.ok(den.api.search.index.has('big'));
+    try {
+      await config().update('search.indexMaxMegabytes', 1, vscode.ConfigurationTarget.Global);
+      await waitFor('the new cap', () => den.api.search.index.maxBytes === MB);
+      await waitFor('the session over the cap to go', () => !den.api.search.index.has('big'));
+    } finally {
+      await config().update('search.indexMaxMegabytes', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor('the default cap back', () => den.api.search.index.maxBytes === 256 * MB);
   });
 });

@@ -5,6 +5,7 @@
  * `maxPerText` matches are taken from one text and a `MatchBudget` caps the total across texts, so a
  * query matching everything (`e`, `.`) stops early instead of building millions of ranges.
  */
+import { requiredTrigramSets } from './trigram-sets';
 
 export interface MatchOptions {
   matchCase?: boolean;
@@ -40,6 +41,11 @@ export interface CompiledQuery {
    * `requiredLiteral`'s, maybe ''): an index may skip texts that cannot hold it.
    */
   literal: string;
+  /**
+   * For a regex, sets of lower-cased trigrams every match holds one of each (`trigram-sets.ts`);
+   * [] when nothing is known or the query is plain text (its `literal` says it all).
+   */
+  trigramSets: string[][];
   /** Matches in `text`, in order, at most `limit` (default `MAX_MATCHES_PER_TEXT`). */
   find(text: string, limit?: number): MatchRange[];
   /** Whether `text` holds at least one match. */
@@ -164,6 +170,7 @@ export function compileQuery(query: string, options: MatchOptions = {}): Compile
     return { ok: false, code: 'invalid-regex', detail: err instanceof Error ? err.message : String(err) };
   }
   const literal = (opts.regex ? requiredLiteral(query) : query).toLowerCase();
+  const trigramSets = opts.regex ? requiredTrigramSets(query) : [];
   const plain = !opts.regex && !opts.wholeWord && opts.matchCase;
   const find = (text: string, limit = MAX_MATCHES_PER_TEXT): MatchRange[] => {
     const out: MatchRange[] = [];
@@ -193,6 +200,7 @@ export function compileQuery(query: string, options: MatchOptions = {}): Compile
     source: query,
     options: opts,
     literal,
+    trigramSets,
     find,
     test: (text) => find(text, 1).length > 0,
   };

@@ -5,7 +5,7 @@
  * Sessions tree has painted (or a few seconds after activation), and from every transcript that
  * changes in this window (debounced). `den.searchSessionContents` is a QuickPick that searches as
  * you type (match case, whole word, regex as toggles), grouped by session and turn; Enter opens the
- * session (and, when Find in a session is there, finds the text in it). Its last row fetches and
+ * session at that match (its find bar on the query, the match current and highlighted). Its last row fetches and
  * indexes the listed sessions not stored here. `den.clearSearchIndex` empties the index.
  * Nothing here sends the index anywhere.
  */
@@ -16,9 +16,14 @@ import type { Logger } from '../../core/shared/log';
 import type { Transcript } from '../../core/transcript/model';
 import { transcriptFromDetail } from '../../core/transcript/from-history';
 import { IndexFeeder, type CachedTranscripts } from '../../model/search/index-feeder';
-import { searchRows, type SearchRow } from '../../model/search/result-rows';
+import { searchRows, viewResults, type SearchRow, type ViewResults } from '../../model/search/result-rows';
+import type { FieldAddress } from '../../core/search/fields';
 import { folderStore } from '../../model/search/search-store';
-import { DEFAULT_SEARCH_INDEX_BYTES, SessionSearchIndex } from '../../model/search/session-index';
+import {
+  DEFAULT_SEARCH_INDEX_BYTES,
+  SessionSearchIndex,
+  type SearchLimits,
+} from '../../model/search/session-index';
 import { TranscriptCache } from '../../model/session/transcript-cache';
 import type { SessionRegistry } from '../../model/session/session-registry';
 import { guarded } from '../commands/guarded';
@@ -34,8 +39,10 @@ const MB = 1024 * 1024;
 export interface SessionSearchDeps {
   /** The index's folder (global storage). */
   dir: string;
-  /** `den.search.indexMaxMegabytes`, read once when the index opens. */
+  /** `den.search.indexMaxMegabytes` (read at start and again whenever it changes). */
   maxMegabytes: () => number | undefined;
+  /** Fires when `den.search.indexMaxMegabytes` changed. */
+  onDidChangeMaxMegabytes: (listener: () => void) => { dispose(): void };
   cache?: CachedTranscripts;
   /** A session's transcript as Den holds it now. */
   transcriptOf: (sessionId: string) => Transcript | undefined;
@@ -47,7 +54,17 @@ export interface SessionSearchDeps {
   /** A session's stored history from the service (throws when it cannot be read). */
   fetch: (sessionId: string) => Promise<Transcript>;
   open: (sessionId: string) => Promise<void>;
+  /** Opens a session's panel at one match (its find bar on the query, that match current). */
+  reveal: (sessionId: string, at: MatchTarget) => Promise<void>;
   logger: Logger;
+}
+
+/** Where a search result points: the query and options that found it, the field and the offset. */
+export interface MatchTarget {
+  query: string;
+  options: Required<MatchOptions>;
+  address: FieldAddress;
+  start: number;
 }
 
 type Item = vscode.QuickPickItem & { row?: SearchRow; fetch?: boolean };
@@ -74,9 +91,7 @@ export class SessionSearch implements vscode.Disposable {
   constructor(deps: SessionSearchDeps) {
     this.#deps = deps;
     this.dir = deps.dir;
-    const mb = deps.maxMegabytes();
-    const maxBytes = mb !== undefined && Number.isFinite(mb) && mb > 0 ? mb * MB : DEFAULT_SEARCH_INDEX_BYTES;
-    this.index = new SessionSearchIndex({ store: folderStore(deps.dir), maxBytes });
+    this.index = new SessionSearchIndex({ store: folderStore(deps.dir), maxBytes: this.#maxBytes() });
     this.feeder = new IndexFeeder({
       index: this.index,
       transcriptOf: deps.transcriptOf,
@@ -86,8 +101,21 @@ export class SessionSearch implements vscode.Disposable {
     this.#subscriptions.push(
       deps.onDidChangeTranscript((id) => this.feeder.changed(id)),
       deps.onDidPaintTree(() => void this.start()),
+      deps.onDidChangeMaxMegabytes(() => void this.applyMaxMegabytes()),
     );
     this.#startTimer = setTimeout(() => void this.start(), START_AFTER_MS);
+  }
+
+  #maxBytes(): number {
+    const mb = this.#deps.maxMegabytes();
+    return mb !== undefined && Number.isFinite(mb) && mb > 0 ? mb * MB : DEFAULT_SEARCH_INDEX_BYTES;
+  }
+
+  /** The size setting changed: the index takes the new cap now (a smaller one evicts). */
+  applyMaxMegabytes(): Promise<void> {
+    return this.index.setMaxBytes(this.#maxBytes()).catch((err: unknown) => {
+      this.#deps.logger.warn(`Search index: could not apply the new size: ${String(err)}`);
+    });
   }
 
   /** Indexes the cached sessions in the background (once; later calls return the same pass). */
@@ -132,11 +160,26 @@ export class SessionSearch implements vscode.Disposable {
   }
 
   /** Runs a search and gives its rows (the QuickPick shows them; tests call it too). */
-  async rows(query: string, options: MatchOptions): Promise<SearchRow[]> {
+  async rows(query: string, options: MatchOptions, limits: SearchLimits = {}): Promise<SearchRow[]> {
     await this.feeder.flush();
-    const result = await this.index.search(query, options);
+    const result = await this.index.search(query, options, limits);
     const { sessions } = await this.index.stats();
     return searchRows(result, sessions);
+  }
+
+  /** Runs a search and gives what the Search in Sessions view shows. */
+  async viewResults(query: string, options: MatchOptions, limits: SearchLimits = {}): Promise<ViewResults> {
+    await this.feeder.flush();
+    const result = await this.index.search(query, options, limits);
+    const { sessions } = await this.index.stats();
+    return viewResults(result, sessions);
+  }
+
+  /** Opens a session at a result (a hit: at its match; a session: its panel). */
+  async openResult(sessionId: string, at?: MatchTarget): Promise<void> {
+    if (at) await this.#deps.reveal(sessionId, at);
+    else await this.#deps.open(sessionId);
+    void this.index.touch(sessionId);
   }
 
   /** The listed sessions the index lacks. */
@@ -178,7 +221,8 @@ export class SessionSearch implements vscode.Disposable {
     const run = (): void => {
       const mine = ++generation;
       qp.busy = true;
-      this.searching = this.#items(qp.value, options()).then(
+      // A newer search stops this one before its next session.
+      this.searching = this.#items(qp.value, options(), () => mine !== generation).then(
         (items) => {
           if (mine !== generation) return;
           qp.items = items;
@@ -222,9 +266,9 @@ export class SessionSearch implements vscode.Disposable {
     qp.show();
   }
 
-  async #items(query: string, options: MatchOptions): Promise<Item[]> {
+  async #items(query: string, options: MatchOptions, cancelled: () => boolean): Promise<Item[]> {
     const items: Item[] = query
-      ? (await this.rows(query, options)).map((row) => itemOf(row))
+      ? (await this.rows(query, options, { cancelled })).map((row) => itemOf(row))
       : [{ label: l10n.t('Type text to find in the sessions stored on this machine.'), alwaysShow: true }];
     const missing = this.missing().length;
     if (missing > 0) {
@@ -256,12 +300,14 @@ export class SessionSearch implements vscode.Disposable {
       return;
     }
     const row = item.row;
-    if (row?.kind !== 'hit' && row?.kind !== 'session') return;
-    await this.#deps.open(row.sessionId);
-    void this.index.touch(row.sessionId);
-    // Find in a session (another branch) reveals the match when it is there.
-    if ((await vscode.commands.getCommands(true)).includes('den.findInSession')) {
-      await vscode.commands.executeCommand('den.findInSession', { query, ...options });
+    if (row?.kind === 'session') await this.openResult(row.sessionId);
+    else if (row?.kind === 'hit') {
+      await this.openResult(row.sessionId, {
+        query,
+        options: { matchCase: !!options.matchCase, wholeWord: !!options.wholeWord, regex: !!options.regex },
+        address: row.address,
+        start: row.start,
+      });
     }
   }
 
@@ -333,6 +379,7 @@ export interface SessionSearchWiring {
   registry: SessionRegistry;
   sessions: SessionsTreeProvider;
   open: (sessionId: string) => Promise<void>;
+  reveal: (sessionId: string, at: MatchTarget) => Promise<void>;
   logger: Logger;
 }
 
@@ -349,6 +396,10 @@ export function createSessionSearch(w: SessionSearchWiring): SessionSearch {
   return new SessionSearch({
     dir: vscode.Uri.joinPath(storage, 'search-index').fsPath,
     maxMegabytes: () => vscode.workspace.getConfiguration('den').get<number>('search.indexMaxMegabytes'),
+    onDidChangeMaxMegabytes: (listener) =>
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('den.search.indexMaxMegabytes')) listener();
+      }),
     cache,
     transcriptOf: (id) => w.registry.host(id)?.transcript,
     onDidChangeTranscript: (listener) => w.registry.onDidChangeTranscript(listener),
@@ -360,6 +411,7 @@ export function createSessionSearch(w: SessionSearchWiring): SessionSearch {
       return transcriptFromDetail(await client.getSession(id));
     },
     open: w.open,
+    reveal: w.reveal,
     logger: w.logger,
   });
 }

@@ -23,6 +23,7 @@ import type { SendOutcome } from '../../protocol/session-panel/messages';
 import type { PanelAttempts } from '../attempts/composer-attempts';
 import type { SessionHost, SessionMessage } from '../../model/session/session-host';
 import type { Transcript } from '../../core/transcript/model';
+import type { RevealMatch } from '../../model/session/view-link';
 
 /** The webview panel type (package.json, the serializer). */
 export const PANEL_VIEW_TYPE = 'den.session';
@@ -134,6 +135,11 @@ export class SessionPanel implements vscode.Disposable {
   /** Opens the webview's find bar (with `query` typed in when given). */
   openFind(query?: string): void {
     this.host.link.send(query === undefined ? { type: 'openFind' } : { type: 'openFind', query });
+  }
+
+  /** Opens the find bar at one match (Search in Sessions); sent once the webview is ready. */
+  revealMatch(m: Omit<RevealMatch, 'type'>): void {
+    this.host.link.revealMatch({ type: 'revealMatch', ...m });
   }
 
   /** What the webview shows (tests). */

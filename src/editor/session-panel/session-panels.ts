@@ -6,6 +6,7 @@ import type { Logger } from '../../core/shared/log';
 import type { SessionHost, TurnRequest } from '../../model/session/session-host';
 import type { SessionRegistry } from '../../model/session/session-registry';
 import type { PanelAttempts } from '../attempts/composer-attempts';
+import type { RevealMatch } from '../../model/session/view-link';
 import { SessionPanel } from './session-panel';
 
 /** What the Session panels need from the rest of the extension. */
@@ -65,6 +66,12 @@ export class SessionPanels implements vscode.Disposable {
       host.link.focusComposer();
     }
     void host.open();
+  }
+
+  /** Opens or reveals a session's panel at one match of a search (its find bar on the query). */
+  async revealMatch(sessionId: string, m: Omit<RevealMatch, 'type'>): Promise<void> {
+    await this.open(sessionId);
+    this.#panels.get(sessionId)?.revealMatch(m);
   }
 
   /** What the panels' composers do with attempts (set once the attempts exist). */

@@ -7,7 +7,9 @@
 import type { FieldAddress, FieldKind } from '../../core/search/fields';
 import type { QueryError } from '../../core/search/matcher';
 import { formatCount, l10n } from '../../core/shared/l10n';
-import type { SearchResults } from './session-index';
+import type { ContextLine } from '../../core/search/find';
+import type { SearchGroup } from '../../protocol/session-search/messages';
+import type { SearchProgress, SearchResults } from './session-index';
 
 export type SearchRow =
   | { kind: 'session'; sessionId: string; title: string }
@@ -20,6 +22,8 @@ export type SearchRow =
       line: string;
       where: string;
       address: FieldAddress;
+      /** Where the match starts in its field's text. */
+      start: number;
     }
   | { kind: 'note'; text: string };
 
@@ -98,6 +102,7 @@ export function searchRows(result: SearchResults | QueryError, sessions: number)
           line: h.line.text.replace(/\s+/g, ' ').trim(),
           where: fieldKindWords(h.address.kind),
           address: h.address,
+          start: h.start,
         }),
       );
     }
@@ -112,4 +117,81 @@ export function searchRows(result: SearchResults | QueryError, sessions: number)
     });
   }
   return rows;
+}
+
+/** A line of context with its runs of spaces folded to one, and where the match is in it now. */
+export function foldLine(line: ContextLine): { text: string; start: number; end: number } {
+  const fold = (t: string): string => t.replace(/\s+/g, ' ');
+  const before = fold(line.text.slice(0, line.start)).trimStart();
+  const match = fold(line.text.slice(line.start, line.end));
+  const after = fold(line.text.slice(line.end)).trimEnd();
+  return { text: before + match + after, start: before.length, end: before.length + match.length };
+}
+
+/** What the Search in Sessions view shows for a search: groups of hits, a note, a count to announce. */
+export interface ViewResults {
+  groups: SearchGroup[];
+  note?: string;
+  summary: string;
+  error: boolean;
+}
+
+/** The view's groups of a search's result (or its error). `sessions`: how many are indexed. */
+export function viewResults(result: SearchResults | QueryError, sessions: number): ViewResults {
+  if (!result.ok) {
+    const note = queryErrorWords(result);
+    return { groups: [], note, summary: result.code === 'empty' ? '' : note, error: result.code !== 'empty' };
+  }
+  const groups: SearchGroup[] = result.sessions.map((s) => ({
+    sessionId: s.sessionId,
+    title: s.title || l10n.t('Untitled session'),
+    hits: s.turns.flatMap((turn) =>
+      turn.hits.map((h, i) => {
+        const line = foldLine(h.line);
+        return {
+          turnId: turn.turnId,
+          line: line.text,
+          matchStart: line.start,
+          matchEnd: line.end,
+          where: fieldKindWords(h.address.kind),
+          address: h.address,
+          start: h.start,
+          firstOfTurn: i === 0,
+        };
+      }),
+    ),
+  }));
+  const rows = searchRows(result, sessions);
+  const last = rows[rows.length - 1];
+  const note = last?.kind === 'note' ? last.text : undefined;
+  if (groups.length === 0) return { groups, note, summary: note ?? '', error: false };
+  const counted =
+    result.count === 1
+      ? l10n.t('1 match in 1 session')
+      : groups.length === 1
+        ? l10n.t('{0} matches in 1 session', formatCount(result.count))
+        : l10n.t('{0} matches in {1} sessions', formatCount(result.count), formatCount(groups.length));
+  // A capped search's last row says so (`searchRows`): the view shows it under the hits.
+  return note ? { groups, note, summary: counted, error: false } : { groups, summary: counted, error: false };
+}
+
+/** What the view shows while a search is still reading sessions: the hits so far and how far it is. */
+export function partialViewResults(partial: SearchResults, progress: SearchProgress): ViewResults {
+  const done = viewResults(partial, progress.total);
+  const summary =
+    partial.count === 0
+      ? l10n.t('Searching… {0} of {1} sessions read', formatCount(progress.done), formatCount(progress.total))
+      : partial.count === 1
+        ? l10n.t(
+            'Searching… {0} of {1} sessions read, 1 match so far',
+            formatCount(progress.done),
+            formatCount(progress.total),
+          )
+        : l10n.t(
+            'Searching… {0} of {1} sessions read, {2} matches so far',
+            formatCount(progress.done),
+            formatCount(progress.total),
+            formatCount(partial.count),
+          );
+  return { groups: done.groups, summary, error: false };
 }

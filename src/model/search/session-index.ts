@@ -28,6 +28,7 @@ import {
   type Guard,
 } from '../../core/shared/schema';
 import type { SearchStore } from './search-store';
+import { FIELD_KINDS } from '../../protocol/shared/search';
 
 export const SEARCH_INDEX_VERSION = 1;
 /** Size of a session's trigram filter: 65,536 bits. */
@@ -45,21 +46,6 @@ const SEPARATOR = '\u0000';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-const FIELD_KINDS: readonly FieldKind[] = [
-  'user',
-  'answer',
-  'thought',
-  'message',
-  'tool-name',
-  'tool-params',
-  'tool-log',
-  'tool-output',
-  'file',
-  'plan',
-  'error',
-  'event',
-];
 
 interface SessionMeta {
   sessionId: string;
@@ -149,6 +135,8 @@ export interface SessionIndexOptions {
 /** One match: where, and its line. */
 export interface SearchHit {
   address: FieldAddress;
+  /** Where the match starts in its field's text (the panel reveals that match). */
+  start: number;
   line: ContextLine;
 }
 
@@ -175,6 +163,23 @@ export interface SearchResults {
 export interface SearchLimits {
   /** Hits at most (default 200). */
   maxHits?: number;
+  /**
+   * Called with what is found so far while sessions are still to read, at most every
+   * `partialEveryMs`: a search that reads many sessions shows its first hits (or its progress) early.
+   */
+  onPartial?: (partial: SearchResults, progress: SearchProgress) => void;
+  /** Default 150 ms. */
+  partialEveryMs?: number;
+  /** A newer search made this one useless: it stops before the next session, answering what it has. */
+  cancelled?: () => boolean;
+  /** ms clock (tests). */
+  clock?: () => number;
+}
+
+/** How far a search is: sessions read or ruled out, of all indexed. */
+export interface SearchProgress {
+  done: number;
+  total: number;
 }
 
 function lowerTrigramHashes(text: string, each: (h: number) => void): void {
@@ -206,6 +211,22 @@ export function mayHold(bloom: Uint8Array, literal: string): boolean {
     if (ok && !(bloom[h >>> 3] & (1 << (h & 7)))) ok = false;
   });
   return ok;
+}
+
+/** The filter's bit positions of each trigram of each set (a query's `trigramSets`, hashed once). */
+export function hashSets(sets: readonly string[][]): number[][] {
+  return sets.map((set) =>
+    set.map((tri) => {
+      let h = -1;
+      lowerTrigramHashes(tri, (x) => (h = x));
+      return h;
+    }),
+  );
+}
+
+/** Whether the filter may hold at least one trigram of every set (hashed by `hashSets`). */
+export function mayHoldSets(bloom: Uint8Array, sets: readonly number[][]): boolean {
+  return sets.every((set) => set.some((h) => h < 0 || (bloom[h >>> 3] & (1 << (h & 7))) !== 0));
 }
 
 function encodeFilter(meta: SessionMeta, bloom: Uint8Array): Uint8Array {
@@ -266,7 +287,7 @@ function rowAt(rows: FieldRow[], at: number): number {
 
 export class SessionSearchIndex {
   readonly #store: SearchStore;
-  readonly #maxBytes: number;
+  #maxBytes: number;
   readonly #now: () => number;
   readonly #entries = new Map<string, Entry>();
   #ready?: Promise<void>;
@@ -277,6 +298,28 @@ export class SessionSearchIndex {
     this.#store = options.store;
     this.#maxBytes = Math.max(1, options.maxBytes ?? DEFAULT_SEARCH_INDEX_BYTES);
     this.#now = options.now ?? Date.now;
+  }
+
+  /** The cap of the blobs' total now. */
+  get maxBytes(): number {
+    return this.#maxBytes;
+  }
+
+  /**
+   * Changes the cap (the setting changed): a smaller one evicts the least recently used sessions
+   * until the index fits; sessions bigger than the cap are dropped.
+   */
+  setMaxBytes(maxBytes: number): Promise<void> {
+    return this.#enqueue(async () => {
+      await this.open();
+      this.#maxBytes = Math.max(1, maxBytes);
+      for (const e of [...this.#entries.values()]) {
+        if (e.bytes <= this.#maxBytes) continue;
+        this.#entries.delete(e.sessionId);
+        await this.#dropBlobs(e.name);
+      }
+      await this.#evict(undefined);
+    });
   }
 
   /** Reads the filters kept (once); drops blobs that do not read or have no partner. */
@@ -424,12 +467,26 @@ export class SessionSearchIndex {
     const sessions: SessionHits[] = [];
     let count = 0;
     const order = [...this.#entries.values()].sort((a, b) => b.usedAt - a.usedAt);
-    for (const e of order) {
+    const sets = hashSets(q.trigramSets);
+    const clock = limits.clock ?? (() => performance.now());
+    const every = limits.partialEveryMs ?? 150;
+    let lastPartial = clock();
+    for (let i = 0; i < order.length; i++) {
+      const e = order[i];
       if (budget.left <= 0) {
         budget.exhausted = true;
         break;
       }
+      if (limits.cancelled?.()) break;
+      if (limits.onPartial && i > 0 && clock() - lastPartial >= every) {
+        lastPartial = clock();
+        limits.onPartial(
+          { ok: true, sessions: [...sessions], count, capped: false },
+          { done: i, total: order.length },
+        );
+      }
       if (q.literal && !mayHold(e.bloom, q.literal)) continue;
+      if (!mayHoldSets(e.bloom, sets)) continue;
       const text = await this.#readText(e);
       if (!text) continue;
       const ranges = budget.take(q, text.text);
@@ -446,7 +503,7 @@ export class SessionSearchIndex {
         if (row[1]) address.blockId = row[1];
         const line = contextLine(fieldText, { start: r.start - row[4], end: r.end - row[4] });
         if (turn?.turnId !== row[0]) turns.push((turn = { turnId: row[0], hits: [] }));
-        turn.hits.push({ address, line });
+        turn.hits.push({ address, start: r.start - row[4], line });
         count++;
       }
       if (turns.length === 0) continue;
@@ -467,7 +524,7 @@ export class SessionSearchIndex {
     return undefined;
   }
 
-  async #evict(keep: string): Promise<void> {
+  async #evict(keep: string | undefined): Promise<void> {
     let total = 0;
     for (const e of this.#entries.values()) total += e.bytes;
     if (total <= this.#maxBytes) return;

@@ -7,6 +7,9 @@ import type { Clock } from '../shared/clock';
 import type { DeltaBatcher, DirectMessage } from './delta-batcher';
 import type { HostMessage, WebviewDigest } from '../../protocol/session-panel/messages';
 
+/** A `revealMatch` post, without its `seq`. */
+export type RevealMatch = Extract<DirectMessage, { type: 'revealMatch' }>;
+
 /** How long a shown panel may stay silent before the host catches it up without a `ready`. */
 const READY_GRACE_MS = 1_500;
 
@@ -34,6 +37,8 @@ export class ViewLink {
   readonly #probes = new Map<string, PendingProbe>();
   #probeCount = 0;
   #wantFocus = false;
+  /** A match to reveal once the webview is shown (the latest asked). */
+  #wantReveal?: RevealMatch;
   readonly #taps = new Set<(m: HostMessage) => void>();
 
   readonly #batcher: DeltaBatcher;
@@ -120,6 +125,11 @@ export class ViewLink {
     if (!this.#batcher.send({ type: 'focusComposer' })) this.#wantFocus = true;
   }
 
+  /** Reveals a match (Search in Sessions); waits for the webview when it is not shown or loaded. */
+  revealMatch(m: RevealMatch): void {
+    this.#wantReveal = this.#initialized && this.#batcher.send(m) ? undefined : m;
+  }
+
   /** Asks the webview for its digest; waits for it to be shown when it is not. */
   probe(timeoutMs = 10_000): Promise<WebviewDigest> {
     const id = `probe-${++this.#probeCount}`;
@@ -152,6 +162,7 @@ export class ViewLink {
     // Also those sent before: a page that reloaded since never saw them.
     for (const [id, p] of this.#probes) p.sent = this.#batcher.send({ type: 'probe', id });
     if (this.#wantFocus && this.#batcher.send({ type: 'focusComposer' })) this.#wantFocus = false;
+    if (this.#wantReveal && this.#batcher.send(this.#wantReveal)) this.#wantReveal = undefined;
     this.#listener.shownChanged();
   }
 

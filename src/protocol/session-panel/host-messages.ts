@@ -32,6 +32,7 @@ import type {
   TurnView,
 } from './view';
 import type { ReviewedView } from './reviewed';
+import { isFieldAddress, isMatchOptions } from '../shared/search';
 
 const isArray = arrayOf(isUnknown);
 
@@ -173,6 +174,18 @@ export const isHostMessage = variant('type', {
   focusComposer: { seq },
   /** Opens the transcript's find bar (`den.findInSession`), with `query` typed in when given. */
   openFind: { seq, query: optional(isString) },
+  /**
+   * Opens the find bar on `query` with these options and makes current the match that starts at
+   * `start` in the field at `address` (Search in Sessions' result), scrolled to and highlighted; the
+   * first match of that field, or the first match, when the transcript changed since it was indexed.
+   */
+  revealMatch: {
+    seq,
+    query: isString,
+    options: isMatchOptions,
+    address: isFieldAddress,
+    start: isNonNegativeInteger,
+  },
 });
 
 /** Host → webview. */

@@ -115,7 +115,12 @@ export interface WebviewDigest {
   contextUsage?: ContextUsage;
   composerText: string;
   /** The find bar while it is open: its query and what its count says. */
-  find?: { query: string; count: string };
+  find?: {
+    query: string;
+    count: string;
+    /** The current match: its field's `addressKey` and where it starts in the field. */
+    current?: { address: string; start: number };
+  };
 }
 
 /** State the webview keeps with `setState` (small: the transcript comes back from the host). */

@@ -128,12 +128,22 @@ export class FindBar {
   private highlightFrame = 0;
   /** The current match waits for its row to show it (a whole log asked of the host): scroll to it then. */
   private pendingScroll = false;
+  /**
+   * A match to make current (`revealAt`) that the transcript does not hold yet (its history is
+   * still loading): looked for again on each recount until the query changes.
+   */
+  private target: { key: string; start: number } | undefined;
 
   constructor(private readonly deps: FindDeps) {
     this.input = h('input', {
       class: 'find-input',
       attrs: { type: 'text', 'aria-label': l10n.t('Find'), placeholder: l10n.t('Find'), spellcheck: 'false' },
-      on: { input: () => this.run(true) },
+      on: {
+        input: () => {
+          this.target = undefined;
+          this.run(true);
+        },
+      },
     }) as HTMLInputElement;
     const toggle = (key: keyof typeof this.options, label: string, text: string): HTMLButtonElement =>
       h('button', {
@@ -180,8 +190,11 @@ export class FindBar {
   }
 
   /** What the `probe` digest says of the bar (absent while it is closed). */
-  digest(): { query: string; count: string } | undefined {
-    return this.isOpen ? { query: this.input.value, count: this.count.textContent ?? '' } : undefined;
+  digest(): { query: string; count: string; current?: { address: string; start: number } } | undefined {
+    if (!this.isOpen) return undefined;
+    const m = this.matches[this.current];
+    const d = { query: this.input.value, count: this.count.textContent ?? '' };
+    return m ? { ...d, current: { address: addressKey(m.address), start: m.range.start } } : d;
   }
 
   get isOpen(): boolean {
@@ -200,8 +213,37 @@ export class FindBar {
     this.run(true);
   }
 
+  /**
+   * Opens the bar on `query` with these options and makes current the match starting at `start` in
+   * the field at `address` (a Search in Sessions result); until the transcript holds it (a history
+   * still loading), the first match, and the target is looked for again as the transcript grows.
+   */
+  revealAt(query: string, options: typeof this.options, address: FieldAddress, start: number): void {
+    for (const key of Object.keys(this.options) as (keyof typeof this.options)[]) {
+      this.options[key] = options[key];
+      this.toggles[key].setAttribute('aria-pressed', String(options[key]));
+    }
+    this.target = { key: addressKey(address), start };
+    this.open(query);
+  }
+
+  /** The match `target` names: the one at its start, else the first of its field; -1 when absent. */
+  private targetIndex(): number {
+    const t = this.target;
+    if (!t) return -1;
+    let first = -1;
+    for (let i = 0; i < this.matches.length; i++) {
+      const m = this.matches[i];
+      if (addressKey(m.address) !== t.key) continue;
+      if (m.range.start === t.start) return i;
+      if (first < 0) first = i;
+    }
+    return first;
+  }
+
   close(): void {
     if (!this.isOpen) return;
+    this.target = undefined;
     this.el.hidden = true;
     this.query = undefined;
     this.matches = [];
@@ -257,6 +299,7 @@ export class FindBar {
   }
 
   private toggle(key: keyof typeof this.options): void {
+    this.target = undefined;
     this.options[key] = !this.options[key];
     this.toggles[key].setAttribute('aria-pressed', String(this.options[key]));
     this.run(true);
@@ -289,6 +332,15 @@ export class FindBar {
         this.matches.push({ address: fm.address, range, before: i, after: fm.ranges.length - 1 - i }),
       );
     }
+    const aimed = this.targetIndex();
+    if (aimed >= 0) {
+      // Found where Search in Sessions pointed: it is current from now on, as if stepped to.
+      this.target = undefined;
+      this.current = aimed;
+      this.showCount();
+      this.reveal();
+      return;
+    }
     if (keep) {
       const k = addressKey(keep.address);
       const same = this.matches.findIndex(
@@ -307,6 +359,7 @@ export class FindBar {
 
   private step(by: number): void {
     if (!this.isOpen) return;
+    this.target = undefined;
     if (this.deps.fields.version !== this.version) this.run(false);
     const n = this.matches.length;
     if (n === 0) return;

@@ -8,6 +8,7 @@ import { setL10nBundle } from '../../core/shared/l10n';
 import {
   isHostMessage,
   type HostMessage,
+  type WebviewDigest,
   type WebviewPersistedState,
 } from '../../protocol/session-panel/messages';
 import { Announcer } from '../shared/announcer';
@@ -69,7 +70,7 @@ function start(): void {
       post,
     });
     document.addEventListener('keydown', (e) => find.globalKey(e));
-    const findDigest = (): { find?: { query: string; count: string } } => {
+    const findDigest = (): Pick<WebviewDigest, 'find'> => {
       const f = find.digest();
       return f ? { find: f } : {};
     };
@@ -172,6 +173,7 @@ function start(): void {
       },
       focusComposer: () => composer.focus(),
       openFind: (m) => find.open(m.query),
+      revealMatch: (m) => find.revealAt(m.query, m.options, m.address, m.start),
     };
     window.addEventListener('resize', () => transcript.resized());
     return (m) => dispatch(after, m);

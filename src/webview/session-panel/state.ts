@@ -264,6 +264,7 @@ export class Store {
     probe: () => undefined,
     focusComposer: () => undefined,
     openFind: () => undefined,
+    revealMatch: () => undefined,
   };
 
   /** What each delta does to the store. */

@@ -87,7 +87,7 @@ describe('the package (.vsix)', function () {
       /^README\.md$/,
       /^CHANGELOG\.md$/,
       /^LICENSE$/,
-      /^dist\/(extension|net|integrations|webview|webtask)\.js$/,
+      /^dist\/(extension|net|integrations|webview|webtask|search)\.js$/,
       /^media\/[\w./-]+\.(css|svg|png|json|md)$/,
       /^l10n\/bundle\.l10n\.json$/,
     ];
@@ -99,6 +99,7 @@ describe('the package (.vsix)', function () {
       'dist/integrations.js',
       'dist/webview.js',
       'dist/webtask.js',
+      'dist/search.js',
       'CHANGELOG.md',
     ])
       assert.ok(files.includes(needed), `${needed} is not shipped`);

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { memoryStore } from '../../../../src/model/search/search-store';
-import { fieldKindWords, queryErrorWords, searchRows } from '../../../../src/model/search/result-rows';
+import {
+  fieldKindWords,
+  foldLine,
+  partialViewResults,
+  queryErrorWords,
+  searchRows,
+  viewResults,
+} from '../../../../src/model/search/result-rows';
 import { SessionSearchIndex } from '../../../../src/model/search/session-index';
 
 describe('model/search/result-rows', () => {
@@ -51,5 +58,73 @@ describe('model/search/result-rows', () => {
     assert.match(queryErrorWords({ ok: false, code: 'too-long', detail: '' }), /1,000/);
     assert.match(queryErrorWords({ ok: false, code: 'empty', detail: '' }), /Type text/);
     assert.equal(fieldKindWords('tool-params'), 'tool parameters');
+  });
+
+  it('folds a line of context and keeps the match where it is', () => {
+    const f = foldLine({ text: '  a\t\t b  kiwi   c ', start: 9, end: 13 });
+    assert.deepEqual(f, { text: 'a b kiwi c', start: 4, end: 8 });
+    assert.equal(f.text.slice(f.start, f.end), 'kiwi');
+  });
+
+  it("gives the view groups with each hit's address and offset, a count to announce, and errors as notes", async () => {
+    const index = new SessionSearchIndex({ store: memoryStore() });
+    await index.put(
+      's1',
+      [
+        { address: { turnId: 't1', blockId: 'b', kind: 'answer', index: 0 }, text: 'one kiwi,\n two  kiwi' },
+        { address: { turnId: 't2', kind: 'user', index: 0 }, text: 'kiwi' },
+      ],
+      'Fruit',
+    );
+    const v = viewResults(await index.search('kiwi'), 1);
+    assert.equal(v.error, false);
+    assert.equal(v.summary, '3 matches in 1 session');
+    assert.equal(v.note, undefined);
+    assert.deepEqual(
+      v.groups.map((g) => ({
+        title: g.title,
+        hits: g.hits.map((h) => [
+          h.turnId,
+          h.line.slice(h.matchStart, h.matchEnd),
+          h.start,
+          h.firstOfTurn,
+          h.where,
+        ]),
+      })),
+      [
+        {
+          title: 'Fruit',
+          hits: [
+            ['t1', 'kiwi', 4, true, 'answer'],
+            ['t1', 'kiwi', 16, false, 'answer'],
+            ['t2', 'kiwi', 0, true, 'request'],
+          ],
+        },
+      ],
+    );
+    assert.equal(v.groups[0].hits[1].line, 'two kiwi');
+    const none = viewResults(await index.search('pear'), 1);
+    assert.deepEqual([none.groups.length, none.error], [0, false]);
+    assert.equal(none.summary, none.note);
+    const bad = viewResults(await index.search('([', { regex: true }), 1);
+    assert.equal(bad.error, true);
+    assert.match(bad.note ?? '', /regular expression/);
+    const empty = viewResults(await index.search(''), 1);
+    assert.deepEqual([empty.error, empty.summary], [false, '']);
+  });
+
+  it('says how far a search still reading is', async () => {
+    const index = new SessionSearchIndex({ store: memoryStore() });
+    await index.put('s1', [{ address: { turnId: 't', kind: 'user', index: 0 }, text: 'kiwi' }], 'Fruit');
+    const r = await index.search('kiwi');
+    assert.ok(r.ok);
+    const p = partialViewResults(r, { done: 40, total: 1_000 });
+    assert.equal(p.summary, 'Searching… 40 of 1,000 sessions read, 1 match so far');
+    assert.equal(p.groups.length, 1);
+    const none = partialViewResults(
+      { ok: true, sessions: [], count: 0, capped: false },
+      { done: 3, total: 9 },
+    );
+    assert.equal(none.summary, 'Searching… 3 of 9 sessions read');
   });
 });

@@ -56,6 +56,68 @@ describe('model/search/session-index', () => {
     assert.deepEqual(hit.address, { turnId: 'turn-1', blockId: 'answer:main', kind: 'answer', index: 0 });
     assert.equal(hit.line.text, 'where the migration is explained');
     assert.equal(hit.line.text.slice(hit.line.start, hit.line.end), 'migration');
+    assert.equal(hit.start, 'first\nwhere the '.length, 'where the match starts in its field');
+    assert.equal(r.sessions[0].turns[1].hits[0].start, 'the '.length);
+  });
+
+  it('skips the sessions whose filter holds none of a regex class trigrams, and still finds the rest', async () => {
+    const store = memoryStore();
+    const index = new SessionSearchIndex({ store });
+    await index.put('yes', [answer('t', 'code 123zz here')]);
+    await index.put('no', [answer('t', 'nothing of the kind, only zz and 123')]);
+    const reads: string[] = [];
+    const read = store.read.bind(store);
+    store.read = (name) => {
+      reads.push(name);
+      return read(name);
+    };
+    const r = await index.search('[0-9]{3}zz', { regex: true });
+    assert.ok(r.ok);
+    assert.deepEqual(sessionsOf(r), ['yes']);
+    assert.deepEqual(reads, ['yes.txt'], 'the other session is ruled out by its filter');
+  });
+
+  it('answers what it found so far while it reads, and stops when a newer search cancels it', async () => {
+    const index = new SessionSearchIndex({ store: memoryStore(), now: clockFrom() });
+    for (let i = 0; i < 5; i++) await index.put(`s${i}`, [answer('t', i % 2 ? 'kiwi' : 'pear')]);
+    let ms = 0;
+    const partials: [string[], number, number][] = [];
+    const r = await index.search(
+      'kiwi',
+      {},
+      {
+        clock: () => (ms += 100),
+        partialEveryMs: 150,
+        onPartial: (p, progress) => partials.push([sessionsOf(p), progress.done, progress.total]),
+      },
+    );
+    assert.ok(r.ok);
+    assert.deepEqual(sessionsOf(r), ['s3', 's1'], 'most recently used first');
+    // The clock moves 100 ms a look (two a partial): a partial every other session, none at the end.
+    assert.deepEqual(partials, [
+      [['s3'], 2, 5],
+      [['s3', 's1'], 4, 5],
+    ]);
+    let reads = 0;
+    const stopped = await index.search('kiwi', {}, { cancelled: () => reads++ >= 2 });
+    assert.ok(stopped.ok);
+    assert.deepEqual(sessionsOf(stopped), ['s3'], 'cancelled after two sessions: what it had');
+  });
+
+  it('takes a new size now: a smaller one evicts the least recently used, a session over it goes', async () => {
+    const store = memoryStore();
+    const index = new SessionSearchIndex({ store, now: clockFrom() });
+    for (const id of ['a', 'b', 'c']) await index.put(id, [answer('t', 'z'.repeat(1_000))]);
+    const one = (await index.stats()).bytes / 3;
+    await index.setMaxBytes(one * 2 + 10);
+    assert.equal(index.maxBytes, one * 2 + 10);
+    assert.deepEqual([index.has('a'), index.has('b'), index.has('c')], [false, true, true]);
+    assert.equal(store.blobs.size, 4);
+    await index.setMaxBytes(one - 1);
+    assert.equal((await index.stats()).sessions, 0, 'sessions bigger than the cap are dropped');
+    await index.setMaxBytes(one * 10);
+    await index.put('d', [answer('t', 'z'.repeat(1_000))]);
+    assert.ok(index.has('d'), 'a bigger cap keeps sessions again');
   });
 
   it('passes the options and returns a bad regex as an error value', async () => {

@@ -262,4 +262,47 @@ describe('webview: Find in a session (Chromium)', function () {
     assert.equal(await h.page.locator('#transcript img, #transcript script, #transcript b').count(), 0);
     assert.deepEqual(dialogs, []);
   });
+
+  it('revealMatch (Search in Sessions) opens the bar on that very match, and waits for one still to come', async () => {
+    h = await openHarness();
+    const next = await started(h);
+    await h.send(next(tools(30, { 3: 'a needle\n', 20: 'one needle, two NEEDLE\n' })));
+    await h.probe();
+    const address = { turnId: AGENT, blockId: 'tool:run:20', kind: 'tool-log' as const, index: 0 };
+    await h.send({
+      type: 'revealMatch',
+      seq: next([]).seq,
+      query: 'needle',
+      options: { matchCase: false, wholeWord: false, regex: false },
+      address,
+      start: 'one needle, two '.length,
+    });
+    await countIs(h, '3 of 3');
+    await waitFor('the highlight', async () => (await current(h)).block === 'tool:run:20', {
+      intervalMs: 30,
+    });
+    assert.equal((await current(h)).text, 'NEEDLE');
+    const d = await h.probe();
+    assert.deepEqual(d.find?.current, {
+      address: `${AGENT}\u0000tool:run:20\u0000tool-log\u00000`,
+      start: 'one needle, two '.length,
+    });
+    // Match case as the search had it: the toggle shows it.
+    await h.send({
+      type: 'revealMatch',
+      seq: next([]).seq,
+      query: 'NEEDLE',
+      options: { matchCase: true, wholeWord: false, regex: false },
+      address: { ...address, blockId: 'tool:run:40' },
+      start: 0,
+    });
+    assert.equal(await h.page.locator('.find-toggle').first().getAttribute('aria-pressed'), 'true');
+    await countIs(h, '1 of 1');
+    // tool:run:40 is not there yet (its history still loading): it becomes current once it comes.
+    await h.send(next(tools(41, { 3: 'a needle\n', 20: 'one needle, two NEEDLE\n', 40: 'NEEDLE last\n' })));
+    await countIs(h, '2 of 2');
+    await waitFor('the late match', async () => (await current(h)).block === 'tool:run:40', {
+      intervalMs: 30,
+    });
+  });
 });

@@ -20,6 +20,16 @@ export type Theme = 'light' | 'dark' | 'high-contrast';
 
 const THEMES: Record<Theme, Record<string, string>> = {
   light: {
+    'sideBar-background': '#f8f8f8',
+    'list-hoverBackground': '#f2f2f2',
+    'list-activeSelectionBackground': '#e8e8e8',
+    'list-activeSelectionForeground': '#000000',
+    'list-inactiveSelectionBackground': '#e4e6f1',
+    'list-focusOutline': '#005fb8',
+    'editor-findMatchHighlightBackground': '#ea5c0055',
+    'inputOption-activeBackground': '#bed6ed',
+    'inputOption-activeForeground': '#000000',
+    'inputOption-activeBorder': '#005fb8',
     'editor-background': '#ffffff',
     foreground: '#3b3b3b',
     descriptionForeground: '#717171',
@@ -46,6 +56,16 @@ const THEMES: Record<Theme, Record<string, string>> = {
     'terminal-ansiBlue': '#0451a5',
   },
   dark: {
+    'sideBar-background': '#181818',
+    'list-hoverBackground': '#2a2d2e',
+    'list-activeSelectionBackground': '#04395e',
+    'list-activeSelectionForeground': '#ffffff',
+    'list-inactiveSelectionBackground': '#37373d',
+    'list-focusOutline': '#0078d4',
+    'editor-findMatchHighlightBackground': '#ea5c0055',
+    'inputOption-activeBackground': '#2489db82',
+    'inputOption-activeForeground': '#ffffff',
+    'inputOption-activeBorder': '#2488db',
     'editor-background': '#1f1f1f',
     foreground: '#cccccc',
     descriptionForeground: '#9d9d9d',
@@ -73,6 +93,12 @@ const THEMES: Record<Theme, Record<string, string>> = {
   },
   // Dark High Contrast: black, white text, cyan borders, orange focus; no tinted backgrounds.
   'high-contrast': {
+    'sideBar-background': '#000000',
+    'list-activeSelectionBackground': '#000000',
+    'list-activeSelectionForeground': '#ffffff',
+    'list-focusOutline': '#f38518',
+    'editor-findMatchHighlightBorder': '#f38518',
+    'inputOption-activeBorder': '#6fc3df',
     'editor-background': '#000000',
     foreground: '#ffffff',
     descriptionForeground: '#ffffffb3',
