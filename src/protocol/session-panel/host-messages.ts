@@ -173,6 +173,8 @@ export const isHostMessage = variant('type', {
   focusComposer: { seq },
   /** Opens the transcript's find bar (`den.findInSession`), with `query` typed in when given. */
   openFind: { seq, query: optional(isString) },
+  /** Opens the outline of the turn in view (`den.showTurnOutline`). */
+  openOutline: { seq },
 });
 
 /** Host → webview. */

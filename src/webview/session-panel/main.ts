@@ -19,6 +19,7 @@ import { FeedbackBar } from './feedback-bar';
 import { FindBar } from './find-bar';
 import { FindFields } from './find-fields';
 import { HeaderView, NoticeView } from './header';
+import { OutlineView } from './outline-view';
 import type { Post } from '../shared/post';
 import { Store } from './state';
 import { TranscriptView } from './transcript-view';
@@ -62,6 +63,7 @@ function start(): void {
     const fields = new FindFields(store);
     const find = new FindBar({ store, transcript, fields, expanded, announce: (t) => announcer.status(t) });
     document.addEventListener('keydown', (e) => find.globalKey(e));
+    const outline = new OutlineView({ store, transcript, announce: (t) => announcer.status(t) });
     const findDigest = (): { find?: { query: string; count: string } } => {
       const f = find.digest();
       return f ? { find: f } : {};
@@ -83,7 +85,13 @@ function start(): void {
     app.classList.add('den-panel');
     app.append(
       header.el,
-      h('div', { class: 'transcript-wrap' }, [find.el, transcript.el, transcript.jump]),
+      h('div', { class: 'transcript-wrap' }, [
+        find.el,
+        transcript.el,
+        transcript.jump,
+        outline.toggle,
+        outline.el,
+      ]),
       notice.el,
       feedback.el,
       composer.el,
@@ -124,6 +132,7 @@ function start(): void {
       fields.update(c);
       transcript.update(c);
       find.storeChanged();
+      outline.storeChanged(c);
       if (c.reset && restoreScroll) {
         restoreScroll = false;
         if (persisted.scrollTop !== undefined) transcript.restoreScroll(persisted.scrollTop);
@@ -165,6 +174,7 @@ function start(): void {
       },
       focusComposer: () => composer.focus(),
       openFind: (m) => find.open(m.query),
+      openOutline: () => outline.open(),
     };
     window.addEventListener('resize', () => transcript.resized());
     return (m) => dispatch(after, m);

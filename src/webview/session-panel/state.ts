@@ -264,6 +264,7 @@ export class Store {
     probe: () => undefined,
     focusComposer: () => undefined,
     openFind: () => undefined,
+    openOutline: () => undefined,
   };
 
   /** What each delta does to the store. */
