@@ -116,6 +116,8 @@ export interface WebviewDigest {
   composerText: string;
   /** The find bar while it is open: its query and what its count says. */
   find?: { query: string; count: string };
+  /** The turn outline while it is open: its turn and the text of each entry, per section. */
+  outline?: { turnId: string; steps: string[]; files: string[]; failures: string[] };
 }
 
 /** State the webview keeps with `setState` (small: the transcript comes back from the host). */

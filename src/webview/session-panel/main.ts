@@ -8,6 +8,7 @@ import { setL10nBundle } from '../../core/shared/l10n';
 import {
   isHostMessage,
   type HostMessage,
+  type WebviewDigest,
   type WebviewPersistedState,
 } from '../../protocol/session-panel/messages';
 import { Announcer } from '../shared/announcer';
@@ -64,9 +65,10 @@ function start(): void {
     const find = new FindBar({ store, transcript, fields, expanded, announce: (t) => announcer.status(t) });
     document.addEventListener('keydown', (e) => find.globalKey(e));
     const outline = new OutlineView({ store, transcript, announce: (t) => announcer.status(t) });
-    const findDigest = (): { find?: { query: string; count: string } } => {
+    const findDigest = (): Pick<WebviewDigest, 'find' | 'outline'> => {
       const f = find.digest();
-      return f ? { find: f } : {};
+      const o = outline.digest();
+      return { ...(f ? { find: f } : {}), ...(o ? { outline: o } : {}) };
     };
     const composer = new ComposerView(
       {
@@ -88,9 +90,9 @@ function start(): void {
       h('div', { class: 'transcript-wrap' }, [
         find.el,
         transcript.el,
-        transcript.jump,
         outline.toggle,
         outline.el,
+        transcript.jump,
       ]),
       notice.el,
       feedback.el,

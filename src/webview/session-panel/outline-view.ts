@@ -62,7 +62,7 @@ function entries(o: Outline): { steps: Entry[]; files: Entry[]; failures: Entry[
           key: s.key,
           target: s.target,
           text: l10n.t('Plan: {0} of {1} done', s.done, s.total),
-          ...(s.active ? { detail: s.active } : {}),
+          ...(s.active ? { detail: l10n.t('now: {0}', s.active) } : {}),
           icon: '☰',
           cls: 'outline-plan',
         };
@@ -177,6 +177,14 @@ export class OutlineView {
     );
     this.el.hidden = true;
     this.el.addEventListener('keydown', (e) => this.key(e));
+  }
+
+  /** What the `probe` digest says of the outline (absent while it is closed). */
+  digest(): { turnId: string; steps: string[]; files: string[]; failures: string[] } | undefined {
+    if (!this.isOpen || this.turnId === undefined) return undefined;
+    const texts = (cls: string): string[] =>
+      [...this.body.querySelectorAll(`.outline-${cls} .outline-text`)].map((e) => e.textContent ?? '');
+    return { turnId: this.turnId, steps: texts('steps'), files: texts('files'), failures: texts('failures') };
   }
 
   get isOpen(): boolean {
