@@ -134,6 +134,8 @@ export class OutlineView {
   private signature = '';
   private returnFocus: Element | null = null;
   private marked: HTMLElement | undefined;
+  /** The entry last gone to (`aria-current`), by key. */
+  private currentKey: string | undefined;
   private readonly headings = new Map<string, { length: number; headings: Heading[] }>();
 
   constructor(private readonly deps: OutlineDeps) {
@@ -201,7 +203,10 @@ export class OutlineView {
     const active = document.activeElement;
     if (!this.isOpen || !this.el.contains(active))
       this.returnFocus = this.el.contains(active) ? null : active;
-    if (id !== this.turnId) this.signature = '';
+    if (id !== this.turnId) {
+      this.signature = '';
+      this.currentKey = undefined;
+    }
     this.turnId = id;
     this.el.hidden = false;
     this.toggle.setAttribute('aria-expanded', 'true');
@@ -303,7 +308,10 @@ export class OutlineView {
       this.body.append(h('p', { class: 'outline-empty', text: l10n.t('Nothing to outline yet.') }));
     const items = this.items();
     const again = focused === undefined ? undefined : items.find((i) => i.dataset.outlineKey === focused);
-    for (const i of items) i.tabIndex = -1;
+    for (const i of items) {
+      i.tabIndex = -1;
+      if (i.dataset.outlineKey === this.currentKey) i.setAttribute('aria-current', 'location');
+    }
     const current = again ?? items[0];
     if (current) current.tabIndex = 0;
     if (again) again.focus();
@@ -363,7 +371,13 @@ export class OutlineView {
 
   /** Scrolls the entry's row into view and marks it; the focus stays in the outline. */
   private jump(x: Entry): void {
-    for (const i of this.items()) i.tabIndex = i.dataset.outlineKey === x.key ? 0 : -1;
+    this.currentKey = x.key;
+    for (const i of this.items()) {
+      const on = i.dataset.outlineKey === x.key;
+      i.tabIndex = on ? 0 : -1;
+      if (on) i.setAttribute('aria-current', 'location');
+      else i.removeAttribute('aria-current');
+    }
     const row = this.deps.transcript.revealRow(this.rowKey(x.target));
     this.marked?.classList.remove('outline-target');
     this.marked = row;

@@ -100,6 +100,7 @@ describe('webview: turn outline and Jump to latest (Chromium)', function () {
       async () => (await row.count()) === 1 && (await row.isVisible()),
     );
     assert.equal(await row.evaluate((e) => e.classList.contains('outline-target')), true, 'marked');
+    assert.equal(await h.page.locator('.outline-failure').getAttribute('aria-current'), 'location');
     assert.equal(await h.page.locator('#jump-to-latest').isVisible(), true, 'no longer following');
 
     // keyboard: up to the answer's line, Enter jumps there; Home, End; Escape gives the focus back
