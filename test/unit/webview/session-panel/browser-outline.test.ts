@@ -6,7 +6,7 @@
  * and brings the view back to following the bottom.
  */
 import assert from 'node:assert/strict';
-import type { Block } from '../../../../src/core/transcript/model';
+import type { Block, ToolBlock } from '../../../../src/core/transcript/model';
 import type { Delta } from '../../../../src/protocol/session-panel/messages';
 import { waitFor } from '../../../support/wait';
 import { closeBrowser, openHarness, started, toolBlock, type Harness } from './browser-harness';
@@ -18,7 +18,11 @@ function tools(from: number, to: number, failing: number[] = []): Delta[] {
   const deltas: Delta[] = [];
   for (let i = from; i < to; i++) {
     const block: Block = failing.includes(i)
-      ? { ...toolBlock(`tool:run:${i}`, `line ${i}\n`), status: 'error', output: `exit code ${i}` }
+      ? {
+          ...(toolBlock(`tool:run:${i}`, `line ${i}\n`) as ToolBlock),
+          status: 'error',
+          output: `exit code ${i}`,
+        }
       : toolBlock(`tool:run:${i}`, `line ${i}\n`);
     deltas.push({ type: 'block', turnId: AGENT, block });
   }
