@@ -15,6 +15,7 @@ import {
 import { waitFor } from '../support/wait';
 import {
   newestTurnRows,
+  panelSettled,
   panelShot,
   positionWhileTextArrives,
   recorded,
@@ -507,6 +508,69 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     );
     assert.equal(await frame.locator('.rows > .turn-status').last().getAttribute('data-status'), 'completed');
     await panelShot(wb, frame, 'panel-long');
+    noDialogs();
+  });
+
+  it('a long turn: Jump to latest while scrolled up as it streams; its outline jumps to a failed call', async function () {
+    // a turn of about 180 events, 80 ms apart
+    this.timeout(120_000);
+    const task = 'Work through many steps in the importer';
+    await openSession();
+    await sendTask(frame, task, 'code');
+    await turnEnds(frame, task, /^running$/);
+    const transcript = frame.locator('main#transcript');
+    const jump = frame.locator('#jump-to-latest');
+    const fromBottom = (): Promise<number> =>
+      transcript.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop);
+    await frame
+      .locator('.rows > .block-tool[data-block-id="tool:write_file:2"]')
+      .waitFor({ timeout: TURN_TIMEOUT_MS });
+    // scrolled up while it streams: the view stays put, the button counts what arrived below
+    await transcript.hover();
+    await page.mouse.wheel(0, -400);
+    await jump.waitFor({ state: 'visible' });
+    await panelSettled(frame);
+    const top = await transcript.evaluate((el) => el.scrollTop);
+    await waitFor('blocks counted as they arrive', () => jump.innerText(), {
+      ...UI_WAIT,
+      until: (t) => /· ([3-9]|\d\d+) new/.test(t),
+    });
+    assert.ok(Math.abs((await transcript.evaluate((el) => el.scrollTop)) - top) < 2, 'the view moved');
+    await panelShot(wb, frame, 'panel-jump-to-latest');
+    await jump.click();
+    await jump.waitFor({ state: 'hidden' });
+    await waitFor('the bottom of the transcript', fromBottom, { ...UI_WAIT, until: (d) => d < 2 });
+    // following again: the rest of the turn arrives in view (its request is far above, windowed out)
+    await frame.locator('#stop').waitFor({ state: 'hidden', timeout: TURN_TIMEOUT_MS });
+    await frame.locator('.rows > .turn-status[data-status="completed"]').last().waitFor({ state: 'visible' });
+    await waitFor('still at the bottom', fromBottom, { ...UI_WAIT, until: (d) => d < 2 });
+
+    // the outline of the turn in view (the palette command), an entry jumps to a windowed-out row
+    await scrollToTurn(frame, task);
+    await runCommand(page, 'Den: Show Turn Outline');
+    const outline = frame.locator('#turn-outline');
+    await outline.waitFor({ state: 'visible' });
+    assert.match(await outline.locator('.outline-title').innerText(), /Work through many steps/);
+    const texts = await outline.locator('.outline-item .outline-text').allInnerTexts();
+    assert.equal(texts[0], 'Plan: 10 of 10 done');
+    assert.ok(texts.includes('Step 4: port module 4') && texts.includes('Summary'), JSON.stringify(texts));
+    assert.equal(await outline.locator('.outline-files .outline-item').count(), 10);
+    assert.deepEqual(await outline.locator('.outline-failures .outline-text').allInnerTexts(), [
+      'run_command npm test -- module-4',
+    ]);
+    await outline.locator('.outline-failure').click();
+    const failed = frame.locator('.rows > .block-tool[data-block-id="tool:run_command:4"]');
+    await failed.waitFor({ state: 'visible' });
+    assert.equal(await failed.evaluate((e) => e.classList.contains('outline-target')), true);
+    await panelShot(wb, frame, 'panel-outline');
+    await page.keyboard.press('Escape');
+    await outline.waitFor({ state: 'hidden' });
+    // its keyboard shortcut, from the transcript
+    await transcript.focus();
+    await page.keyboard.press('Control+Shift+O');
+    await outline.waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    await outline.waitFor({ state: 'hidden' });
     noDialogs();
   });
 });

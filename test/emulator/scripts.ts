@@ -59,6 +59,7 @@ export function scriptFor(ctx: ScriptContext): ScriptStep[] {
   if (feedback.length) steps = feedbackTurn(ctx, feedback);
   else if (t.includes('approve')) steps = approvalTurn(ctx);
   else if (t.includes('ask me')) steps = questionTurn(ctx);
+  else if (t.includes('many steps')) steps = stepsTurn(ctx);
   else if (t.includes('fail')) steps = failTurn(ctx);
   else if (tools) steps = toolsTurn(Math.min(Number(tools[1]), 500_000), Number(tools[2]));
   else if (count) steps = longAnswer(Math.min(Number(count[1]), 500_000), t.includes('marked'));
@@ -411,6 +412,83 @@ function failTurn(ctx: ScriptContext): ScriptStep[] {
       payload: { message: 'The sandbox process exited unexpectedly (exit code 1).', code: 'sandbox_failed' },
     },
   ];
+}
+
+/**
+ * A long turn in steps: a plan, then per step a heading, a `read_file`, a `write_file` and a
+ * `run_command` (step 4's fails), the files written, a summary; 80 ms between events.
+ */
+function stepsTurn(ctx: ScriptContext): ScriptStep[] {
+  const STEPS = 10;
+  const todos = Array.from({ length: STEPS }, (_, i) => ({
+    id: `step-${i + 1}`,
+    content: `Port module ${i + 1}`,
+    status: 'pending',
+  }));
+  const plan = (done: number): ScriptStep => ({
+    kind: 'plan.update',
+    block_id: 'plan:root',
+    payload: {
+      patch: {
+        todos: todos.map((t, i) => ({
+          ...t,
+          status: i < done ? 'completed' : i === done ? 'active' : 'pending',
+        })),
+      },
+    },
+  });
+  const files: { path: string; content: string }[] = [];
+  const steps: ScriptStep[] = [
+    { kind: 'task.phase', payload: { phase: 'running', eta_seconds: 30 } },
+    plan(0),
+  ];
+  for (let i = 1; i <= STEPS; i++) {
+    const path = `src/importer/module-${i}.ts`;
+    const content = `export const module${i} = ${i};\n`;
+    files.push({ path, content });
+    steps.push(
+      ...answerSteps(
+        `## Step ${i}: port module ${i}\n\nReading the old module, then writing the new one.\n`,
+        48,
+        `answer:step-${i}`,
+      ),
+      ...toolSteps(
+        'read_file',
+        i,
+        { path: `legacy/module-${i}.js` },
+        [{ stream: 'stdout', data: `module ${i}\n` }],
+        {
+          status: 'success',
+          output: `${i * 10} lines`,
+        },
+      ),
+      ...writeFile(path, content, i),
+      ...toolSteps(
+        'run_command',
+        i,
+        { command: `npm test -- module-${i}` },
+        [
+          {
+            stream: i === 4 ? 'stderr' : 'stdout',
+            data: i === 4 ? 'TypeError: x is undefined\n' : '1 passing\n',
+          },
+        ],
+        i === 4 ? { status: 'error', output: 'exit code 1' } : { status: 'success', output: 'exit code 0' },
+      ),
+      plan(i),
+    );
+  }
+  steps.push(
+    snapshotStep(ctx, files),
+    ...answerSteps(
+      `## Summary\n\nPorted ${STEPS} modules; the tests of module 4 failed once.\n`,
+      48,
+      'answer:main',
+    ),
+    { kind: 'task.completed', payload: {} },
+  );
+  for (const s of steps) s.delayMs = 80;
+  return steps;
 }
 
 function planTurn(ctx: ScriptContext): ScriptStep[] {

@@ -33,12 +33,22 @@ describe('Session panel', () => {
     assert.deepEqual(den.messages.shown, []);
   });
 
-  it('den.findInSession opens the find bar of the focused panel with the query, counting the whole transcript', async () => {
+  /** The seeded session's panel, its history shown, focused; and the history as the service stores it. */
+  async function focusedSeededPanel(): Promise<{
+    panel: Awaited<ReturnType<typeof openPanel>>;
+    expected: Awaited<ReturnType<typeof serverTranscript>>;
+  }> {
     const id = await seededSession(den.api, 'Refactor auth middleware');
     const panel = await openPanel(den.api, id);
     await waitFor('the history', () => panel.host.loaded);
     const expected = await serverTranscript(den.api, id);
     await waitShows(panel, () => expected, 'the webview to show the history');
+    await waitFor('the panel focused', () => panel.panel.active);
+    return { panel, expected };
+  }
+
+  it('den.findInSession opens the find bar of the focused panel with the query, counting the whole transcript', async () => {
+    const { panel, expected } = await focusedSeededPanel();
     const q = compileQuery('auth');
     assert.ok(q.ok);
     // what the panel is sent: all but the turns' output files
@@ -46,7 +56,6 @@ describe('Session panel', () => {
     for (const t of shown.turns) delete t.outputFiles;
     const n = findInFields(flattenTranscript(shown), q).count;
     assert.ok(n > 0, 'the seeded session mentions auth');
-    await waitFor('the panel focused', () => panel.panel.active);
     await vscode.commands.executeCommand('den.findInSession', 'auth');
     assert.deepEqual(den.messages.shown, [], 'no "open a session" message: the panel was found');
     if (!webviewBuilt()) return;
@@ -56,6 +65,31 @@ describe('Session panel', () => {
       { intervalMs: 60, until: (f) => f?.count === `1 of ${n}` },
     );
     assert.deepEqual(find, { query: 'auth', count: `1 of ${n}` });
+  });
+
+  it('den.showTurnOutline opens the focused panel’s outline of the turn in view: its tool runs and files', async () => {
+    const { panel, expected } = await focusedSeededPanel();
+    await vscode.commands.executeCommand('den.showTurnOutline');
+    assert.deepEqual(den.messages.shown, [], 'no "open a session" message: the panel was found');
+    if (!webviewBuilt()) return;
+    // the view follows the bottom: the outline is the last turn's
+    const last = expected.turns[expected.turns.length - 1];
+    const outline = await waitFor(
+      'the outline open',
+      async () => (await panel.probe(3_000).catch(() => undefined))?.outline ?? null,
+      { intervalMs: 60 },
+    );
+    assert.equal(outline.turnId, last.agentMessageId);
+    assert.deepEqual(
+      outline.files,
+      last.files.map((f) => f.path),
+    );
+    const tools = last.blocks.filter((b) => b.type === 'tool').length;
+    assert.ok(tools > 0, 'the seeded turn ran tools');
+    assert.ok(
+      outline.steps.some((s) => s === `${tools} tool calls` || (tools === 1 && s === '1 tool call')),
+      JSON.stringify(outline.steps),
+    );
   });
 
   it('runs a coding turn sent from the panel to its end; the webview shows the fold of the stored events', async () => {

@@ -22,6 +22,7 @@ async function pickTurn(turns: RunningTurn[], title: string): Promise<RunningTur
 
 /**
  * `den.findInSession`: opens the find bar of the focused Session panel (a string argument is typed in).
+ * `den.showTurnOutline`: opens the focused Session panel's outline of the turn in view.
  * `den.showRunningTurns` (pick a running turn, open its panel) and `den.stopTurn` (stop the turn of
  * the focused panel, the only running turn, or a picked one; a session id may be passed).
  */
@@ -34,6 +35,14 @@ export function registerPanelCommands(registry: SessionRegistry, panels: Session
         return;
       }
       panel.openFind(typeof query === 'string' ? query : undefined);
+    }),
+    vscode.commands.registerCommand('den.showTurnOutline', () => {
+      const panel = panels.activePanel();
+      if (!panel) {
+        void vscode.window.showInformationMessage(l10n.t('Den: open a session to see a turn’s outline.'));
+        return;
+      }
+      panel.openOutline();
     }),
     vscode.commands.registerCommand('den.showRunningTurns', async () => {
       const turns = registry.runningTurns();

@@ -142,6 +142,11 @@ export class SessionPanel implements vscode.Disposable {
     this.host.link.revealMatch({ type: 'revealMatch', ...m });
   }
 
+  /** Opens the webview's outline of the turn in view. */
+  openOutline(): void {
+    this.host.link.send({ type: 'openOutline' });
+  }
+
   /** What the webview shows (tests). */
   probe(timeoutMs?: number): Promise<WebviewDigest> {
     return this.host.link.probe(timeoutMs);

@@ -186,6 +186,8 @@ export const isHostMessage = variant('type', {
     address: isFieldAddress,
     start: isNonNegativeInteger,
   },
+  /** Opens the outline of the turn in view (`den.showTurnOutline`). */
+  openOutline: { seq },
 });
 
 /** Host → webview. */

@@ -121,6 +121,8 @@ export interface WebviewDigest {
     /** The current match: its field's `addressKey` and where it starts in the field. */
     current?: { address: string; start: number };
   };
+  /** The turn outline while it is open: its turn and the text of each entry, per section. */
+  outline?: { turnId: string; steps: string[]; files: string[]; failures: string[] };
 }
 
 /** State the webview keeps with `setState` (small: the transcript comes back from the host). */

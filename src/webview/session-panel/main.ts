@@ -20,6 +20,7 @@ import { FeedbackBar } from './feedback-bar';
 import { FindBar } from './find-bar';
 import { FindFields } from './find-fields';
 import { HeaderView, NoticeView } from './header';
+import { OutlineView } from './outline-view';
 import type { Post } from '../shared/post';
 import { Store } from './state';
 import { TranscriptView } from './transcript-view';
@@ -70,9 +71,11 @@ function start(): void {
       post,
     });
     document.addEventListener('keydown', (e) => find.globalKey(e));
-    const findDigest = (): Pick<WebviewDigest, 'find'> => {
+    const outline = new OutlineView({ store, transcript, announce: (t) => announcer.status(t) });
+    const findDigest = (): Pick<WebviewDigest, 'find' | 'outline'> => {
       const f = find.digest();
-      return f ? { find: f } : {};
+      const o = outline.digest();
+      return { ...(f ? { find: f } : {}), ...(o ? { outline: o } : {}) };
     };
     const composer = new ComposerView(
       {
@@ -91,7 +94,13 @@ function start(): void {
     app.classList.add('den-panel');
     app.append(
       header.el,
-      h('div', { class: 'transcript-wrap' }, [find.el, transcript.el, transcript.jump]),
+      h('div', { class: 'transcript-wrap' }, [
+        find.el,
+        transcript.el,
+        outline.toggle,
+        outline.el,
+        transcript.jump,
+      ]),
       notice.el,
       feedback.el,
       composer.el,
@@ -132,6 +141,7 @@ function start(): void {
       fields.update(c);
       transcript.update(c);
       find.storeChanged();
+      outline.storeChanged(c);
       if (c.reset && restoreScroll) {
         restoreScroll = false;
         if (persisted.scrollTop !== undefined) transcript.restoreScroll(persisted.scrollTop);
@@ -174,6 +184,7 @@ function start(): void {
       focusComposer: () => composer.focus(),
       openFind: (m) => find.open(m.query),
       revealMatch: (m) => find.revealAt(m.query, m.options, m.address, m.start),
+      openOutline: () => outline.open(),
     };
     window.addEventListener('resize', () => transcript.resized());
     return (m) => dispatch(after, m);

@@ -265,6 +265,7 @@ export class Store {
     focusComposer: () => undefined,
     openFind: () => undefined,
     revealMatch: () => undefined,
+    openOutline: () => undefined,
   };
 
   /** What each delta does to the store. */

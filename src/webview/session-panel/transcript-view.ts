@@ -35,7 +35,10 @@ export class TranscriptView {
   private keyOf = new WeakMap<Element, string>();
   private sections = new Map<string, SectionState>();
   private userTexts = new Map<string, string>();
-  private follow = true;
+  private following = true;
+  /** Blocks in the transcript when the view stopped following (undefined: following). */
+  private blocksWhenLeft: number | undefined;
+  private blockCount = 0;
   private expectedTop = 0;
   private metrics: Metrics = { lineHeight: 20, charsPerLine: 80 };
   private readonly ro: ResizeObserver | undefined;
@@ -213,6 +216,25 @@ export class TranscriptView {
     this.layout(undefined, scrollTop);
   }
 
+  /** Whether the view follows the bottom (a streaming turn stays in sight). */
+  get follow(): boolean {
+    return this.following;
+  }
+
+  private set follow(on: boolean) {
+    if (on === this.following) return;
+    this.following = on;
+    this.blocksWhenLeft = on ? undefined : this.blockCount;
+  }
+
+  /** The turn of the row a third down the viewport (the last turn while following the bottom). */
+  turnInView(): string | undefined {
+    if (this.rows.length === 0) return undefined;
+    if (this.follow) return this.rows[this.rows.length - 1].turnId;
+    const viewport = this.el.clientHeight || 600;
+    return this.rows[rowAt(this.offsets, this.el.scrollTop + viewport / 3)]?.turnId;
+  }
+
   jumpToLatest(): void {
     this.follow = true;
     this.layout();
@@ -236,10 +258,17 @@ export class TranscriptView {
     if (this.follow && this.el.scrollHeight > this.el.clientHeight) this.follow = false;
   }
 
+  /**
+   * The person scrolled (layout's own scrolling is told apart by `expectedTop`). Scrolling up always
+   * stops following, however little (a trackpad's small steps must not be pulled back down while a
+   * turn streams); following resumes only by scrolling down to the bottom.
+   */
   private scrolled(): void {
-    if (Math.abs(this.el.scrollTop - this.expectedTop) < 1) return;
-    const distance = this.el.scrollHeight - this.el.clientHeight - this.el.scrollTop;
-    this.follow = distance <= Math.max(4, this.metrics.lineHeight);
+    const top = this.el.scrollTop;
+    if (Math.abs(top - this.expectedTop) < 1) return;
+    const distance = this.el.scrollHeight - this.el.clientHeight - top;
+    const up = top < this.expectedTop;
+    this.follow = !up && distance <= Math.max(4, this.metrics.lineHeight);
     this.layout(this.anchor());
     this.onScroll(this.follow ? undefined : this.el.scrollTop);
   }
@@ -276,6 +305,8 @@ export class TranscriptView {
     }
     this.rows = buildRows(store.turns, (key) => (this.sections.get(key)?.cuts.length ?? 0) + 1);
     this.rowIndex = new Map(this.rows.map((r, i) => [r.key, i]));
+    this.blockCount = 0;
+    for (const r of this.rows) if (r.kind === 'block' || (r.kind === 'md' && r.part === 0)) this.blockCount++;
     for (const key of [...this.mounted.keys()]) if (!this.rowIndex.has(key)) this.unmount(key);
     this.refreshSizes();
   }
@@ -331,7 +362,20 @@ export class TranscriptView {
     this.expectedTop = this.el.scrollTop;
     const distance = this.el.scrollHeight - this.el.clientHeight - this.el.scrollTop;
     this.jump.hidden = this.follow || distance <= this.metrics.lineHeight * 2;
+    if (!this.jump.hidden) this.labelJump();
     this.onLayout();
+  }
+
+  /** "Jump to latest", with how many blocks arrived since the view stopped following. */
+  private labelJump(): void {
+    const added = Math.max(0, this.blockCount - (this.blocksWhenLeft ?? this.blockCount));
+    const text =
+      added === 0
+        ? l10n.t('Jump to latest ↓')
+        : added === 1
+          ? l10n.t('Jump to latest · 1 new ↓')
+          : l10n.t('Jump to latest · {0} new ↓', added);
+    if (this.jump.textContent !== text) this.jump.textContent = text;
   }
 
   /** Makes the DOM hold exactly rows [start, end), in order; returns whether rows were created. */
