@@ -12,6 +12,7 @@ import { waitFor } from '../support/wait';
 import { denApi, type DenApi, denLogText } from './den-api';
 import { useDen } from './fixtures';
 import { setDenSetting } from './settings-helpers';
+import { labelOf, rows, sessionIds } from './tree-helpers';
 
 const SCHEMA = { name: 'the product name', price: 'the price in USD', url: 'the product page url' };
 
@@ -123,6 +124,41 @@ describe('Web tasks', () => {
     assert.ok(sessionId, 'the run has a session');
     await den.api.webTasks.panel.handleMessage({ type: 'openSession' });
     await waitFor('the session panel', () => den.api.panels.panel(sessionId));
+  });
+
+  it("keeps the run's own session out of the day groups: under Web Tasks, collapsed, marked web task", async () => {
+    await den.restart({ lamSessions: true });
+    await runFromPanel(den.api, form('list products for the sessions view'));
+    const sessionId = lastPost(watched.posts, 'status')?.status.sessionId;
+    assert.ok(sessionId, 'the run has a session');
+    await den.api.sessions.refresh();
+    const webTasks = await waitFor('the Web Tasks group', async () =>
+      (await den.api.sessions.getChildren())?.find((n) => n.kind === 'day' && n.group === 'webtasks'),
+    );
+    // This Workspace (the default) lists it: the run was made here
+    assert.equal(den.api.sessions.showAll, false);
+    const group = den.api.sessions.getTreeItem(webTasks);
+    assert.equal(labelOf(group), 'Web Tasks');
+    assert.equal(group.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    const inGroup = (await den.api.sessions.getChildren(webTasks)) ?? [];
+    assert.deepEqual(
+      inGroup.map((n) => (n.kind === 'session' ? n.sessionId : n.kind)),
+      [sessionId],
+    );
+    const item = den.api.sessions.getTreeItem(inGroup[0]);
+    assert.match(String(item.description), /^web task · /);
+    assert.equal((item.iconPath as vscode.ThemeIcon).id, 'globe');
+    // nowhere else in the tree
+    const all = await rows(den.api);
+    assert.equal(sessionIds(all).filter((id) => id === sessionId).length, 1);
+    // the run deleted from the history: an ordinary session again, in All Sessions
+    await vscode.commands.executeCommand('den.clearWebTaskHistory', true);
+    await den.api.sessions.setShowAll(true);
+    await waitFor('no Web Tasks group', async () =>
+      (await den.api.sessions.getChildren())?.every((n) => n.kind !== 'day' || n.group !== 'webtasks'),
+    );
+    assert.ok(sessionIds(await rows(den.api)).includes(sessionId));
+    await den.api.sessions.setShowAll(false);
   });
 
   it('gives the page its whole state when it says ready: the remembered form, and only whether a passcode is set', async () => {
