@@ -38,7 +38,9 @@ export class Reveal {
     });
     scroller.addEventListener('keydown', (e) => {
       const t = e.target instanceof Element ? e.target : null;
-      if (SCROLL_KEYS.has(e.key) && !isTyping(t) && !t?.closest('button, [role="menu"], summary')) moved();
+      // (on a control, these keys act on it: a button, a check box, a menu, a list box)
+      if (SCROLL_KEYS.has(e.key) && !t?.closest('button, input, select, textarea, a, summary, [role="menu"]'))
+        moved();
     });
     this.jump = h('button', {
       id: 'wt-jump',
