@@ -154,11 +154,14 @@ describe('Web tasks', () => {
     // the run deleted from the history: an ordinary session again, in All Sessions
     await vscode.commands.executeCommand('den.clearWebTaskHistory', true);
     await den.api.sessions.setShowAll(true);
-    await waitFor('no Web Tasks group', async () =>
-      (await den.api.sessions.getChildren())?.every((n) => n.kind !== 'day' || n.group !== 'webtasks'),
-    );
-    assert.ok(sessionIds(await rows(den.api)).includes(sessionId));
-    await den.api.sessions.setShowAll(false);
+    try {
+      await waitFor('no Web Tasks group', async () =>
+        (await den.api.sessions.getChildren())?.every((n) => n.kind !== 'day' || n.group !== 'webtasks'),
+      );
+      assert.ok(sessionIds(await rows(den.api)).includes(sessionId));
+    } finally {
+      await den.api.sessions.setShowAll(false);
+    }
   });
 
   it('gives the page its whole state when it says ready: the remembered form, and only whether a passcode is set', async () => {
