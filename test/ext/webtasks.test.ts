@@ -131,36 +131,36 @@ describe('Web tasks', () => {
     await runFromPanel(den.api, form('list products for the sessions view'));
     const sessionId = lastPost(watched.posts, 'status')?.status.sessionId;
     assert.ok(sessionId, 'the run has a session');
-    await den.api.sessions.refresh();
-    const webTasks = await waitFor('the Web Tasks group', async () =>
-      (await den.api.sessions.getChildren())?.find((n) => n.kind === 'day' && n.group === 'webtasks'),
-    );
-    // This Workspace (the default) lists it: the run was made here
-    assert.equal(den.api.sessions.showAll, false);
-    const group = den.api.sessions.getTreeItem(webTasks);
-    assert.equal(labelOf(group), 'Web Tasks');
-    assert.equal(group.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
-    const inGroup = (await den.api.sessions.getChildren(webTasks)) ?? [];
-    assert.deepEqual(
-      inGroup.map((n) => (n.kind === 'session' ? n.sessionId : n.kind)),
-      [sessionId],
-    );
-    const item = den.api.sessions.getTreeItem(inGroup[0]);
-    assert.match(String(item.description), /^web task · /);
-    assert.equal((item.iconPath as vscode.ThemeIcon).id, 'globe');
-    // nowhere else in the tree
-    const all = await rows(den.api);
-    assert.equal(sessionIds(all).filter((id) => id === sessionId).length, 1);
-    // the run deleted from the history: an ordinary session again, in All Sessions
-    await vscode.commands.executeCommand('den.clearWebTaskHistory', true);
-    await den.api.sessions.setShowAll(true);
+    const sessions = den.api.sessions;
+    const scope = sessions.showAll;
+    const webTasksGroup = async () =>
+      (await sessions.getChildren())?.find((n) => n.kind === 'day' && n.group === 'webtasks');
     try {
-      await waitFor('no Web Tasks group', async () =>
-        (await den.api.sessions.getChildren())?.every((n) => n.kind !== 'day' || n.group !== 'webtasks'),
+      // This Workspace lists it: the run was made here
+      await sessions.setShowAll(false);
+      await sessions.refresh();
+      const group = await waitFor('the Web Tasks group', webTasksGroup);
+      const item = sessions.getTreeItem(group);
+      assert.equal(labelOf(item), 'Web Tasks');
+      assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+      const inGroup = (await sessions.getChildren(group)) ?? [];
+      assert.deepEqual(
+        inGroup.map((n) => (n.kind === 'session' ? n.sessionId : n.kind)),
+        [sessionId],
       );
+      const row = sessions.getTreeItem(inGroup[0]);
+      assert.match(String(row.description), /^web task · /);
+      assert.equal((row.iconPath as vscode.ThemeIcon).id, 'globe');
+      // nowhere else in the tree, in either scope
+      assert.equal(sessionIds(await rows(den.api)).filter((id) => id === sessionId).length, 1);
+      await sessions.setShowAll(true);
+      assert.equal(sessionIds(await rows(den.api)).filter((id) => id === sessionId).length, 1);
+      // the run deleted from the history: an ordinary session again, among the day's
+      await vscode.commands.executeCommand('den.clearWebTaskHistory', true);
+      await waitFor('no Web Tasks group', async () => (await webTasksGroup()) === undefined);
       assert.ok(sessionIds(await rows(den.api)).includes(sessionId));
     } finally {
-      await den.api.sessions.setShowAll(false);
+      await sessions.setShowAll(scope);
     }
   });
 
