@@ -35,6 +35,7 @@ import { WorkspaceFileStatus } from './editor/session-files/workspace-file-statu
 import { BaseStore } from './model/apply/bases';
 import { Connection } from './editor/platform/connection';
 import { hostSettings } from './editor/platform/host-settings';
+import { forgetSteps, isStepDone, stepDone, type WalkthroughStep } from './editor/platform/walkthrough-steps';
 import { Attention } from './editor/session-panel/attention-signals';
 import { SessionPanels } from './editor/session-panel/session-panels';
 import { SessionRegistry } from './model/session/session-registry';
@@ -101,6 +102,8 @@ export interface DenTestInternals extends DenExtensionApi {
   readonly search: SessionSearch;
   /** The Search in Sessions view (its provider). */
   readonly searchView: SearchView;
+  /** Whether each walkthrough step's work was done in this window (its context key set); `forget`: none was. */
+  readonly walkthroughSteps: { done(step: WalkthroughStep): boolean; forget(): void };
   /** How long `activate` took, in ms (reported by the integration tests). */
   readonly activationMs: number;
 }
@@ -295,6 +298,17 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     listedSession: (id) => sessions.get(id) !== undefined,
   });
   const webTasksView = vscode.window.createTreeView('den.webTasks', { treeDataProvider: webTasks.tree });
+  // A web task's own session is grouped under Web Tasks in the Sessions view, one read of the
+  // history after another (so an older read never lands last).
+  let marking = Promise.resolve();
+  const markWebTaskSessions = (): void => {
+    marking = marking
+      .then(async () => sessions.setWebTaskSessions(await webTasks.sessionIds()))
+      .catch((err: unknown) =>
+        logger.warn(`Sessions view: could not read the web task runs: ${String(err)}`),
+      );
+  };
+  markWebTaskSessions();
   const attempts = new Attempts(attemptStore, registry);
   const attemptsTree = new AttemptsTreeProvider(attemptStore, fileStatus.model);
   const attemptsView = vscode.window.createTreeView('den.attempts', {
@@ -363,6 +377,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
       status.setRunningTurns(turns.length - queued, queued);
     }),
     registry.onDidStartTurn((id) => {
+      stepDone('task');
       void sessions.remember(id);
       if (!sessions.get(id)) void sessions.refresh();
     }),
@@ -426,6 +441,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     webTasks,
     webTasksView,
     ...registerWebTaskCommands(webTasks),
+    webTasks.runner.onDidChangeHistory(markWebTaskSessions),
     attemptStore,
     attempts,
     attemptsTree,
@@ -492,6 +508,7 @@ export function activate(context: vscode.ExtensionContext): DenExtensionApi {
     attemptsTree,
     search,
     searchView,
+    walkthroughSteps: { done: isStepDone, forget: forgetSteps },
     activationMs,
   });
   return api;

@@ -1,9 +1,10 @@
 /**
  * The walkthrough, as a new person meets it: "Den: Get Started" from the Command Palette (and the
  * link in the Sessions view's welcome when there are no sessions) opens "Get Started with Den"; its
- * steps are listed, and New Session from the third step checks it off; a person who starts with no
- * service sees the first two steps check themselves off as they set the URL and the key. Screenshot
- * looked at: `shots/walkthrough.png`.
+ * steps are listed, and New Session from the third step checks it off, as does a task sent from the
+ * Session panel's composer (where no command runs; opening a session does not); a person who starts
+ * with no service sees the first two steps check themselves off as they set the URL and the key.
+ * Screenshots looked at: `shots/walkthrough.png`, `shots/walkthrough-task-from-panel.png`.
  *
  * VS Code does not tick a step whose context key already held when it registered the walkthrough (a
  * window that starts signed in): Get Started sets `den.walkthroughOpen` once the walkthrough is open,
@@ -22,6 +23,7 @@ import {
   type Workbench,
 } from '../harness/workbench';
 import { waitFor } from '../support/wait';
+import { sendTask } from './panel-view';
 import { UI_WAIT, sessionTitles, shot } from './sessions-view';
 import { useSignedInWorkbench } from './signed-in';
 
@@ -77,6 +79,30 @@ describe('A new person opens the walkthrough', function () {
     // (New Session asks for the task: not now)
     await dismissQuickInput(page, 'Den: New Session');
     await shot(t.wb, 'walkthrough');
+  });
+
+  it('a task sent from the Session panel’s composer checks off "Start a first task"; opening a session does not', async () => {
+    const { page, frame } = t;
+    await runCommand(page, 'Den: Get Started');
+    const walkthrough = page.locator('.gettingStartedContainer');
+    const step = (title: string) => walkthrough.locator('.getting-started-step', { hasText: title });
+    const checked = async (title: string) => (await step(title).getAttribute('aria-checked')) === 'true';
+    await step(STEPS[2]).waitFor({ timeout: UI_WAIT.timeoutMs });
+    assert.equal(await checked(STEPS[2]), false);
+    // A session opened from the Sessions view (a click: Open Session): no task was started yet.
+    await clickActivityBar(page, 'Den');
+    const [title] = await waitFor('the sessions', () => sessionTitles(page), {
+      ...UI_WAIT,
+      until: (x) => x.length > 0,
+    });
+    await treeItem(page, title).click();
+    await frame.locator('#composer-input').waitFor({ state: 'visible', timeout: UI_WAIT.timeoutMs });
+    // The task, typed in the panel's composer and sent with Enter: no command runs in the workbench.
+    await sendTask(frame, 'Say hello to the walkthrough', 'code');
+    await runCommand(page, 'Den: Get Started');
+    await waitFor('the third step checked off', () => checked(STEPS[2]), { ...UI_WAIT, until: (c) => c });
+    assert.equal(await checked(STEPS[3]), false, 'nothing was attached');
+    await shot(t.wb, 'walkthrough-task-from-panel');
   });
 
   it('the keyboard shortcuts start work: Ctrl+Alt+N a new session, Ctrl+Alt+A the file in the editor', async () => {

@@ -1,9 +1,10 @@
 /**
  * Web tasks, as a person runs them in the browser: a schema file's Explorer menu opens the Web Task
  * panel, the form refuses an address without a scheme until it is fixed, Run streams the status
- * live, the results table highlights what the extraction left out, Save as CSV writes the file the
- * save dialog proposes in the workspace, Re-run from the Web Tasks view and Compare with Previous
- * Run show what changed. A second test cancels a run that would not end; a third shows a run that
+ * live, the results table (brought into view as it arrives) highlights what the extraction left
+ * out, Save as CSV (from the Save or Copy menu) writes the file the save dialog proposes in the
+ * workspace, the run's own session sits under Web Tasks in the Sessions view, Re-run from the Web
+ * Tasks view and Compare with Previous Run show what changed (brought into view too). A second test cancels a run that would not end; a third shows a run that
  * ends needing a person and one whose stream is cut. A screenshot at every step.
  */
 import assert from 'node:assert/strict';
@@ -65,6 +66,24 @@ describe('A person runs a web task from a schema file, saves the results, reruns
       });
     });
   }
+  /**
+   * Whether the section was brought into view: its top at the top of the page, or lower with the page
+   * scrolled to its end.
+   */
+  const revealed = (id: string) =>
+    waitFor(
+      `${id} brought into view`,
+      () =>
+        frame.locator(id).evaluate((e) => {
+          const app = document.getElementById('app')!;
+          const t = e.getBoundingClientRect().top;
+          const end = app.scrollTop + app.clientHeight >= app.scrollHeight - 1;
+          return t >= -1 && t < app.clientHeight && (t <= 1 || end);
+        }),
+      { ...UI_WAIT, until: (r) => r },
+    );
+  const focusedId = () => frame.locator('body').evaluate(() => document.activeElement?.id ?? '');
+
   const phasesSeen = () =>
     frame.locator('body').evaluate(() => (window as unknown as { denPhases?: string[] }).denPhases ?? []);
 
@@ -115,9 +134,13 @@ describe('A person runs a web task from a schema file, saves the results, reruns
     assert.equal((await frame.locator('#wt-task-status').innerText()).trim(), 'DONE');
     assert.match(await frame.locator('#wt-message').innerText(), new RegExp(`Found ${ROWS} results`));
 
-    // 4. The table: every record, the gaps highlighted and counted.
+    // 4. The table: every record, the gaps highlighted and counted; brought into view as it arrived,
+    // the focus on its heading (the person had not scrolled since Run).
     const rows = frame.locator('#wt-table tbody tr[data-row]');
     await waitFor('the table rows', () => rows.count(), { ...UI_WAIT, until: (n) => n === ROWS });
+    await revealed('#wt-results');
+    assert.equal(await focusedId(), 'wt-results-title');
+    await shot(wb, 'web-task-3a-results-in-view');
     assert.match(await frame.locator('#wt-rows').innerText(), new RegExp(`${ROWS} rows`));
     const missing = await frame.locator('td.wt-issue-missing').count();
     const nulls = await frame.locator('td.wt-issue-null').count();
@@ -132,8 +155,15 @@ describe('A person runs a web task from a schema file, saves the results, reruns
     await frame.locator('th[aria-sort="descending"] button.wt-sort[data-column="price"]').waitFor();
     await shot(wb, 'web-task-3-results');
 
-    // 5. Save as CSV: the save dialog proposes a file in the workspace; the file is written.
-    await frame.locator('#wt-save-csv').click();
+    // 5. Save as CSV, from the toolbar's menu (Open as JSON beside it): the save dialog proposes a
+    // file in the workspace; the file is written.
+    const more = frame.getByRole('button', { name: 'Save or Copy' });
+    await more.click();
+    await frame.getByRole('menu').waitFor();
+    assert.equal(await more.getAttribute('aria-expanded'), 'true');
+    assert.equal(await focusedId(), 'wt-save-json', 'the menu opens on its first item');
+    await shot(wb, 'web-task-4a-save-or-copy-menu');
+    await frame.getByRole('menuitem', { name: 'Save as CSV' }).click();
     const saveBox = page.locator('.quick-input-widget .quick-input-box input');
     await saveBox.waitFor({ state: 'visible' });
     // (the simple dialog fills its box in steps: the folder first, then the file name)
@@ -157,7 +187,18 @@ describe('A person runs a web task from a schema file, saves the results, reruns
 
     // 6. Re-run from the Web Tasks view: a second run of the same query (the service drifts).
     await clickActivityBar(page, 'Den');
-    // (the run's session has the same title in the Sessions view: look in the Web Tasks view)
+    // The run's own session is in the Sessions view under Web Tasks (collapsed), not among the day's.
+    const sessionsPane = sideBarPane(page, 'Sessions');
+    const webTaskGroup = sessionsPane.locator('[role="treeitem"]', { hasText: /^Web Tasks/ });
+    await webTaskGroup.waitFor({ timeout: UI_WAIT.timeoutMs });
+    assert.equal(await webTaskGroup.getAttribute('aria-expanded'), 'false');
+    await webTaskGroup.click();
+    const webTaskSession = sessionsPane.locator('[role="treeitem"][aria-level="2"]', {
+      hasText: /web task · /,
+    });
+    await webTaskSession.first().waitFor({ timeout: UI_WAIT.timeoutMs });
+    await shot(wb, 'web-task-6a-sessions-web-tasks-group');
+    // Re-run is in the Web Tasks view.
     const runRows = sideBarPane(page, 'Web Tasks').locator('[role="treeitem"]', {
       hasText: WEB_TASK_SAMPLE.query,
     });
@@ -183,7 +224,9 @@ describe('A person runs a web task from a schema file, saves the results, reruns
     assert.match(text, new RegExp(`${ROWS - 1} changed`), text);
     assert.equal(await frame.locator('#wt-added li').count(), 1);
     assert.match(await frame.locator('#wt-changed').innerText(), /price/);
-    await frame.locator('#wt-comparison').scrollIntoViewIfNeeded();
+    // brought into view by itself, the focus on its heading
+    await revealed('#wt-comparison');
+    assert.equal(await focusedId(), 'wt-comparison-title');
     await shot(wb, 'web-task-7-compared');
 
     // 8. Open Results of the first run from the view (a click), then Open as JSON.

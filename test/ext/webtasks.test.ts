@@ -12,6 +12,7 @@ import { waitFor } from '../support/wait';
 import { denApi, type DenApi, denLogText } from './den-api';
 import { useDen } from './fixtures';
 import { setDenSetting } from './settings-helpers';
+import { labelOf, rows, sessionIds } from './tree-helpers';
 
 const SCHEMA = { name: 'the product name', price: 'the price in USD', url: 'the product page url' };
 
@@ -123,6 +124,44 @@ describe('Web tasks', () => {
     assert.ok(sessionId, 'the run has a session');
     await den.api.webTasks.panel.handleMessage({ type: 'openSession' });
     await waitFor('the session panel', () => den.api.panels.panel(sessionId));
+  });
+
+  it("keeps the run's own session out of the day groups: under Web Tasks, collapsed, marked web task", async () => {
+    await den.restart({ lamSessions: true });
+    await runFromPanel(den.api, form('list products for the sessions view'));
+    const sessionId = lastPost(watched.posts, 'status')?.status.sessionId;
+    assert.ok(sessionId, 'the run has a session');
+    const sessions = den.api.sessions;
+    const scope = sessions.showAll;
+    const webTasksGroup = async () =>
+      (await sessions.getChildren())?.find((n) => n.kind === 'day' && n.group === 'webtasks');
+    try {
+      // This Workspace lists it: the run was made here
+      await sessions.setShowAll(false);
+      await sessions.refresh();
+      const group = await waitFor('the Web Tasks group', webTasksGroup);
+      const item = sessions.getTreeItem(group);
+      assert.equal(labelOf(item), 'Web Tasks');
+      assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+      const inGroup = (await sessions.getChildren(group)) ?? [];
+      assert.deepEqual(
+        inGroup.map((n) => (n.kind === 'session' ? n.sessionId : n.kind)),
+        [sessionId],
+      );
+      const row = sessions.getTreeItem(inGroup[0]);
+      assert.match(String(row.description), /^web task · /);
+      assert.equal((row.iconPath as vscode.ThemeIcon).id, 'globe');
+      // nowhere else in the tree, in either scope
+      assert.equal(sessionIds(await rows(den.api)).filter((id) => id === sessionId).length, 1);
+      await sessions.setShowAll(true);
+      assert.equal(sessionIds(await rows(den.api)).filter((id) => id === sessionId).length, 1);
+      // the run deleted from the history: an ordinary session again, among the day's
+      await vscode.commands.executeCommand('den.clearWebTaskHistory', true);
+      await waitFor('no Web Tasks group', async () => (await webTasksGroup()) === undefined);
+      assert.ok(sessionIds(await rows(den.api)).includes(sessionId));
+    } finally {
+      await sessions.setShowAll(scope);
+    }
   });
 
   it('gives the page its whole state when it says ready: the remembered form, and only whether a passcode is set', async () => {

@@ -20,6 +20,7 @@ import { revertApply, type RevertOutcome } from './apply-revert';
 import type { ApplyPreviews } from './apply-review';
 import type { ShownReview } from './review-actions';
 import type { AgentFiles } from './apply-sources';
+import { stepDone } from '../platform/walkthrough-steps';
 
 export interface ApplyDeps {
   previews: ApplyPreviews;
@@ -126,8 +127,10 @@ export async function applyAgentFiles(
     const fromTitle = new Promise<string | undefined>((resolve) => {
       decide = { apply: () => Promise.resolve(resolve(label.apply)), discard: () => resolve(undefined) };
     });
-    if (answer === review) await deps.previews.review(folder, writesOf(plan, true, true), decide);
-    else await listProblems();
+    if (answer === review) {
+      stepDone('apply');
+      await deps.previews.review(folder, writesOf(plan, true, true), decide);
+    } else await listProblems();
     left.splice(left.indexOf(answer), 1);
     answer = await Promise.race([show(l10n.t('{0} {1}', headline, summary), false, left), fromTitle]);
     if (decide) deps.previews.decided(decide);
@@ -144,6 +147,7 @@ export async function applyAgentFiles(
     void vscode.window.showWarningMessage(l10n.t('Den: {0}', outcome.message));
     return { plan, written: [], message: outcome.message };
   }
+  if (outcome.written.length > 0) stepDone('apply');
   let message = reportOf(outcome.written, plan, refused, folder.name);
   if (outcome.unsaved)
     message = l10n.t(

@@ -16,6 +16,7 @@ import type { AgentScope, AgentVersion, AgentVersions } from './apply-sources';
 import type { ReviewedVersionOf } from '../../protocol/session-panel/reviewed';
 import type { ReviewActions, ShownFile, ShownReview } from './review-actions';
 import { sessionFileShownAt, sessionFileUri } from '../session-files/session-fs';
+import { stepDone } from '../platform/walkthrough-steps';
 
 /** One file to review: the agent's path (as the sandbox names it) and its version, or none when deleted. */
 export interface ReviewEntry {
@@ -156,6 +157,7 @@ export async function openReview(
     void vscode.window.showInformationMessage(l10n.t('Den: no changes to review in {0}.', labels.what));
     return { opened: 'none', pairs: [], refused };
   }
+  stepDone('apply');
   // Apply and Discard in the review's title bar (an Apply of the same scope, to the same folder).
   const register = (keys: string[]): void =>
     shown?.actions.register(keys, {

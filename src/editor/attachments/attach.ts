@@ -12,6 +12,7 @@ import { basePathOf, MAX_BASE_BYTES, type AttachmentSource } from './sources';
 import { withUploadProgress } from './upload-sources';
 import { uploadText, uploadWorkspaceFile, type Uploader } from './uploader';
 import { formatCount, l10n } from '../../core/shared/l10n';
+import { stepDone } from '../platform/walkthrough-steps';
 
 /** The composer an attach goes into: a session's host. */
 export interface AttachTarget {
@@ -153,6 +154,7 @@ export async function attachSources(
     while (next < items.length) await one(next++);
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENT, items.length) }, worker));
+  if (counts.uploaded + counts.reused > 0) stepDone('attach');
   return counts;
 }
 

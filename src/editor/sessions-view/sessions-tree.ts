@@ -104,6 +104,11 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
     this.#tree.setFileStatus(model);
   }
 
+  /** The sessions web task runs made: grouped under Web Tasks and marked "web task". */
+  setWebTaskSessions(ids: ReadonlySet<string>): void {
+    this.#tree.setWebTaskSessions(ids);
+  }
+
   /** Marks sessions that are attempts of a task (`attempt 2 of 3`); redraws when they change. */
   setAttemptMark(markOf: (sessionId: string) => string | undefined): void {
     this.#attemptMark = markOf;
@@ -199,7 +204,12 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
         const attempt = this.#attemptMark?.(n.sessionId);
         return sessionItem(
           row.session,
-          { state: row.state, archived: row.archived, ...(attempt ? { attempt } : {}) },
+          {
+            state: row.state,
+            archived: row.archived,
+            ...(row.webTask ? { webTask: true } : {}),
+            ...(attempt ? { attempt } : {}),
+          },
           now,
         );
       }

@@ -42,10 +42,12 @@ export interface SessionLook {
   archived?: boolean;
   /** The session is an attempt of a task (`src/editor/attempts`): `attempt 2 of 3`, `chosen attempt`. */
   attempt?: string;
+  /** The session is a web task's own (its run's `properties.sessionId`). */
+  webTask?: boolean;
 }
 
 export function sessionItem(s: Session, look: SessionLook, now: number): vscode.TreeItem {
-  const { state, archived, attempt } = look;
+  const { state, archived, attempt, webTask } = look;
   const title = s.title || l10n.t('Untitled session');
   const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `session:${s.sessionId}`;
@@ -53,6 +55,7 @@ export function sessionItem(s: Session, look: SessionLook, now: number): vscode.
   const marks = [
     s.isPinned && l10n.t('pinned'),
     archived && l10n.t('archived'),
+    webTask && l10n.t('web task'),
     attempt,
     state && turnStateWord(state),
   ].filter(Boolean);
@@ -63,7 +66,7 @@ export function sessionItem(s: Session, look: SessionLook, now: number): vscode.
     ? new vscode.ThemeIcon(icon[0], new vscode.ThemeColor(icon[1]))
     : s.isPinned
       ? new vscode.ThemeIcon('pinned', new vscode.ThemeColor('charts.yellow'))
-      : new vscode.ThemeIcon('comment-discussion');
+      : new vscode.ThemeIcon(webTask ? 'globe' : 'comment-discussion');
   const files = Object.keys(s.fileSnapshot).length;
   const tip = new vscode.MarkdownString(undefined, true);
   tip.appendMarkdown(
@@ -87,11 +90,14 @@ export function sessionItem(s: Session, look: SessionLook, now: number): vscode.
   return item;
 }
 
-/** A group at the root (Pinned, Today, …): expanded, but Archived, which holds what was put away. */
+/**
+ * A group at the root (Pinned, Today, …): expanded, but Archived, which holds what was put away, and
+ * Web Tasks, the sessions web task runs made, which would crowd the list.
+ */
 export function dayItem(group: SessionGroup, count: number): vscode.TreeItem {
   const item = new vscode.TreeItem(
     GROUP_LABELS[group],
-    group === 'archived'
+    group === 'archived' || group === 'webtasks'
       ? vscode.TreeItemCollapsibleState.Collapsed
       : vscode.TreeItemCollapsibleState.Expanded,
   );

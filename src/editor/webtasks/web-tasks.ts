@@ -143,6 +143,12 @@ export class WebTasks implements vscode.Disposable {
     return this.#historyOf.history;
   }
 
+  /** The sessions the runs recorded here made (`properties.sessionId`), for the Sessions view. */
+  async sessionIds(): Promise<Set<string>> {
+    const runs = await this.history().list();
+    return new Set(runs.flatMap((r) => (r.sessionId ? [r.sessionId] : [])));
+  }
+
   /** Deletes a run (cancelling it first when it runs). */
   async delete(runId: string): Promise<boolean> {
     this.runner.cancel(runId);

@@ -2,7 +2,7 @@ import type { Session } from '../../core/client/types';
 import { l10n } from '../../core/shared/l10n';
 
 /** A group of the Sessions view's root, in the order shown. */
-export type SessionGroup = 'pinned' | 'today' | 'yesterday' | 'week' | 'older' | 'archived';
+export type SessionGroup = 'pinned' | 'today' | 'yesterday' | 'week' | 'older' | 'webtasks' | 'archived';
 
 export const GROUP_ORDER: readonly SessionGroup[] = [
   'pinned',
@@ -10,6 +10,7 @@ export const GROUP_ORDER: readonly SessionGroup[] = [
   'yesterday',
   'week',
   'older',
+  'webtasks',
   'archived',
 ];
 
@@ -29,6 +30,9 @@ export const GROUP_LABELS: Readonly<Record<SessionGroup, string>> = {
   },
   get older() {
     return l10n.t('Older');
+  },
+  get webtasks() {
+    return l10n.t('Web Tasks');
   },
   get archived() {
     return l10n.t('Archived');
@@ -57,13 +61,20 @@ export interface HistoryScope {
   isLocal(sessionId: string): boolean;
   /** Archived here (hidden locally): listed in the Archived group only. */
   isArchived(sessionId: string): boolean;
+  /**
+   * The session is a web task's own (the session of a `/lam/run` run Den recorded here): listed in
+   * the Web Tasks group, not among the day's sessions, and counted as this workspace's.
+   */
+  isWebTask?(sessionId: string): boolean;
 }
 
 /** The group a session is shown in, or undefined when the scope hides it. */
 export function groupOf(s: Session, scope: HistoryScope, now: number): SessionGroup | undefined {
-  if (scope.workspaceOnly && !s.isPinned && !scope.isLocal(s.sessionId)) return undefined;
+  const webTask = scope.isWebTask?.(s.sessionId) ?? false;
+  if (scope.workspaceOnly && !s.isPinned && !webTask && !scope.isLocal(s.sessionId)) return undefined;
   if (scope.isArchived(s.sessionId)) return 'archived';
-  return s.isPinned ? 'pinned' : dayGroup(s.updatedAt, now);
+  if (s.isPinned) return 'pinned';
+  return webTask ? 'webtasks' : dayGroup(s.updatedAt, now);
 }
 
 /**

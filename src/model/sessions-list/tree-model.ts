@@ -118,6 +118,8 @@ export class SessionsTreeModel {
   readonly #local: RecentIds;
   readonly #archived: RecentIds;
   #showAll: boolean;
+  /** The sessions of the web task runs recorded here (`setWebTaskSessions`). */
+  #webTasks: ReadonlySet<string> = new Set();
   #elsewhere = 0;
   /** What the root rows were last drawn from (`rootsKey`); none when the view drew no rows. */
   #drawnRoots: string | undefined;
@@ -184,11 +186,26 @@ export class SessionsTreeModel {
     return this.#archived.has(sessionId);
   }
 
+  /**
+   * The sessions web task runs made (`properties.sessionId` of the runs in this workspace's
+   * history): grouped under Web Tasks rather than among the day's sessions. Regroups when they change.
+   */
+  setWebTaskSessions(ids: ReadonlySet<string>): void {
+    if (ids.size === this.#webTasks.size && [...ids].every((id) => this.#webTasks.has(id))) return;
+    this.#webTasks = new Set(ids);
+    this.#regroup();
+  }
+
+  isWebTask(sessionId: string): boolean {
+    return this.#webTasks.has(sessionId);
+  }
+
   get #scope(): HistoryScope {
     return {
       workspaceOnly: !this.#showAll,
       isLocal: (id) => this.#local.has(id),
       isArchived: (id) => this.#archived.has(id),
+      isWebTask: (id) => this.#webTasks.has(id),
     };
   }
 
@@ -309,10 +326,17 @@ export class SessionsTreeModel {
   }
 
   /** A session row's data and look, or undefined once it left the list. */
-  sessionRow(sessionId: string): { session: Session; state?: TurnState; archived: boolean } | undefined {
+  sessionRow(
+    sessionId: string,
+  ): { session: Session; state?: TurnState; archived: boolean; webTask: boolean } | undefined {
     const session = this.list.get(sessionId);
     if (!session) return undefined;
-    return { session, state: this.list.turnState(sessionId), archived: this.#archived.has(sessionId) };
+    return {
+      session,
+      state: this.list.turnState(sessionId),
+      archived: this.#archived.has(sessionId),
+      webTask: this.#webTasks.has(sessionId),
+    };
   }
 
   /**

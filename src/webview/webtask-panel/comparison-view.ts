@@ -42,12 +42,14 @@ export class ComparisonView {
     ]);
   }
 
-  set(c: WebTaskComparisonView | null): void {
+  /** The comparison shown (null: none); returns its headline, to announce. */
+  set(c: WebTaskComparisonView | null): string {
     this.el.hidden = !c;
     clear(this.lists);
-    if (!c) return;
-    this.headline.textContent = comparisonHeadline(c);
-    if (!c.previous) return;
+    if (!c) return '';
+    const headline = comparisonHeadline(c);
+    this.headline.textContent = headline;
+    if (!c.previous) return headline;
     const keyOf = (r: Record<string, unknown>): string | undefined =>
       c.keyField !== undefined ? cellText(flattenRecord(r)[c.keyField]) : undefined;
     const record = (r: Record<string, unknown>): HTMLElement => {
@@ -80,6 +82,7 @@ export class ComparisonView {
         ),
       ]);
     });
+    return headline;
   }
 
   private list<T>(kind: string, title: string, items: readonly T[], item: (x: T) => HTMLElement): void {

@@ -2,10 +2,11 @@
  * The Web Task panel's webview: builds the page inside `#app` (form, status of the run shown, its
  * results, the comparison with the previous run), applies what the host posts (only messages that
  * pass `isWebTaskHostMessage`), posts the person's intents back and keeps the form as typed with
- * `setState`, so a reloaded page shows the draft rather than the host's remembered form.
+ * `setState`, so a reloaded page shows the draft rather than the host's remembered form. Results and
+ * comparisons that arrive are brought into view (`reveal.ts`) and announced.
  */
 import { dispatch, type Handlers } from '../../protocol/shared/handlers';
-import { setL10nBundle } from '../../core/shared/l10n';
+import { l10n, setL10nBundle } from '../../core/shared/l10n';
 import {
   EMPTY_WEB_TASK_FORM,
   isWebTaskHostMessage,
@@ -19,6 +20,7 @@ import { ComparisonView } from './comparison-view';
 import { FormView } from './form-view';
 import { ResultsView } from './results-view';
 import { StatusView } from './status-view';
+import { Reveal } from './reveal';
 import { phaseAnnouncement, readDraft, type WebTaskPersisted } from './texts';
 
 function start(): void {
@@ -33,13 +35,19 @@ function start(): void {
       draft ?? EMPTY_WEB_TASK_FORM,
     );
     const status = new StatusView(post);
-    const results = new ResultsView(post);
+    const app = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
+    const reveal = new Reveal(app);
+    // Compare asks for a section: the person's scrolling counts from then.
+    const results = new ResultsView((m) => {
+      if (m.type === 'compare') reveal.expect();
+      post(m);
+    });
     const comparison = new ComparisonView();
     const announcer = new Announcer();
-    const app = document.getElementById('app') ?? document.body.appendChild(h('div', { id: 'app' }));
     app.classList.add('webtask-page');
     app.append(
       h('main', { class: 'wt-main' }, [form.el, status.el, results.el, comparison.el]),
+      h('div', { class: 'wt-jump-bar' }, [reveal.jump]),
       announcer.el,
     );
 
@@ -69,10 +77,20 @@ function start(): void {
         const started = m.status.runId !== shown?.runId;
         showStatus(m.status, true);
         // A run just started (from the form above): bring its status into view.
-        if (started) status.el.scrollIntoView({ block: 'nearest' });
+        if (started) {
+          reveal.expect();
+          status.el.scrollIntoView({ block: 'nearest' });
+        }
       },
-      results: (m) => announcer.status(results.set(m.results)),
-      comparison: (m) => comparison.set(m.comparison),
+      // Results and a comparison arrive below the fold: brought into view unless the person is busy.
+      results: (m) => {
+        announcer.status(results.set(m.results));
+        reveal.show(results.el, l10n.t('Go to Results'));
+      },
+      comparison: (m) => {
+        announcer.status(comparison.set(m.comparison));
+        reveal.show(comparison.el, l10n.t('Go to Comparison'));
+      },
       schema: (m) => form.setSchema(m.schemaText, m.schemaSource),
       formErrors: (m) => form.setHostErrors(m.errors),
       passcode: (m) => form.setPasscode(m.passcodeSet),

@@ -1,7 +1,7 @@
 /**
  * A finished run's results: what the check against the schema found (rows, issues by kind, rows with
  * issues, an empty extraction made prominent, unreadable data, fields the schema does not name), the
- * toolbar (open, save, copy, compare, open the session) and the windowed table.
+ * toolbar (Open as JSON, and Save or Copy as a menu), compare, open the session, and the windowed table.
  */
 import { l10n } from '../../core/shared/l10n';
 import { checkResult } from '../../core/webtasks/result-check';
@@ -9,6 +9,7 @@ import { toTable } from '../../core/webtasks/flatten';
 import type { WebTaskResultsView } from '../../protocol/webtask-panel/webtask-messages';
 import { clear, h } from '../shared/dom';
 import type { WebTaskPost } from '../shared/post';
+import { MenuButton } from './menu-button';
 import { button, section } from './parts';
 import { TableView } from './table-view';
 import { issueLookup, resultSummary } from './texts';
@@ -24,6 +25,8 @@ export class ResultsView {
   private readonly session: HTMLElement;
   private readonly keyField: HTMLInputElement;
   private readonly table = new TableView();
+  /** Save and Copy, behind one button beside the main action (Open as JSON). */
+  readonly more: MenuButton;
   private results: WebTaskResultsView | null = null;
   private sessionId: string | undefined;
 
@@ -41,6 +44,26 @@ export class ResultsView {
         },
       },
     });
+    this.more = new MenuButton('wt-more', l10n.t('Save or Copy'), [
+      {
+        id: 'wt-save-json',
+        label: l10n.t('Save as JSON'),
+        run: () => post({ type: 'save', format: 'json' }),
+      },
+      {
+        id: 'wt-save-jsonl',
+        label: l10n.t('Save as JSONL'),
+        run: () => post({ type: 'save', format: 'jsonl' }),
+      },
+      { id: 'wt-save-csv', label: l10n.t('Save as CSV'), run: () => post({ type: 'save', format: 'csv' }) },
+      {
+        id: 'wt-copy-json',
+        label: l10n.t('Copy JSON'),
+        run: () => post({ type: 'copy', format: 'json' }),
+        separated: true,
+      },
+      { id: 'wt-copy-csv', label: l10n.t('Copy CSV'), run: () => post({ type: 'copy', format: 'csv' }) },
+    ]);
     const compare = (): void => {
       const key = this.keyField.value.trim();
       post(key ? { type: 'compare', keyField: key } : { type: 'compare' });
@@ -49,13 +72,9 @@ export class ResultsView {
       this.warning,
       this.summary,
       this.problems,
-      h('div', { class: 'wt-toolbar', attrs: { role: 'toolbar', 'aria-label': l10n.t('Results actions') } }, [
-        button('wt-open-json', l10n.t('Open as JSON'), () => post({ type: 'openJson' })),
-        button('wt-save-json', l10n.t('Save as JSON'), () => post({ type: 'save', format: 'json' })),
-        button('wt-save-jsonl', l10n.t('Save as JSONL'), () => post({ type: 'save', format: 'jsonl' })),
-        button('wt-save-csv', l10n.t('Save as CSV'), () => post({ type: 'save', format: 'csv' })),
-        button('wt-copy-json', l10n.t('Copy JSON'), () => post({ type: 'copy', format: 'json' })),
-        button('wt-copy-csv', l10n.t('Copy CSV'), () => post({ type: 'copy', format: 'csv' })),
+      h('div', { class: 'wt-toolbar', attrs: { role: 'group', 'aria-label': l10n.t('Results actions') } }, [
+        button('wt-open-json', l10n.t('Open as JSON'), () => post({ type: 'openJson' }), 'small'),
+        this.more.el,
       ]),
       h('div', { class: 'wt-row' }, [
         button('wt-compare', l10n.t('Compare with Previous Run'), compare),

@@ -25,11 +25,14 @@ function session(id: string, updatedAt: number, isPinned = false): Session {
   };
 }
 
-function scope(o: { workspaceOnly?: boolean; local?: string[]; archived?: string[] } = {}): HistoryScope {
+function scope(
+  o: { workspaceOnly?: boolean; local?: string[]; archived?: string[]; webTasks?: string[] } = {},
+): HistoryScope {
   return {
     workspaceOnly: o.workspaceOnly ?? false,
     isLocal: (id) => (o.local ?? []).includes(id),
     isArchived: (id) => (o.archived ?? []).includes(id),
+    ...(o.webTasks ? { isWebTask: (id: string) => o.webTasks!.includes(id) } : {}),
   };
 }
 
@@ -126,6 +129,37 @@ describe('history groups (Today, Yesterday, Last 7 Days, Older)', () => {
       ['pinned', ['pinned-elsewhere']],
       ['today', ['here', 'web-app']],
       ['archived', ['here-archived', 'elsewhere-archived']],
+    ]);
+  });
+
+  it('puts web tasks’ own sessions under Web Tasks, after the days and before Archived, in either scope', () => {
+    const list = [
+      session('run-1', at(2026, 3, 10, 0, 0, 3)),
+      session('chat', at(2026, 3, 10, 0, 0, 2)),
+      session('run-pinned', at(2026, 3, 10, 0, 0, 1), true),
+      session('run-archived', at(2026, 3, 9)),
+      session('run-2', at(2026, 2, 1)),
+    ];
+    const o = {
+      local: ['chat'],
+      archived: ['run-archived'],
+      webTasks: ['run-1', 'run-2', 'run-pinned', 'run-archived'],
+    };
+    const all = [
+      ['pinned', ['run-pinned']],
+      ['today', ['chat']],
+      ['webtasks', ['run-1', 'run-2']],
+      ['archived', ['run-archived']],
+    ];
+    assert.deepEqual(shape(groupSessions(list, scope(o), now)), all);
+    // Runs recorded in this workspace are its sessions: This Workspace lists them too, grouped.
+    assert.deepEqual(shape(groupSessions(list, scope({ ...o, workspaceOnly: true }), now)), all);
+    // Without the marks, the same sessions crowd the days.
+    assert.deepEqual(shape(groupSessions(list, scope({ ...o, webTasks: [] }), now)), [
+      ['pinned', ['run-pinned']],
+      ['today', ['run-1', 'chat']],
+      ['older', ['run-2']],
+      ['archived', ['run-archived']],
     ]);
   });
 

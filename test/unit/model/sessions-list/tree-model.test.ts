@@ -236,6 +236,44 @@ describe('SessionsTreeModel (the Sessions tree as data)', () => {
     assert.deepEqual(await shape(t), [['today', ['b']]]);
   });
 
+  it('groups the sessions web task runs made under Web Tasks, marked; regroups only when they change', async () => {
+    api.sessions = [session('run-1'), session('chat'), session('run-2', { updatedAt: NOW - 40 * 24 * HOUR })];
+    const t = tree();
+    await t.remember('chat');
+    await t.setShowAll(true);
+    assert.deepEqual(await shape(t), [
+      ['today', ['run-1', 'chat']],
+      ['older', ['run-2']],
+    ]);
+    updates.length = 0;
+    t.setWebTaskSessions(new Set(['run-1', 'run-2', 'not-listed']));
+    assert.deepEqual(updates, [{ redraw: 'all', message: { text: undefined }, keys: 'scope' }]);
+    assert.deepEqual(await shape(t), [
+      ['today', ['chat']],
+      ['webtasks', ['run-1', 'run-2']],
+    ]);
+    assert.equal(t.sessionRow('run-1')?.webTask, true);
+    assert.equal(t.sessionRow('chat')?.webTask, false);
+    // the same sessions again: nothing redrawn
+    updates.length = 0;
+    t.setWebTaskSessions(new Set(['not-listed', 'run-2', 'run-1']));
+    assert.deepEqual(updates, []);
+    // This Workspace lists the runs recorded here, still grouped, and counts none of them elsewhere
+    await t.setShowAll(false);
+    assert.deepEqual(await shape(t), [
+      ['today', ['chat']],
+      ['webtasks', ['run-1', 'run-2']],
+    ]);
+    assert.equal(t.elsewhere, 0);
+    // a run deleted from the history: its session is an ordinary one again
+    t.setWebTaskSessions(new Set(['run-2']));
+    await t.setShowAll(true);
+    assert.deepEqual(await shape(t), [
+      ['today', ['run-1', 'chat']],
+      ['webtasks', ['run-2']],
+    ]);
+  });
+
   it('archives into the Archived group, and forgets a removed session in both memories', async () => {
     api.sessions = [session('a'), session('b')];
     const storage = memory();

@@ -280,15 +280,12 @@ describe('web task page: status, results and comparison (Chromium)', function ()
     const page = h.page;
     await waitFor('the results', () => page.locator('#wt-results').isVisible());
     assert.equal(await page.locator('#wt-session code').innerText(), 'sess-42');
-    for (const name of [
-      'Open as JSON',
-      'Save as JSON',
-      'Save as JSONL',
-      'Save as CSV',
-      'Copy JSON',
-      'Copy CSV',
-    ])
-      await page.getByRole('button', { name, exact: true }).click();
+    await page.getByRole('button', { name: 'Open as JSON', exact: true }).click();
+    // the rest behind Save or Copy, a menu
+    for (const name of ['Save as JSON', 'Save as JSONL', 'Save as CSV', 'Copy JSON', 'Copy CSV']) {
+      await page.getByRole('button', { name: 'Save or Copy' }).click();
+      await page.getByRole('menuitem', { name, exact: true }).click();
+    }
     await page.getByRole('button', { name: 'Compare with Previous Run' }).click();
     await page.getByLabel('Key field').fill('name');
     await page.getByLabel('Key field').press('Enter');
