@@ -122,6 +122,9 @@ describe('The Session panel 300 px wide (emulator, packaged .vsix)', function ()
 
   it('offers Continue after a stopped turn', async () => {
     await openSessionFromTree(page, frame, STOPPED);
+    // the pointer off the tree, whose hover card would stay over the workbench
+    const editor = await box(page.locator('.part.editor'));
+    await page.mouse.move(editor.x + editor.width / 2, editor.y + 8);
     const status = frame.locator('.rows > .turn-status').last();
     await waitFor('the stopped turn', () => status.getAttribute('data-status'), {
       ...UI_WAIT,

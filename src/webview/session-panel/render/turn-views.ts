@@ -221,7 +221,8 @@ export class FilesView implements RowView {
               'data-change': f.change,
               ...(st ? { 'data-state': st.state } : {}),
               'data-path': f.path,
-              title: l10n.t('Open {0}', f.path),
+              // The state's words too: a narrow panel shows only its letter.
+              title: st ? `${l10n.t('Open {0}', f.path)}\n${fileStatusText(st)}` : l10n.t('Open {0}', f.path),
             },
             on: { click: () => this.ctx.post({ type: 'openFile', turnId: this.turnId, path: f.path }) },
           },

@@ -78,14 +78,25 @@ describe('webview at 300 px in Chromium', function () {
       // The file's name comes first and whole words are in its tooltip and accessible name.
       const path = r.files[i];
       const button = item.locator('button.file-change');
-      assert.equal(await button.getAttribute('title'), `Open ${path}`);
+      assert.ok(
+        (await button.getAttribute('title'))?.startsWith(`Open ${path}\n`),
+        'the tooltip names the path',
+      );
       assert.equal(await item.locator('.file-name').textContent(), path.split('/').pop());
       assert.match(
         await button.evaluate((b) => b.textContent ?? ''),
         new RegExp(path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
       );
     }
-    // The state, cut when narrow, is whole in its tooltip.
+    // A calm state is the letter alone (its words for screen readers and in the file's tooltip);
+    // one that needs the person keeps its words, cut when narrow, whole in its tooltip.
+    const calm = items.nth(0).locator('.file-state');
+    assert.ok((await box(calm)).width <= 1, 'a calm state takes room from the name');
+    assert.match((await calm.textContent()) ?? '', /against the workspace: modified, 3 lines added/);
+    assert.match(
+      (await items.nth(0).locator('button.file-change').getAttribute('title')) ?? '',
+      /\nmodified · \+3 −1/,
+    );
     const state = items.nth(1).locator('.file-state');
     assert.match((await state.getAttribute('title')) ?? '', /^Both changed\nconflicts · 2 hunks/);
     assert.equal(await state.evaluate((e) => getComputedStyle(e).textOverflow), 'ellipsis');
