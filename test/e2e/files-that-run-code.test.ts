@@ -143,7 +143,10 @@ describe('A file the agent wrote that can run code', function () {
     const modal = dialog(page);
     await modal.waitFor({ state: 'visible' });
     const summary = await modal.innerText();
-    assert.match(summary, /Apply turn \d+ \(“Add a vscode task runner”\) of “Refactor auth middleware” to /);
+    assert.match(
+      summary,
+      /Apply the changes of “Add a vscode task runner” in “Refactor auth middleware” to /,
+    );
     const first = summary.indexOf('1 file can run code: Den writes it only if you confirm it separately.');
     const why = summary.indexOf('.vscode/tasks.json: a task can run by itself when the folder opens');
     const counts = summary.search(/\d+ new/);

@@ -152,7 +152,10 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
     await menu.locator('.action-label', { hasText: /^Attach to Den…$/ }).waitFor({ state: 'visible' });
     const entries = (await menu.locator('.action-item .action-label').allInnerTexts()).map((t) => t.trim());
     assert.ok(entries.includes('Attach to Den…'), `the Explorer menu shows ${JSON.stringify(entries)}`);
-    assert.ok(entries.includes('Send File to Agent…'), `the Explorer menu shows ${JSON.stringify(entries)}`);
+    assert.ok(
+      entries.includes('Ask Agent About File…'),
+      `the Explorer menu shows ${JSON.stringify(entries)}`,
+    );
     await shot(wb, 'round-trip-6-explorer-menu');
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'hidden' });
@@ -210,7 +213,7 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
     // 9. Review Changes from the turn's row: the multi-file diff of the workspace and the agent.
     await contextMenuAction(page, TASK, 'Review Changes');
     const reviewTab = page.locator('.part.editor .tab', {
-      hasText: `Den: Changes of turn 3 — ${SESSION}`,
+      hasText: `Den: Changes of “${TASK}” — ${SESSION}`,
     });
     await reviewTab.waitFor();
     const review = page.locator('.part.editor .editor-instance .multiDiffEditor');
@@ -241,7 +244,7 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
     const modal = dialog(page);
     await modal.waitFor({ state: 'visible' });
     const summary = await modal.innerText();
-    assert.match(summary, /Apply turn 3 \(“Implement the total”\) of “Refactor auth middleware/);
+    assert.match(summary, /Apply the changes of “Implement the total” in “Refactor auth middleware/);
     assert.match(summary, /1 conflict in src\/total\.ts \(line 3\)/);
     await modal.getByRole('button', { name: 'Apply with Conflict Markers' }).waitFor();
     await shot(wb, 'round-trip-10-summary');
@@ -250,7 +253,9 @@ describe('A person attaches a file, lets the agent rewrite it and applies it bac
     await modal.getByRole('button', { name: 'Review…' }).click();
     await modal.waitFor({ state: 'hidden' });
     await page.locator('.part.editor .tab', { hasText: 'Den: What Apply Writes' }).waitFor();
-    const again = page.locator('.notifications-toasts .notification-toast', { hasText: 'Apply turn 3' });
+    const again = page.locator('.notifications-toasts .notification-toast', {
+      hasText: `Apply the changes of “${TASK}”`,
+    });
     await again.waitFor({ state: 'visible' });
     // the diff answers the same question (Apply, Discard) in its title bar
     await titleAction('Apply What This Review Shows').waitFor({ state: 'visible' });

@@ -1,5 +1,5 @@
 /**
- * Issue 22, point 3, as a person meets it: Send File to Agent… from the Explorer, the agent rewrites
+ * Issue 22, point 3, as a person meets it: Ask Agent About File… from the Explorer, the agent rewrites
  * the file, the person saves an edit of their own, and Apply merges both (the base Den recorded at
  * the send) with Apply as the modal's default button; without a base the default is Review… and the
  * summary says how many saved lines replacing would lose. A screenshot at every step.
@@ -25,7 +25,7 @@ const MERGED = ['// Reviewed by the agent', ...EDITED.split('\n')]
   .join('\n')
   .replace('  // TODO: add up the items', '  // Done: add up the items');
 
-describe('A person sends a file with Send File to Agent…, edits it, and Apply keeps the edit', function () {
+describe('A person asks about a file with Ask Agent About File…, edits it, and Apply keeps the edit', function () {
   this.timeout(300_000);
   const t = useSignedInWorkbench('send-file', {
     files: () => ({ 'src/total.ts': MINE }),
@@ -58,12 +58,12 @@ describe('A person sends a file with Send File to Agent…, edits it, and Apply 
     await page.locator('.part.editor .tab.active', { hasText: 'total.ts' }).waitFor();
     await shot(wb, 'send-file-1-file');
 
-    await contextMenuAction(page, 'total.ts', 'Send File to Agent…');
+    await contextMenuAction(page, 'total.ts', 'Ask Agent About File…');
     // The task's input box, then the session's quick pick in the same widget (which so never hides:
     // answerInputBox's retried Enter would pick the first session, so Enter is pressed again only
     // while the input box still shows, as VS Code may drop an Enter racing its validation).
     const widget = page.locator('.quick-input-widget');
-    const taskBox = widget.locator('.quick-input-title', { hasText: 'Den: Send total.ts to Agent' });
+    const taskBox = widget.locator('.quick-input-title', { hasText: 'Den: Ask About total.ts' });
     await taskBox.waitFor({ state: 'visible' });
     await widget.locator('.quick-input-box input').fill(TASK);
     const newSession = widget.locator('.quick-input-list .monaco-list-row', { hasText: 'New session' });
@@ -89,7 +89,7 @@ describe('A person sends a file with Send File to Agent…, edits it, and Apply 
     await panelShot(wb, frame, 'send-file-3-turn-completed');
   }
 
-  it('Send File to Agent…, a saved edit, then Apply (the default button) merges and keeps the edit', async () => {
+  it('Ask Agent About File…, a saved edit, then Apply (the default button) merges and keeps the edit', async () => {
     await sendFromExplorer();
 
     // The person edits line 8 and saves.

@@ -123,9 +123,9 @@ describe('A new person opens the walkthrough', function () {
     await page.locator('.tab', { hasText: 'notes.ts' }).first().waitFor({ timeout: UI_WAIT.timeoutMs });
     await page.locator('.monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+Alt+A');
-    await waitFor('the Send File box', () => title.allInnerTexts(), {
+    await waitFor('the Ask About File box', () => title.allInnerTexts(), {
       ...UI_WAIT,
-      until: (x) => x.some((s) => s.includes('Den: Send notes.ts to Agent')),
+      until: (x) => x.some((s) => s.includes('Den: Ask About notes.ts')),
     });
     await dismissQuickInput(page);
   });

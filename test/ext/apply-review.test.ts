@@ -187,7 +187,9 @@ describe('Apply the agent’s files: review, merges, changes meanwhile', functio
       assert.ok(fs.existsSync(src) && !fs.existsSync(test), 'not only the file shown was applied');
 
       await vscode.commands.executeCommand('den.reviewTurn', sessionId, agentMessageId);
-      await waitFor('the turn’s review', () => activeTab()?.label.startsWith('Den: Changes of turn'));
+      await waitFor('the turn’s review', () =>
+        activeTab()?.label.startsWith('Den: Changes of “Add upsilon parser”'),
+      );
       const tab = activeTab();
       const all = await vscode.commands.executeCommand<ApplyResult>('den.applyReviewed');
       assert.deepEqual(
@@ -199,7 +201,7 @@ describe('Apply the agent’s files: review, merges, changes meanwhile', functio
       await vscode.commands.executeCommand('den.discardReview');
       await waitFor(
         'the review closed',
-        () => !activeTab()?.label.startsWith('Den: Changes of turn') || undefined,
+        () => !activeTab()?.label.startsWith('Den: Changes of “Add upsilon parser”') || undefined,
       );
     });
 
@@ -257,12 +259,12 @@ describe('Apply the agent’s files: review, merges, changes meanwhile', functio
     assert.equal(fs.readFileSync(file, 'utf8'), 'meanwhile\n');
   });
 
-  it('Apply Only Unquestioned writes the new file and leaves the questioned one', async () => {
+  it('Apply Except Files Needing Confirmation writes the new file and leaves the questioned one', async () => {
     const { sessionId, agentMessageId } = await fx.seeded('Add upsilon parser', 'add-upsilon-parser');
     const [src, test] = turnPaths('add-upsilon-parser').map((p) => path.join(root(), p));
     fs.mkdirSync(path.dirname(src), { recursive: true });
     fs.writeFileSync(src, 'mine\n');
-    const answers = fx.answer((a) => a.buttons.find((b) => b === 'Apply Only Unquestioned'));
+    const answers = fx.answer((a) => a.buttons.find((b) => b === 'Apply Except Files Needing Confirmation'));
 
     const result = await vscode.commands.executeCommand<ApplyResult>(
       'den.applyTurn',

@@ -56,7 +56,7 @@ describe('Apply: files that run code', function () {
     const modals = answers.asked.filter((a) => a.modal);
     assert.equal(modals.length, 2, JSON.stringify(answers.asked));
     // The headline names the turn and what it asked, the summary names the file first, with why.
-    assert.match(modals[0].text, /^Apply turn 1 \(“Add omega vscode task”\) of “.+” to .+\?$/);
+    assert.match(modals[0].text, /^Apply the changes of “Add omega vscode task” in “.+” to .+\?$/);
     assert.deepEqual(modals[0].detail?.split('\n').slice(0, 2), [
       '1 file can run code: Den writes it only if you confirm it separately.',
       '.vscode/tasks.json: a task can run by itself when the folder opens',
@@ -93,9 +93,11 @@ describe('Apply: files that run code', function () {
     assert.ok(!fs.existsSync(path.join(root(), 'src/add-sigma-vscode.ts')));
   });
 
-  it('Apply Only Unquestioned never writes it, and asks nothing more', async () => {
+  it('Apply Except Files Needing Confirmation never writes it, and asks nothing more', async () => {
     const { sessionId, agentMessageId } = await codeTurn('kappa');
-    const answers = fx.answer(twoAnswers('Apply Only Unquestioned', 'Write the File That Runs Code'));
+    const answers = fx.answer(
+      twoAnswers('Apply Except Files Needing Confirmation', 'Write the File That Runs Code'),
+    );
 
     const result = await vscode.commands.executeCommand<ApplyResult>(
       'den.applyTurn',

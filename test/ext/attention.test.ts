@@ -134,7 +134,7 @@ describe('Turn lifecycle events, attention and session links', () => {
     assert.ok(turn.files.length > 0);
     await waitFor('the review of the turn', () =>
       vscode.window.tabGroups.all.some((g) =>
-        g.tabs.some((t) => t.label.startsWith('Den: Changes of turn') && t.label.includes('add a helper')),
+        g.tabs.some((t) => t.label.startsWith('Den: Changes of “add a helper” — ')),
       ),
     );
     assert.equal(sessionsView(den.api).badge?.value, 1, 'a turn finished unseen');

@@ -122,7 +122,11 @@ describe('Reviewed marks', function () {
     assert.ok(
       fx.den.messages
         .texts('info')
-        .some((t) => t === 'Den: all of turn 1’s files are marked reviewed (2); nothing is left to review.'),
+        .some(
+          (t) =>
+            t ===
+            'Den: all of the files of “Add unreviewed parser” are marked reviewed (2); nothing is left to review.',
+        ),
       fx.den.messages.texts().join(' | '),
     );
   });

@@ -46,7 +46,11 @@ describe('Review Changes and Compare with Workspace', function () {
 
     assert.deepEqual(fx.den.messages.texts('error'), []);
     assert.equal(result?.opened, 'changes');
-    assert.equal(result.title, 'Den: Changes of turn 2 — Add kappa parser');
+    // The turn by what it asked, as the panel heads it: no number the person sees nowhere else.
+    assert.equal(
+      result.title,
+      'Den: Changes of “Add omega parser, deleting src/add-kappa-parser.ts” — Add kappa parser',
+    );
     const byPath = new Map(result.pairs.map((p) => [p.relPath, p]));
     assert.deepEqual([...byPath.keys()].sort(), [
       'src/add-kappa-parser.ts',
@@ -69,7 +73,11 @@ describe('Review Changes and Compare with Workspace', function () {
       original: vscode.Uri.file(kappa).toString(),
     });
     await waitFor('the multi-file diff tab', () =>
-      tabs().find((t) => t.label.includes('Den: Changes of turn 2 — Add kappa parser')),
+      tabs().find((t) =>
+        t.label.includes(
+          'Den: Changes of “Add omega parser, deleting src/add-kappa-parser.ts” — Add kappa parser',
+        ),
+      ),
     );
   });
 
@@ -157,7 +165,9 @@ describe('Review Changes and Compare with Workspace', function () {
     assert.equal(result?.opened, 'none');
     assert.deepEqual(result.pairs, []);
     assert.ok(
-      fx.den.messages.texts('info').some((t) => /no changes to review in turn 1’s files/.test(t)),
+      fx.den.messages
+        .texts('info')
+        .some((t) => /no changes to review in the files of “answer in 30 events”/.test(t)),
       fx.den.messages.texts().join(' | '),
     );
     assert.equal(tabs().length, before);

@@ -24,7 +24,7 @@ const DONE = '  // Done: add up the items';
 /** The person's saved edit after the send, away from the lines the agent changes. */
 const edit = (text: string): string => text.replace('Total for', 'Sum for');
 
-describe('Send File / Ask About Selection / Send Open Editors record the base: Apply merges the saved edit', function () {
+describe('Ask Agent About File / Selection / Open Editors record the base: Apply merges the saved edit', function () {
   this.timeout(60_000);
   const fx = useApply();
   let dir: string;
@@ -97,7 +97,7 @@ describe('Send File / Ask About Selection / Send Open Editors record the base: A
   /** The agent's whole-file version (a header, the TODO done) merged with the saved edit. */
   const mergedWhole = edit(['// Reviewed by the agent', ...MINE.split('\n')].join('\n').replace(TODO, DONE));
 
-  it('Send File to Agent… records the file; Apply merges the agent’s version with the saved edit', async () => {
+  it('Ask Agent About File… records the file; Apply merges the agent’s version with the saved edit', async () => {
     const sessionId = await vscode.commands.executeCommand<string>('den.sendFileToAgent', {
       uri: vscode.Uri.file(file),
       task: TASK,
@@ -122,7 +122,7 @@ describe('Send File / Ask About Selection / Send Open Editors record the base: A
     await appliedMerging(sessionId, agentMessageId, edit(MINE.replace(TODO, DONE)));
   });
 
-  it('Send Open Editors… records each open file; Apply merges the agent’s version with the saved edit', async () => {
+  it('Ask Agent About Open Editors… records each open file; Apply merges the agent’s version with the saved edit', async () => {
     await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
 
     const sessionId = await vscode.commands.executeCommand<string>('den.sendOpenEditorsToAgent', {

@@ -102,7 +102,7 @@ describe('Turn commands: prompts', () => {
     assert.ok(upload, 'nothing was uploaded');
   });
 
-  it('Send File to Agent from an Explorer multi-selection sends every selected file in a new session', async () => {
+  it('Ask Agent About File from an Explorer multi-selection sends every selected file in a new session', async () => {
     const a = path.join(dir, 'one.txt');
     const b = path.join(dir, 'two.txt');
     fs.writeFileSync(a, 'first\n');

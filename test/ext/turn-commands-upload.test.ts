@@ -163,7 +163,7 @@ describe('Turn commands: big files', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('Send File to Agent streams a 20 MB file: the extension host never holds it in memory', async () => {
+  it('Ask Agent About File streams a 20 MB file: the extension host never holds it in memory', async () => {
     const size = 20 * 1024 * 1024;
     const file = path.join(dir, 'big.log');
     writeBigFile(file, size);

@@ -171,7 +171,7 @@ describe('Turn commands', () => {
     assert.equal((await media(den.emu, `${existing}/notes-L3.md`)).text, 'Some');
   });
 
-  it('Send File to Agent streams the file from disk and reports a file reference', async () => {
+  it('Ask Agent About File streams the file from disk and reports a file reference', async () => {
     const file = path.join(dir, 'data file.json');
     const content = JSON.stringify({ rows: Array.from({ length: 200 }, (_, i) => ({ i })) });
     fs.writeFileSync(file, content);
@@ -257,7 +257,7 @@ describe('Turn commands', () => {
     }
   });
 
-  it("Send File to Agent sends an editor's unsaved text and says so in the reference", async () => {
+  it("Ask Agent About File sends an editor's unsaved text and says so in the reference", async () => {
     const file = path.join(dir, 'draft.py');
     fs.writeFileSync(file, 'print("saved")\n');
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(file));
@@ -282,7 +282,7 @@ describe('Turn commands', () => {
     }
   });
 
-  it("Send Open Editors attaches every open editor's file to one turn under distinct names", async () => {
+  it("Ask Agent About Open Editors attaches every open editor's file to one turn under distinct names", async () => {
     const files = [
       [path.join(dir, 'a', 'util.ts'), 'export const a = 1;\n'],
       [path.join(dir, 'b', 'util.ts'), 'export const b = 2;\n'],
@@ -407,6 +407,9 @@ describe('Turn commands', () => {
 
     assert.equal(result, undefined);
     assert.deepEqual(den.panels.calls, []);
-    assert.match(den.messages.texts().join('\n'), /could not send the file: the service cannot be reached/);
+    assert.match(
+      den.messages.texts().join('\n'),
+      /could not ask about the file: the service cannot be reached/,
+    );
   });
 });

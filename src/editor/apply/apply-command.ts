@@ -8,7 +8,6 @@
 import { isDenError } from '../../core/client/errors';
 import { formatCount, l10n } from '../../core/shared/l10n';
 import { runsCodeMatcher } from '../../core/paths/runs-code';
-import { firstLine } from '../../core/shared/format';
 import type { BaseLookup, PlanEntry, PlanFolder, PlanInput } from '../../model/apply/apply-plan';
 import { planApply, writes, writesOf, type ApplyPlan } from '../../model/apply/apply-plan';
 import { applyChoices, type ApplyChoice } from '../../model/apply/apply-choices';
@@ -96,7 +95,7 @@ export async function applyAgentFiles(
     return { plan, written: [], message };
   }
   const questions = plan.summary.needsConfirmation.length > 0 || code.length > 0;
-  const applySafe = l10n.t('Apply Only Unquestioned');
+  const applySafe = l10n.t('Apply Except Files Needing Confirmation');
   const review = l10n.t('Review…');
   const label: Record<ApplyChoice, string> = {
     apply: plan.summary.conflicts > 0 ? l10n.t('Apply with Conflict Markers') : l10n.t('Apply'),
@@ -188,16 +187,12 @@ export async function applyAgentFiles(
 }
 
 /**
- * "Apply turn 3 (“Add a VS Code task”) of “Session” to app?" for a turn's files: the turn by its
- * number and what it asked; else what is applied and the session.
+ * "Apply the changes of “Add a VS Code task” in “Session” to app?" for a turn's files: the turn by
+ * what it asked (as the panel heads it); else what is applied and the session.
  */
 export function headlineOf(source: AgentFiles, folder: string): string {
-  if (source.turn) {
-    const prompt = firstLine(source.turn.prompt, 60);
-    return prompt
-      ? l10n.t('Apply turn {0} (“{1}”) of “{2}” to {3}?', source.turn.n, prompt, source.title, folder)
-      : l10n.t('Apply turn {0} of “{1}” to {2}?', source.turn.n, source.title, folder);
-  }
+  if (source.turn)
+    return l10n.t('Apply the changes of {0} in “{1}” to {2}?', source.turn, source.title, folder);
   return l10n.t('Apply {0} from “{1}” to {2}?', source.what, source.title, folder);
 }
 

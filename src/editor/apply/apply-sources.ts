@@ -7,6 +7,7 @@
  */
 import type { ApiClient } from '../../core/client/client';
 import type { FileInfo, SessionDetail } from '../../core/client/types';
+import { firstLine } from '../../core/shared/format';
 import { l10n } from '../../core/shared/l10n';
 import { transcriptFromDetail } from '../../core/transcript/from-history';
 import type { FileChange, Turn } from '../../core/transcript/model';
@@ -15,11 +16,11 @@ import type { StatusFile } from '../../model/session-files/file-status';
 
 export interface AgentFiles {
   files: AgentFile[];
-  /** What they are, for the summary: "the file src/a.ts", "turn 3's files", "the session's files". */
+  /** What they are, for the summary: "the file src/a.ts", "the files of “Add a parser”", "the session's files". */
   what: string;
   title: string;
-  /** For a turn's files: its number (1-based) and what was asked, for the summary's headline. */
-  turn?: { n: number; prompt: string };
+  /** For a turn's files: the turn as the panel and the Sessions view head it ({@link turnName}). */
+  turn?: string;
 }
 
 /** Which of a session's files: all of them now, a turn's, or one. */
@@ -34,10 +35,8 @@ export interface AgentVersions {
   files: Map<string, AgentVersion>;
   what: string;
   title: string;
-  /** The turn's number (1-based) for a turn's files. */
-  turn?: number;
-  /** What the turn asked (its user message), for a turn's files. */
-  prompt?: string;
+  /** For a turn's files: the turn as the panel and the Sessions view head it ({@link turnName}). */
+  turn?: string;
   /** The bytes of one version, through the download chain (with the session's events). */
   read(info: FileInfo): Promise<Uint8Array>;
 }
@@ -48,9 +47,9 @@ export async function agentFilesOf(
   sessionId: string,
   scope: AgentScope,
 ): Promise<AgentFiles> {
-  const { files, what, title, read, turn, prompt } = await agentVersionsOf(client, sessionId, scope);
+  const { files, what, title, read, turn } = await agentVersionsOf(client, sessionId, scope);
   const out: AgentFiles = { files: toAgentFiles(files, (info) => () => read(info)), what, title };
-  if (turn !== undefined) out.turn = { n: turn, prompt: prompt ?? '' };
+  if (turn !== undefined) out.turn = turn;
   return out;
 }
 
@@ -77,14 +76,18 @@ export async function agentVersionsOf(
   );
   if (index < 0) throw new Error(l10n.t('The session has no such turn (it may have been deleted).'));
   const files = turnFiles(turns[index]);
-  return {
-    files,
-    what: l10n.t('turn {0}’s files', index + 1),
-    title,
-    turn: index + 1,
-    prompt: turns[index].userMessage.text,
-    read,
-  };
+  const turn = turnName(turns[index].userMessage.text);
+  return { files, what: l10n.t('the files of {0}', turn), title, turn, read };
+}
+
+/**
+ * A turn in words, as the person sees it elsewhere (the panel's heading of the turn, its row in the
+ * Sessions view): the first line of what it asked, quoted. Never a number: turns are numbered
+ * nowhere the person looks.
+ */
+export function turnName(request: string): string {
+  const line = firstLine(request, 60);
+  return line ? l10n.t('“{0}”', line) : l10n.t('the turn without request text');
 }
 
 /**

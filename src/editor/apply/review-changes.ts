@@ -101,7 +101,7 @@ export const applyOf =
 /** The title of a multi-file review of `source`. */
 export function reviewTitle(source: Pick<AgentVersions, 'title' | 'turn'>): string {
   return source.turn !== undefined
-    ? l10n.t('Den: Changes of turn {0} — {1}', source.turn, source.title)
+    ? l10n.t('Den: Changes of {0} — {1}', source.turn, source.title)
     : l10n.t('Den: Changes of “{0}”', source.title);
 }
 

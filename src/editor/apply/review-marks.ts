@@ -254,7 +254,7 @@ export class ReviewMarkCommands implements vscode.Disposable {
     }
     const title =
       source.turn !== undefined
-        ? l10n.t('Den: Unreviewed Changes of turn {0} — {1}', source.turn, source.title)
+        ? l10n.t('Den: Unreviewed Changes of {0} — {1}', source.turn, source.title)
         : l10n.t('Den: Unreviewed Changes of “{0}”', source.title);
     const result = await openReview(left, { title, what: source.what }, options, {
       actions: this.#deps.actions,

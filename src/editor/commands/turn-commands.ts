@@ -149,7 +149,7 @@ export function registerTurnCommands(deps: Deps): vscode.Disposable[] {
 
     command(
       'den.sendFileToAgent',
-      l10n.t('send the file'),
+      l10n.t('ask about the file'),
       async (client, target?: vscode.Uri | SendFileOptions, selected?: vscode.Uri[]) => {
         const opts: SendFileOptions = target instanceof vscode.Uri || !target ? {} : target;
         const uris = fileTargets(target, selected);
@@ -163,27 +163,31 @@ export function registerTurnCommands(deps: Deps): vscode.Disposable[] {
         return startWithSources(client, sources, opts, {
           title:
             sources.length === 1
-              ? l10n.t('Den: Send {0} to Agent', sources[0].name)
-              : l10n.t('Den: Send {0} Files to Agent', formatCount(sources.length)),
+              ? l10n.t('Den: Ask About {0}', sources[0].name)
+              : l10n.t('Den: Ask About {0} Files', formatCount(sources.length)),
           placeHolder: l10n.t('Review this, explain it, add tests…'),
         });
       },
     ),
 
-    command('den.sendOpenEditorsToAgent', l10n.t('send the open editors'), async (client, arg?: unknown) => {
-      const sources = openEditorSources();
-      if (!sources.length) {
-        void vscode.window.showInformationMessage(l10n.t('Den: no files are open in editors.'));
-        return undefined;
-      }
-      return startWithSources(client, sources, optionsOf(arg), {
-        title:
-          sources.length === 1
-            ? l10n.t('Den: Send 1 Open File to Agent')
-            : l10n.t('Den: Send {0} Open Files to Agent', formatCount(sources.length)),
-        placeHolder: l10n.t('What should the agent do with these files?'),
-      });
-    }),
+    command(
+      'den.sendOpenEditorsToAgent',
+      l10n.t('ask about the open editors'),
+      async (client, arg?: unknown) => {
+        const sources = openEditorSources();
+        if (!sources.length) {
+          void vscode.window.showInformationMessage(l10n.t('Den: no files are open in editors.'));
+          return undefined;
+        }
+        return startWithSources(client, sources, optionsOf(arg), {
+          title:
+            sources.length === 1
+              ? l10n.t('Den: Ask About 1 Open File')
+              : l10n.t('Den: Ask About {0} Open Files', formatCount(sources.length)),
+          placeHolder: l10n.t('What should the agent do with these files?'),
+        });
+      },
+    ),
   ];
 }
 

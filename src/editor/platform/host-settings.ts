@@ -23,7 +23,7 @@ export function hostSettings(connection: Connection): HostSettings {
   return out;
 }
 
-/** The service's host name for the panel header. */
+/** The service's host name, for the tooltip of the panel header's connection state. */
 function serviceName(baseUrl: string | undefined): string {
   if (!baseUrl) return '';
   try {

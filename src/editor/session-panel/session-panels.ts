@@ -20,7 +20,7 @@ export interface SessionPanelsDeps {
   sessionFs: SessionFileSystem;
 }
 
-/** A turn to start from a command (New Session, Ask About Selection, Send File). */
+/** A turn to start from a command (New Session, Ask Agent About Selection, File or Open Editors). */
 export type PanelTurnRequest = TurnRequest;
 
 /**

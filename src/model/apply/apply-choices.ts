@@ -16,7 +16,7 @@ export type ApplyChoice =
  * The choices of a plan that writes something. When it would replace a workspace file without a
  * merge (`askOverwrite`: the person's lines not in the agent's version are lost), the default is
  * `review`, which writes nothing; otherwise `apply`, as before. Files that can run code
- * (`runsCode`) are questions too: Apply Only Unquestioned leaves them out.
+ * (`runsCode`) are questions too: Apply Except Files Needing Confirmation leaves them out.
  */
 export function applyChoices(plan: ApplyPlan, safeWrites: number, runsCode = false): ApplyChoice[] {
   const questions = plan.summary.needsConfirmation.length > 0 || runsCode;

@@ -21,7 +21,7 @@ import { openTurns, transcriptViews } from './turn-view';
 export interface HostSettings {
   /** `den.basePrompt`, sent as `base_prompt` when not empty. */
   basePrompt?: string;
-  /** The service's host name, shown in the header. */
+  /** The service's host name, for the connection state's tooltip in the panel's header. */
   service: string;
   /** Why nothing can be sent now (not signed in…). */
   disabledReason?: string;

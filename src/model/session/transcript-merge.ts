@@ -31,7 +31,8 @@ export function mergeFresh(current: Transcript, fresh: Transcript): MergeResult 
   const turns = fresh.turns.map((f) => {
     const c = f.agentMessageId ? byId.get(f.agentMessageId) : undefined;
     if (f.agentMessageId) seen.add(f.agentMessageId);
-    return c && c.lastEventId > f.lastEventId ? c : f;
+    if (!c) return f;
+    return c.lastEventId > f.lastEventId ? c : keepRequest(f, c);
   });
   for (const c of current.turns) {
     if (c.agentMessageId && !seen.has(c.agentMessageId) && !isTerminalStatus(c.status)) turns.push(c);
@@ -49,6 +50,24 @@ export function mergeFresh(current: Transcript, fresh: Transcript): MergeResult 
   const title = fresh.title ?? current.title;
   if (title !== undefined) transcript.title = title;
   return { transcript, changes };
+}
+
+/**
+ * The stored turn, with what the shown one knew of its request that the service does not store
+ * (the fast/think choice, a mode): the turn's badges read the same live and after it ended.
+ */
+function keepRequest(fresh: Turn, shown: Turn): Turn {
+  const mine = shown.userMessage;
+  const theirs = fresh.userMessage;
+  if (
+    (mine.effort === undefined || theirs.effort !== undefined) &&
+    (mine.mode === undefined || theirs.mode !== undefined)
+  )
+    return fresh;
+  const userMessage = { ...theirs };
+  if (theirs.effort === undefined && mine.effort !== undefined) userMessage.effort = mine.effort;
+  if (theirs.mode === undefined && mine.mode !== undefined) userMessage.mode = mine.mode;
+  return { ...fresh, userMessage };
 }
 
 function diffTurns(before: Turn[], after: Turn[]): ChangeSet[] | undefined {

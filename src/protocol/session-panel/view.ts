@@ -44,7 +44,7 @@ export interface TurnView extends TurnHeader {
 export interface SessionHeader {
   sessionId: string;
   title: string;
-  /** Base URL host, shown small in the header (never the key). */
+  /** Base URL host, in the connection state's tooltip (never the key). */
   service: string;
 }
 

@@ -145,10 +145,17 @@ export class ComposerView {
       id: 'continue',
       class: 'secondary',
       text: l10n.t('Continue'),
-      attrs: { type: 'button', title: l10n.t('Continue the last turn') },
+      attrs: {
+        type: 'button',
+        title: l10n.t(
+          'Asks the agent to go on from where the last turn ended (with what you typed, if anything)',
+        ),
+      },
       on: { click: () => this.submit(true) },
     });
-    this.queued = h('span', { id: 'queued', class: 'badge' });
+    // On the composer's top edge, out of the flow (its coming and going moves nothing), and always
+    // in the page (empty when nothing waits), so that screen readers hear it change.
+    this.queued = h('span', { id: 'queued', class: 'badge queued-badge', attrs: { role: 'status' } });
     this.rateLimit = h('span', { id: 'rate-limit', class: 'composer-note', attrs: { role: 'status' } });
     this.reason = h('span', { id: 'send-disabled-reason', class: 'composer-note' });
     const attach = h('button', {
@@ -181,6 +188,7 @@ export class ComposerView {
         },
       },
       [
+        this.queued,
         this.chips,
         this.textarea,
         h('div', { class: 'composer-bar' }, [
@@ -189,7 +197,6 @@ export class ComposerView {
           this.attempts,
           attach,
           h('span', { class: 'composer-spacer' }),
-          this.queued,
           this.rateLimit,
           this.reason,
           this.cont,
@@ -394,8 +401,9 @@ export class ComposerView {
     this.stop.hidden = !running;
     this.cont.hidden = running || !this.continueTurnId;
     this.cont.disabled = blocked !== undefined || sending;
-    this.queued.hidden = !c || c.queued <= 0;
-    this.queued.textContent = c && c.queued > 0 ? l10n.t('{0} queued', c.queued) : '';
+    const queued = c && c.queued > 0 ? l10n.t('{0} queued', c.queued) : '';
+    if (this.queued.textContent !== queued) this.queued.textContent = queued;
+    this.queued.title = c && c.queued > 0 ? l10n.t('Sent, waiting for the running turn to end') : '';
     this.renderRateLimit();
     const chips = c?.attachments ?? [];
     if (chips !== this.shownChips) this.renderChips(chips);

@@ -1,6 +1,8 @@
 /**
- * The panel's header (session title, service host, context window meter, connection state with Retry) and the notice
+ * The panel's header (session title, context window meter, connection state with Retry) and the notice
  * banner (an error, warning or note with action buttons that run Den commands through the host).
+ * Den talks to one service (`den.baseUrl`), so its address is no headline: it is in the connection
+ * state's tooltip and its screen-reader description, beside what that state means.
  */
 import { l10n } from '../../core/shared/l10n';
 import type { ContextUsage } from '../../core/transcript/model';
@@ -21,7 +23,10 @@ const connectionText = (): Record<ConnectionView['state'], string> => ({
 export class HeaderView {
   readonly el: HTMLElement;
   private readonly title: HTMLElement;
-  private readonly service: HTMLElement;
+  /** The connection's details for screen readers (what its tooltip says). */
+  private readonly detail: HTMLElement;
+  private service = '';
+  private shown: ConnectionView = { state: 'loading' };
   private readonly state: HTMLElement;
   private readonly retry: HTMLButtonElement;
   private readonly connection: HTMLElement;
@@ -29,7 +34,7 @@ export class HeaderView {
 
   constructor(post: Post) {
     this.title = h('h1', { id: 'session-title', class: 'session-title', text: l10n.t('Session') });
-    this.service = h('span', { class: 'service' });
+    this.detail = h('span', { id: 'connection-detail', class: 'visually-hidden' });
     this.state = h('span', { class: 'connection-text' });
     this.retry = h('button', {
       id: 'retry',
@@ -41,10 +46,11 @@ export class HeaderView {
     this.connection = h('div', { id: 'connection', class: 'connection' }, [
       h('span', { class: 'connection-dot', attrs: { 'aria-hidden': 'true' } }),
       this.state,
+      this.detail,
       this.retry,
     ]);
     this.el = h('header', { class: 'panel-header' }, [
-      h('div', { class: 'title-line' }, [this.title, this.service]),
+      h('div', { class: 'title-line' }, [this.title]),
       h('div', { class: 'header-status' }, [this.meter.el, this.connection]),
     ]);
     this.setConnection({ state: 'loading' });
@@ -52,8 +58,9 @@ export class HeaderView {
 
   setSession(s: SessionHeader): void {
     this.title.textContent = s.title || l10n.t('Untitled session');
-    this.service.textContent = s.service;
-    this.service.hidden = !s.service;
+    this.title.title = this.title.textContent;
+    this.service = s.service;
+    this.setConnection(this.shown);
   }
 
   /** The context window's use, as the latest turn that reported it says (none: hidden). */
@@ -62,9 +69,13 @@ export class HeaderView {
   }
 
   setConnection(c: ConnectionView): void {
+    this.shown = c;
     this.connection.setAttribute('data-state', c.state);
     this.state.textContent = connectionText()[c.state] ?? c.state;
-    this.connection.title = c.message ?? '';
+    const where = this.service ? l10n.t('Agent Session Service at {0}', this.service) : '';
+    const details = [c.message ?? '', where].filter(Boolean);
+    this.connection.title = details.join('\n');
+    this.detail.textContent = details.length ? ` (${details.join('. ')})` : '';
     this.retry.hidden = c.state !== 'offline' && c.state !== 'failed';
   }
 }

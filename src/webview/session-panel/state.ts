@@ -12,6 +12,7 @@ import {
   type ContextUsage,
   type FileChange,
   type Plan,
+  isTerminalStatus,
 } from '../../core/transcript/model';
 import type {
   ComposerState,
@@ -193,10 +194,13 @@ export class Store {
     return undefined;
   }
 
-  /** The last turn, if it can be continued. */
+  /**
+   * The last turn, once it ended (completed, stopped or failed): Continue asks the agent to go on
+   * from there, with the turn's continuation data when it has some (a stopped turn has none).
+   */
   continuable(): TurnState | undefined {
     const last = this.turns[this.turns.length - 1];
-    return last && last.header.hasContinuation && last.header.id ? last : undefined;
+    return last && isTerminalStatus(last.header.status) && last.header.id ? last : undefined;
   }
 
   /** What the `probe` test hook reports. */

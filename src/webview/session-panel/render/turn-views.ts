@@ -176,16 +176,19 @@ export class FilesView implements RowView {
       );
     }
     if (sessionId && turnRef) {
+      // One group: in a narrow panel it moves to a line of its own whole, never one button apart.
       head.append(
-        this.action(
-          l10n.t('Review Changes'),
-          l10n.t('Review this turn’s changes against the workspace'),
-          'den.reviewTurn',
-          [sessionId, turnRef],
-        ),
-        this.action(l10n.t('Apply'), l10n.t('Apply this turn’s files to the workspace'), 'den.applyTurn', [
-          sessionId,
-          turnRef,
+        h('span', { class: 'files-actions' }, [
+          this.action(
+            l10n.t('Review Changes'),
+            l10n.t('Review this turn’s changes against the workspace'),
+            'den.reviewTurn',
+            [sessionId, turnRef],
+          ),
+          this.action(l10n.t('Apply'), l10n.t('Apply this turn’s files to the workspace'), 'den.applyTurn', [
+            sessionId,
+            turnRef,
+          ]),
         ]),
       );
     }
@@ -203,6 +206,11 @@ export class FilesView implements RowView {
             words: l10n.t('{0} against the workspace', fileStateWord(st.state)),
           }
         : { badge: agent.badge, words: l10n.t('{0} by the agent', agent.words) };
+      // One line a file at any width: the name first (it stays when the line is cut), then its
+      // folder; the whole path is in the tooltip and the accessible name.
+      const slash = f.path.lastIndexOf('/', f.path.length - 2);
+      const name = slash >= 0 ? f.path.slice(slash + 1) : f.path;
+      const dir = slash > 0 ? f.path.slice(0, slash) : '';
       const item = h('li', { class: 'file-item' }, [
         h(
           'button',
@@ -213,14 +221,19 @@ export class FilesView implements RowView {
               'data-change': f.change,
               ...(st ? { 'data-state': st.state } : {}),
               'data-path': f.path,
-              title: l10n.t('Open {0}', f.path),
+              // The state's words too: a narrow panel shows only its letter.
+              title: st ? `${l10n.t('Open {0}', f.path)}\n${fileStatusText(st)}` : l10n.t('Open {0}', f.path),
             },
             on: { click: () => this.ctx.post({ type: 'openFile', turnId: this.turnId, path: f.path }) },
           },
           [
             h('span', { class: 'file-badge', text: c.badge, attrs: { 'aria-hidden': 'true' } }),
-            h('span', { class: 'file-path', text: f.path }),
-            h('span', { class: 'visually-hidden', text: ` (${c.words})` }),
+            h('span', { class: 'file-path', attrs: { 'aria-hidden': 'true' } }, [
+              h('span', { class: 'file-name', text: name }),
+              ...(dir ? [h('span', { class: 'file-dir', text: dir })] : []),
+            ]),
+            h('span', { class: 'visually-hidden file-full-path', text: f.path }),
+            h('span', { class: 'visually-hidden file-words', text: ` (${c.words})` }),
           ],
         ),
       ]);
@@ -233,6 +246,7 @@ export class FilesView implements RowView {
             l10n.t('Compare {0} with the workspace file', f.path),
             'den.compareWithWorkspace',
             turnRef ? [sessionId, f.path, { turn: turnRef }] : [sessionId, f.path],
+            '⇄',
           ),
         );
       }
@@ -277,18 +291,28 @@ export class FilesView implements RowView {
         h('span', { class: 'reviewed-mark', attrs: { 'aria-hidden': 'true' } }, [
           h('span', { class: 'reviewed-check', text: '✓' }),
         ]),
-        l10n.t('Reviewed'),
+        // In a narrow panel the box alone (the accessible name and tooltip still say it).
+        h('span', { class: 'wide-only', text: l10n.t('Reviewed') }),
       ],
     );
   }
 
-  private action(text: string, label: string, command: string, args: unknown[]): HTMLElement {
-    return h('button', {
-      class: 'secondary small file-action',
-      text,
-      attrs: { type: 'button', 'aria-label': label, title: label, 'data-command': command },
-      on: { click: () => this.ctx.post({ type: 'runCommand', command, args }) },
-    });
+  /** A command button; with `icon`, a narrow panel shows the icon instead of the words. */
+  private action(text: string, label: string, command: string, args: unknown[], icon?: string): HTMLElement {
+    return h(
+      'button',
+      {
+        class: `secondary small file-action${icon ? ' has-icon' : ''}`,
+        attrs: { type: 'button', 'aria-label': label, title: label, 'data-command': command },
+        on: { click: () => this.ctx.post({ type: 'runCommand', command, args }) },
+      },
+      icon
+        ? [
+            h('span', { class: 'wide-only', text }),
+            h('span', { class: 'narrow-only', text: icon, attrs: { 'aria-hidden': 'true' } }),
+          ]
+        : [text],
+    );
   }
 }
 
@@ -296,8 +320,8 @@ export class FilesView implements RowView {
 function stateBadge(st: FileStatusView): HTMLElement {
   const attrs: Record<string, string> = { 'data-state': st.state };
   if (st.runsCode !== undefined) attrs['data-runs-code'] = 'true';
-  const title = [runsCodeNote(st), st.reason ?? ''].filter(Boolean).join('\n');
-  if (title) attrs.title = title;
+  // The tooltip repeats the words, which a narrow panel may cut.
+  attrs.title = [runsCodeNote(st), st.reason ?? '', fileStatusText(st)].filter(Boolean).join('\n');
   return h('span', { class: 'file-state', attrs }, [
     h('span', { text: fileStatusText(st), attrs: { 'aria-hidden': 'true' } }),
     h('span', {

@@ -107,6 +107,29 @@ describe('mergeFresh', () => {
     assert.deepEqual(JSON.parse(JSON.stringify(held)), JSON.parse(JSON.stringify(fresh.turns[0])));
   });
 
+  it('keeps the fast/think choice and mode the stored turn lacks: the badges read the same after the turn ends', () => {
+    const live = createTranscript(SESSION, 'Merge');
+    beginTurn(live, { agentMessageId: 'a1', text: 'task a1', mode: 'plan', effort: 'fast', createdAt: 1 });
+    const events = loadFixture('coding-turn.jsonl');
+    for (const ev of events.slice(0, 3)) applyEvent(live, 'a1', ev as AgentEvent);
+    const stored = build(['a1']);
+    // The service stores the mode (`inputMode`) but never the fast/think choice.
+    stored.turns[0].userMessage.mode = 'plan';
+    const { mirror, merged } = showMerge(live, stored);
+    const u = merged.turns[0].userMessage;
+    assert.equal(u.effort, 'fast');
+    assert.equal(u.mode, 'plan');
+    assert.equal(merged.turns[0].status, 'completed');
+    mirror.assertShows(merged);
+    // A stored mode wins over the shown one; a turn never seen here has no effort to keep.
+    const other = build(['a1', 'a2']);
+    other.turns[0].userMessage.mode = 'code';
+    const again = mergeFresh(merged, other).transcript;
+    assert.equal(again.turns[0].userMessage.mode, 'code');
+    assert.equal(again.turns[0].userMessage.effort, 'fast');
+    assert.equal(again.turns[1].userMessage.effort, undefined);
+  });
+
   it('takes the title of the fresh copy', () => {
     const fresh = build(['a1']);
     fresh.title = 'Renamed';

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import type { Block } from '../../../../src/core/transcript/model';
 import { liveTranscript } from '../../core/transcript/helpers';
+import { waitFor } from '../../../support/wait';
 import { closeBrowser, openHarness, started, toolBlock, type Harness } from './browser-harness';
 import { AGENT, composer, header, initMessage } from './helpers';
 
@@ -125,6 +126,33 @@ describe('webview controls in Chromium', function () {
     assert.deepEqual(
       (await h.posted()).filter((m) => m.type === 'send').map(({ sendId: _, ...m }) => m),
       [{ type: 'send', text: 'hello', mode: 'code', effort: 'fast', continueTurnId: AGENT }],
+    );
+  });
+
+  it('offers Continue after a stopped turn as after a completed one, and hides it while one runs', async () => {
+    h = await openHarness({ now: NOW });
+    const next = await started(h, { composer: composer() });
+    const page = h.page;
+    const cont = page.locator('#continue');
+    assert.equal(await cont.isHidden(), true, 'offered while the turn runs');
+    await h.send(
+      next([
+        {
+          type: 'turn',
+          turn: { ...header(liveTranscript().turns[0]), status: 'aborted', abortReason: 'user' },
+        },
+      ]),
+    );
+    await cont.waitFor({ state: 'visible' });
+    assert.match((await cont.getAttribute('title')) ?? '', /go on from where the last turn ended/);
+    await cont.press('Enter');
+    const sends = await waitFor('the continue posted', async () => {
+      const s = (await h.posted()).filter((m) => m.type === 'send');
+      return s.length > 0 && s;
+    });
+    assert.deepEqual(
+      sends.map(({ sendId: _, ...m }) => m),
+      [{ type: 'send', text: 'Continue', mode: 'code', effort: 'fast', continueTurnId: AGENT }],
     );
   });
 

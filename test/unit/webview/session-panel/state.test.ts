@@ -228,18 +228,26 @@ describe('webview store', () => {
     assert.equal(store.turns[0].blocks.length, 0);
   });
 
-  it('offers to continue the last turn only when it has continuation data', () => {
+  it('offers to continue the last turn once it ended: completed, stopped or failed, with or without continuation data', () => {
     const { store } = makeStore();
     const t = liveTranscript();
     store.receive(initMessage(t, 1));
-    assert.equal(store.continuable(), undefined);
-    store.receive(
-      batch(2, [
-        { type: 'turn', turn: { ...header(t.turns[0]), status: 'completed', hasContinuation: true } },
-      ]),
-    );
-    assert.equal(store.continuable()?.header.id, AGENT);
-    store.receive(batch(3, [{ type: 'composer', composer: composer({ queued: 2 }) }]));
+    assert.equal(store.continuable(), undefined, 'a running turn cannot be continued');
+    let seq = 1;
+    for (const [status, hasContinuation] of [
+      ['completed', true],
+      ['completed', false],
+      ['aborted', false],
+      ['error', false],
+    ] as const) {
+      store.receive(
+        batch(++seq, [{ type: 'turn', turn: { ...header(t.turns[0]), status, hasContinuation } }]),
+      );
+      assert.equal(store.continuable()?.header.id, AGENT, `${status} ${hasContinuation}`);
+    }
+    store.receive(batch(++seq, [{ type: 'turn', turn: { ...header(t.turns[0]), status: 'queued' } }]));
+    assert.equal(store.continuable(), undefined, 'a queued turn cannot be continued');
+    store.receive(batch(++seq, [{ type: 'composer', composer: composer({ queued: 2 }) }]));
     assert.equal(store.composer?.queued, 2);
   });
 
