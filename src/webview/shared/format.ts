@@ -62,13 +62,11 @@ const ETA_CLOCK_SLACK_MS = 60_000;
  * not more than a minute in the future (a clock that far off is not to be trusted; less counts as
  * said now), and not run out (at least 1 s left). A new `task.phase` estimate starts it again.
  */
-export function etaLeft(
-  t: Pick<TurnHeader, 'etaSeconds' | 'etaAt'>,
-  now: number,
-): number | undefined {
+export function etaLeft(t: Pick<TurnHeader, 'etaSeconds' | 'etaAt'>, now: number): number | undefined {
   const eta = t.etaSeconds;
   const at = t.etaAt;
-  if (eta === undefined || at === undefined || !Number.isFinite(eta) || !Number.isFinite(at)) return undefined;
+  if (eta === undefined || at === undefined || !Number.isFinite(eta) || !Number.isFinite(at))
+    return undefined;
   if (eta < 1 || eta > ETA_MAX_SECONDS || at - now > ETA_CLOCK_SLACK_MS) return undefined;
   const age = Math.max(0, now - at) / 1000;
   if (age > ETA_STALE_SECONDS) return undefined;

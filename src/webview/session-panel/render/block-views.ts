@@ -148,7 +148,9 @@ export class GenericView implements RowView {
     const key = `payload\u0000${blockKey(this.turnId, this.blockId)}`;
     const json = jsonOutput(b.payload);
     this.body.append(
-      json !== undefined ? jsonFields(this.ctx, key, json) : clippedValue(this.ctx, key, valueText(b.payload), 'json-text'),
+      json !== undefined
+        ? jsonFields(this.ctx, key, json)
+        : clippedValue(this.ctx, key, valueText(b.payload), 'json-text'),
     );
   }
 }

@@ -45,7 +45,10 @@ export class ToolGroupView implements RowView {
       [h('span', { class: 'group-chevron', attrs: { 'aria-hidden': 'true' } }), this.text],
     ) as HTMLButtonElement;
     this.live = h('div', { class: 'group-live tool-line-static' });
-    this.el = h('div', { class: 'row tool-group', attrs: { 'data-turn-id': turnId } }, [this.line, this.live]);
+    this.el = h('div', { class: 'row tool-group', attrs: { 'data-turn-id': turnId } }, [
+      this.line,
+      this.live,
+    ]);
     this.update();
   }
 

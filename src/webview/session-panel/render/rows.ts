@@ -78,7 +78,13 @@ export function rowsOfTurn(
       rows.push({ kind: 'group', key, turnId, blockIds: run.map((b) => b.id) });
       if (open(key)) {
         for (const b of run)
-          rows.push({ kind: 'block', key: `b\u0000${blockKey(turnId, b.id)}`, turnId, blockId: b.id, inGroup: true });
+          rows.push({
+            kind: 'block',
+            key: `b\u0000${blockKey(turnId, b.id)}`,
+            turnId,
+            blockId: b.id,
+            inGroup: true,
+          });
       }
       continue;
     }

@@ -146,7 +146,10 @@ export class ToolCardView implements RowView {
     const okey = `output\u0000${this.key}`;
     const json = jsonOutput(b.output);
     this.output.append(
-      h('div', { class: 'tool-output-label', text: b.status === 'error' ? l10n.t('Error') : l10n.t('Result') }),
+      h('div', {
+        class: 'tool-output-label',
+        text: b.status === 'error' ? l10n.t('Error') : l10n.t('Result'),
+      }),
       json !== undefined
         ? h('div', { class: 'tool-output-value tool-output-fields' }, [jsonFields(this.ctx, okey, json)])
         : clippedValue(this.ctx, okey, valueText(b.output), 'tool-output-value', true),

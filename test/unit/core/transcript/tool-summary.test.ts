@@ -54,25 +54,44 @@ describe('a tool call in one line (toolSummary)', () => {
   });
 
   it('says a failed tool without an exit code by the first words of its output', () => {
-    const b = tool('write_file', { parameters: { path: '/etc/x' }, status: 'error', output: 'EACCES: permission denied\nat …' });
+    const b = tool('write_file', {
+      parameters: { path: '/etc/x' },
+      status: 'error',
+      output: 'EACCES: permission denied\nat …',
+    });
     assert.equal(line(b), 'write_file /etc/x · failed · EACCES: permission denied at …');
   });
 
   it('says a web search by its query and how many results it found (JSON output)', () => {
-    const out = JSON.stringify([{ title: 'a' }, { title: 'b' }, { title: 'c' }, { title: 'd' }, { title: 'e' }]);
-    assert.equal(line(tool('web_search', { parameters: { query: 'rust async' }, output: out })), 'web_search “rust async” · 5 results');
+    const out = JSON.stringify([
+      { title: 'a' },
+      { title: 'b' },
+      { title: 'c' },
+      { title: 'd' },
+      { title: 'e' },
+    ]);
+    assert.equal(
+      line(tool('web_search', { parameters: { query: 'rust async' }, output: out })),
+      'web_search “rust async” · 5 results',
+    );
     const one = tool('search', { parameters: { q: 'x' }, output: { results: [{}] } });
     assert.equal(line(one), 'search “x” · 1 result');
   });
 
   it('shows a running tool live: running, and the last line of its log', () => {
-    const b = tool('run_command', { parameters: { command: 'npm test' }, status: 'running' }, '> mocha\n\n  \x1b[32m✔\x1b[0m adds\n');
+    const b = tool(
+      'run_command',
+      { parameters: { command: 'npm test' }, status: 'running' },
+      '> mocha\n\n  \x1b[32m✔\x1b[0m adds\n',
+    );
     assert.equal(line(b), 'run_command npm test · running… · ✔ adds');
     assert.equal(line(b, true), 'run_command npm test · did not finish');
   });
 
   it('falls back to the first short one-line text of an unknown tool', () => {
-    const b = tool('deploy_preview', { parameters: { config: { a: 1 }, notes: 'long\ntext', target: 'staging' } });
+    const b = tool('deploy_preview', {
+      parameters: { config: { a: 1 }, notes: 'long\ntext', target: 'staging' },
+    });
     assert.equal(line(b), 'deploy_preview staging');
     assert.equal(line(tool('noop')), 'noop');
     assert.equal(line(tool('', { parameters: { n: 3 } })), 'tool');
@@ -109,20 +128,32 @@ describe('consecutive tool calls in one line (groupSummary)', () => {
     tool('run_command', { startedAt: start, endedAt: end, status });
 
   it('counts the calls and the failed ones, and the time from the first start to the last end', () => {
-    const g = groupSummary([timed(1000, 3000), timed(3000, 20_000, 'error'), timed(20_000, 49_000, 'error')], false);
+    const g = groupSummary(
+      [timed(1000, 3000), timed(3000, 20_000, 'error'), timed(20_000, 49_000, 'error')],
+      false,
+    );
     assert.deepEqual(g, { count: 3, failed: 2, running: 0, seconds: 48 });
-    assert.equal(groupLineText(g, (s) => `${s} s`), '3 tool calls · 2 failed · 48 s');
+    assert.equal(
+      groupLineText(g, (s) => `${s} s`),
+      '3 tool calls · 2 failed · 48 s',
+    );
   });
 
   it('says running while a call of a live turn runs, and no time', () => {
     const g = groupSummary([timed(0, 1000), tool('x', { status: 'running', startedAt: 1000 })], true);
-    assert.equal(groupLineText(g, (s) => `${s} s`), '2 tool calls · running…');
+    assert.equal(
+      groupLineText(g, (s) => `${s} s`),
+      '2 tool calls · running…',
+    );
   });
 
   it('leaves the time out when a call has none (an older stored session)', () => {
     const g = groupSummary([timed(0, 1000), tool('x')], false);
     assert.equal(g.seconds, undefined);
-    assert.equal(groupLineText(g, (s) => `${s} s`), '2 tool calls');
+    assert.equal(
+      groupLineText(g, (s) => `${s} s`),
+      '2 tool calls',
+    );
   });
 
   it('does not count a call its ended turn cut off as running', () => {
@@ -134,7 +165,10 @@ describe('consecutive tool calls in one line (groupSummary)', () => {
 describe('an event Den has no words for, in a few words (eventPreview)', () => {
   it('takes the first short texts and numbers of its payload', () => {
     assert.equal(eventPreview({ title: 'Writing code', detail: 'src/x.ts' }), 'Writing code · src/x.ts');
-    assert.equal(eventPreview({ used_tokens: 18432, max_tokens: 200000 }), 'used_tokens 18432 · max_tokens 200000');
+    assert.equal(
+      eventPreview({ used_tokens: 18432, max_tokens: 200000 }),
+      'used_tokens 18432 · max_tokens 200000',
+    );
     assert.equal(eventPreview('ready'), 'ready');
     assert.equal(eventPreview(null), '');
     assert.equal(eventPreview([1, 2]), '');
@@ -144,7 +178,12 @@ describe('an event Den has no words for, in a few words (eventPreview)', () => {
 
 describe('the times a transcript keeps for one-line summaries and estimates', () => {
   const ev = (kind: string, payload: unknown, block_id: string | undefined, timestamp?: number): AgentEvent =>
-    ({ kind, payload, ...(block_id ? { block_id } : {}), ...(timestamp !== undefined ? { timestamp } : {}) }) as AgentEvent;
+    ({
+      kind,
+      payload,
+      ...(block_id ? { block_id } : {}),
+      ...(timestamp !== undefined ? { timestamp } : {}),
+    }) as AgentEvent;
 
   it('records when a tool started and ended (its events’ timestamps)', () => {
     const { t } = fold([

@@ -58,7 +58,10 @@ describe('webview formatting', () => {
     [{ status: 'queued' }, 'Queued'],
     [{ status: 'queued', queuePosition: 3 }, 'Queued (position 3)'],
     [{ status: 'running' }, 'Running'],
-    [{ status: 'running', phase: 'thinking', etaSeconds: 42, etaAt: NOW }, 'Running · thinking · about 42 s left'],
+    [
+      { status: 'running', phase: 'thinking', etaSeconds: 42, etaAt: NOW },
+      'Running · thinking · about 42 s left',
+    ],
     // An estimate counts down from when it was said (`etaAt`; see eta.test.ts); without that, none.
     [{ status: 'running', phase: 'running', etaSeconds: 150, etaAt: NOW }, 'Running · about 3 min left'],
     [{ status: 'running', phase: 'running', etaSeconds: 150 }, 'Running'],

@@ -185,7 +185,11 @@ describe('webview transcript rows', () => {
     assert.equal(new Set(rows.map((r) => r.key)).size, rows.length, 'keys are unique');
     // Open, a group is followed by its calls' own rows, in reading order.
     const group = rows.find((r) => r.kind === 'group')!;
-    const open = buildRows(store.turns, () => 2, (key) => key === group.key);
+    const open = buildRows(
+      store.turns,
+      () => 2,
+      (key) => key === group.key,
+    );
     assert.deepEqual(names(open).slice(3, 6), [
       'group:tool:write_file:1+tool:write_file:2',
       'block:tool:write_file:1 (in group)',
