@@ -201,7 +201,7 @@ describe('the times a transcript keeps for one-line summaries and estimates', ()
     assert.equal(t.turns[0].etaAt, 5000);
     applyEvent(t, AGENT, ev('task.phase', { phase: 'running', eta_seconds: 20 }, undefined, 9000));
     assert.equal(t.turns[0].etaAt, 9000, 'the same figure said later is fresh again');
-    applyEvent(t, AGENT, ev('task.phase', { phase: 'running', eta_seconds: 12 }));
+    applyEvent(t, AGENT, ev('task.phase', { phase: 'running', eta_seconds: 12 }, undefined));
     assert.equal(t.turns[0].etaSeconds, 12);
     assert.equal(t.turns[0].etaAt, undefined);
   });
