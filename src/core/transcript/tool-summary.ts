@@ -273,7 +273,7 @@ export function groupLineText(g: GroupSummary, duration: (seconds: number) => st
 
 /**
  * An event Den has no words for, in a few words: the first short texts and numbers of its payload
- * (`{title: 'Writing code', detail: 'src/x.ts'}` → "Writing code · src/x.ts"), '' when none.
+ * joined with " · " (a `focus` event's title and detail), '' when none.
  */
 export function eventPreview(payload: unknown, max = SUBJECT_CLIP): string {
   if (typeof payload === 'string' || typeof payload === 'number' || typeof payload === 'boolean')
