@@ -50,7 +50,6 @@ function kindOf(name: string): Kind {
   return KINDS.find(([, re]) => re.test(n))?.[0] ?? 'other';
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?/g;
 
 /** One line of `s`, control codes out, clipped to `max` with "…". */
