@@ -19,6 +19,7 @@ import {
   positionWhileTextArrives,
   recorded,
   scanTranscript,
+  openToolLines,
   scrollRowToTop,
   scrollToTurn,
   sendTask,
@@ -245,6 +246,8 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     // "slow": 300 ms between events, so each step of the stream is on screen a while, even on a busy machine
     const task = 'Add a slow whitespace normalizer to the upload client';
     await openSession();
+    // its tool calls opened, the history is taller than the view (one line each, it may not be)
+    await openToolLines(frame);
     // scrolled up to the history's second turn: sending brings the view down to the new turn
     await scrollToTurn(frame, 'Add tests for expired tokens');
     const jump = frame.locator('#jump-to-latest');
@@ -345,9 +348,10 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     );
     await frame.locator('#send').waitFor({ state: 'visible' });
     await scrollRowToTop(frame.locator('.rows > .turn-header').last());
+    const was = await pickColorTheme(page, 'Dark Modern');
     await page.locator('.monaco-workbench.vs-dark').waitFor();
     await panelShot(wb, frame, 'panel-calm-dark');
-    const was = await pickColorTheme(page, 'Light Modern');
+    await pickColorTheme(page, 'Light Modern');
     await page.locator('.monaco-workbench.vs').waitFor();
     await panelShot(wb, frame, 'panel-calm-light');
     await pickColorTheme(page, 'Dark High Contrast');

@@ -360,6 +360,22 @@ export async function scrollRowToTop(row: Locator): Promise<void> {
 }
 
 /** Scrolls up from the bottom until the request `title` is in the DOM, then puts it at the top. */
+/** Opens every closed group of tool calls and tool line in the DOM, until none is left closed. */
+export async function openToolLines(frame: FrameLocator): Promise<void> {
+  await frame.locator('main#transcript').evaluate(async (el) => {
+    const raf = (): Promise<number> => new Promise((r) => requestAnimationFrame(r));
+    for (let i = 0; i < 50; i++) {
+      const closed = el.querySelectorAll<HTMLButtonElement>(
+        '.group-line[aria-expanded="false"], .tool-line[aria-expanded="false"]',
+      );
+      if (closed.length === 0) return;
+      closed.forEach((b) => b.click());
+      await raf();
+      await raf();
+    }
+  });
+}
+
 export async function scrollToTurn(frame: FrameLocator, title: string): Promise<void> {
   await frame.locator('main#transcript').evaluate(async (el, wanted) => {
     const raf = (): Promise<number> => new Promise((r) => requestAnimationFrame(r));
