@@ -20,6 +20,7 @@ import {
   positionWhileTextArrives,
   recorded,
   scanTranscript,
+  openToolLines,
   scrollRowToTop,
   scrollToTurn,
   sendTask,
@@ -27,7 +28,7 @@ import {
   turnEnds,
   TURN_TIMEOUT_MS,
 } from './panel-view';
-import { UI_WAIT, freshService, sessionTitles, showAllSessions } from './sessions-view';
+import { UI_WAIT, freshService, pickColorTheme, sessionTitles, showAllSessions } from './sessions-view';
 
 /** Pause between the emulator's scripted events: slow enough to see streaming, fast enough for a 400-chunk turn. */
 const EVENT_DELAY_MS = 25;
@@ -205,7 +206,7 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     await turnEnds(frame, task, /^running$/);
     await waitFor('some output of the slow turn', () => newestTurnRows(frame), {
       ...UI_WAIT,
-      until: (rows) => rows.some((r) => r.type === 'tool'),
+      until: (rows) => rows.some((r) => r.type === 'tool' || r.type === 'tool-group'),
     });
     await frame.locator('#stop').click();
     return turnEnds(frame, task, /^aborted$/);
@@ -246,6 +247,8 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     // "slow": 300 ms between events, so each step of the stream is on screen a while, even on a busy machine
     const task = 'Add a slow whitespace normalizer to the upload client';
     await openSession();
+    // its tool calls opened, the history is taller than the view (one line each, it may not be)
+    await openToolLines(frame);
     // scrolled up to the history's second turn: sending brings the view down to the new turn
     await scrollToTurn(frame, 'Add tests for expired tokens');
     const jump = frame.locator('#jump-to-latest');
@@ -297,13 +300,66 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
       'src/add-whitespace-normalizer.ts',
       'test/add-whitespace-normalizer.test.ts',
     ]);
+    // The finished run_command is one line; opened, its card shows its log.
+    const lastTool = frame.locator('.rows > .block-tool').last();
+    await lastTool.locator('.tool-line').click();
     assert.ok(
-      (await frame.locator('.rows > .block-tool').last().locator('pre.tool-log').innerText()).length > 0,
+      (await lastTool.locator('pre.tool-log').innerText()).length > 0,
       'the finished tool card has no log',
     );
     await frame.locator('#send').waitFor({ state: 'visible' });
     await scrollRowToTop(frame.locator('.rows > .block-tool').last());
     await panelShot(wb, frame, 'panel-coding-turn');
+    noDialogs();
+  });
+
+  it('shows a coding turn calmly: each tool call one line, consecutive calls grouped, unknown events quiet (light, dark, high contrast)', async () => {
+    const task = 'Add a calm whitespace normalizer';
+    await openSession();
+    await sendTask(frame, task, 'code');
+    assert.equal(await turnEnds(frame, task, /^completed$/), 'Completed');
+    const last = (sel: string): ReturnType<FrameLocator['locator']> => frame.locator(sel).last();
+    // The two write_file calls: one group line; the run_command after a thought: one line.
+    assert.match(
+      await last('.rows > .tool-group .group-text').innerText(),
+      /^2 tool calls · (under 1 s|\d+ s)$/,
+    );
+    const run = last('.rows > .block-tool');
+    assert.equal(await run.locator('.tool-name').innerText(), 'run_command');
+    assert.deepEqual(await run.locator('.tool-outcome').allTextContents(), [' · exit 0', ' · 2 passing']);
+    assert.equal(await run.locator('.tool-line').getAttribute('aria-expanded'), 'false');
+    assert.match(
+      await last('.rows > .block-generic summary').innerText(),
+      /^focus · Writing code · src\/.+\.ts$/,
+    );
+    assert.equal(
+      await frame.locator('.rows .tool-card:visible, .rows .generic-payload:visible').count(),
+      0,
+      'a tool card or a raw payload open by default',
+    );
+    // The group opened: each call its own line, the file's content not printed.
+    await last('.rows > .tool-group .group-line').click();
+    await waitFor('the group’s calls', () => frame.locator('.rows > .block-tool.in-group').count(), {
+      ...UI_WAIT,
+      until: (n) => n >= 2,
+    });
+    assert.match(
+      await frame.locator('.rows > .block-tool.in-group .tool-summary').first().innerText(),
+      /write_file\s*src\/.+\.ts · \+\d+/,
+    );
+    await frame.locator('#send').waitFor({ state: 'visible' });
+    await scrollRowToTop(frame.locator('.rows > .turn-header').last());
+    const was = await pickColorTheme(page, 'Dark Modern');
+    await page.locator('.monaco-workbench.vs-dark').waitFor();
+    await panelShot(wb, frame, 'panel-calm-dark');
+    await pickColorTheme(page, 'Light Modern');
+    await page.locator('.monaco-workbench.vs').waitFor();
+    await panelShot(wb, frame, 'panel-calm-light');
+    await pickColorTheme(page, 'Dark High Contrast');
+    await page.locator('.monaco-workbench.hc-black').waitFor();
+    await panelShot(wb, frame, 'panel-calm-high-contrast');
+    await pickColorTheme(page, was);
+    await page.locator('.monaco-workbench.hc-black').waitFor({ state: 'detached' });
     noDialogs();
   });
 
@@ -369,7 +425,16 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     await openSession();
     await sendTask(frame, task, 'code');
     const status = await turnEnds(frame, task, /^error$/);
-    assert.match(status, /^Failed: The sandbox process exited unexpectedly \(exit code 1\)\./);
+    assert.equal(status, 'Failed: The sandbox process exited unexpectedly (exit code 1).');
+    // The error code is a detail; the icon stays on the words' line (no stray "✕" above them).
+    const line = frame.locator('.rows > .turn-status[data-status="error"]').last();
+    assert.equal(await line.locator('.status-code').textContent(), 'Error code: sandbox_failed');
+    const [icon, words] = await Promise.all(
+      ['.status-icon', '.status-text'].map((s) =>
+        line.locator(s).evaluate((e) => e.getBoundingClientRect().top),
+      ),
+    );
+    assert.ok(Math.abs(icon - words) < 4, `the icon sits apart from the words: ${icon} vs ${words}`);
     const rows = await newestTurnRows(frame);
     assert.ok(
       rows.some((r) => r.type === 'tool' && r.status === 'error'),
@@ -390,7 +455,7 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     assert.match(status, /^Stopped by you/);
     const rows = await newestTurnRows(frame);
     assert.ok(
-      rows.some((r) => r.type === 'tool'),
+      rows.some((r) => r.type === 'tool' || r.type === 'tool-group'),
       `the partial output is gone: ${JSON.stringify(rows)}`,
     );
     assert.ok(!rows.some((r) => r.type === 'block-files'), 'a stopped turn lists changed files');
@@ -398,7 +463,9 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     assert.equal(await frame.locator('#stop').isVisible(), false);
     // a tool cut off by Stop no longer says it runs
     assert.ok(
-      !(await frame.locator('.rows > .block-tool .tool-status').allInnerTexts()).includes('running…'),
+      !(await frame.locator('.rows > .block-tool .tool-outcome, .rows > .tool-group').allInnerTexts()).some(
+        (t) => t.includes('running…'),
+      ),
       'a tool of the stopped turn still shows as running',
     );
     noDialogs();

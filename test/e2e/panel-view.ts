@@ -53,7 +53,18 @@ export async function startRecorder(frame: FrameLocator): Promise<void> {
         answer: rows
           .filter((r) => r.dataset.blockType === 'markdown')
           .reduce((n, r) => n + (r.textContent?.length ?? 0), 0),
-        log: rows.reduce((n, r) => n + (r.querySelector('pre.tool-log')?.textContent?.length ?? 0), 0),
+        // An open card's log, or what a running call's one line says of it (its log's last line).
+        log: rows.reduce(
+          (n, r) =>
+            n +
+            (r.querySelector('pre.tool-log')?.textContent?.length ?? 0) +
+            (r.dataset.status === 'running'
+              ? [...r.querySelectorAll('.tool-outcome')]
+                  .slice(1)
+                  .reduce((m, o) => m + (o.textContent?.length ?? 0), 0)
+              : 0),
+          0,
+        ),
         tools: rows
           .filter((r) => r.dataset.blockType === 'tool')
           .map((r) => r.dataset.status)
@@ -182,7 +193,8 @@ interface SeenRow {
 
 /**
  * Scrolls the transcript from top to bottom half a viewport at a time and returns every distinct row
- * that was in the DOM on the way, in order (the DOM only ever holds a window of them). Also reports
+ * that was in the DOM on the way, in order (the DOM only ever holds a window of them), opening every
+ * group of tool calls and tool line it passes. Also reports
  * the most rows the DOM held at once. (How long a scroll step takes is measured by the benchmarks.)
  */
 export async function scanTranscript(frame: FrameLocator): Promise<SeenRow[] & { maxInDom: number }> {
@@ -196,6 +208,16 @@ export async function scanTranscript(frame: FrameLocator): Promise<SeenRow[] & {
     el.scrollTop = 0;
     await raf();
     for (let i = 0; i < 1000; i++) {
+      // Every closed group of tool calls and every closed tool line is opened on the way: the
+      // walk reads each call's whole card (everything stays reachable from the calm one-line view).
+      const closed = el.querySelectorAll<HTMLButtonElement>(
+        '.group-line[aria-expanded="false"], .tool-line[aria-expanded="false"]',
+      );
+      if (closed.length > 0) {
+        closed.forEach((b) => b.click());
+        await raf();
+        await raf();
+      }
       const dom = el.querySelectorAll<HTMLElement>('.rows > .row');
       maxInDom = Math.max(maxInDom, dom.length);
       dom.forEach((r) => {
@@ -364,6 +386,22 @@ export async function scrollRowToTop(row: Locator): Promise<void> {
 }
 
 /** Scrolls up from the bottom until the request `title` is in the DOM, then puts it at the top. */
+/** Opens every closed group of tool calls and tool line in the DOM, until none is left closed. */
+export async function openToolLines(frame: FrameLocator): Promise<void> {
+  await frame.locator('main#transcript').evaluate(async (el) => {
+    const raf = (): Promise<number> => new Promise((r) => requestAnimationFrame(r));
+    for (let i = 0; i < 50; i++) {
+      const closed = el.querySelectorAll<HTMLButtonElement>(
+        '.group-line[aria-expanded="false"], .tool-line[aria-expanded="false"]',
+      );
+      if (closed.length === 0) return;
+      closed.forEach((b) => b.click());
+      await raf();
+      await raf();
+    }
+  });
+}
+
 export async function scrollToTurn(frame: FrameLocator, title: string): Promise<void> {
   await frame.locator('main#transcript').evaluate(async (el, wanted) => {
     const raf = (): Promise<number> => new Promise((r) => requestAnimationFrame(r));

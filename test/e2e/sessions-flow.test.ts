@@ -24,6 +24,7 @@ import {
   freshService,
   groupTitles,
   groupedTitles,
+  pickColorTheme,
   sessionTitles,
   showAllSessions,
   viewDescription,
@@ -67,20 +68,6 @@ function slug(title: string): string {
 }
 
 /** Expands a tree row unless it already is (the tree keeps expansion across refreshes). */
-/** Picks a color theme with Preferences: Color Theme; returns the one that was in use. */
-async function pickColorTheme(page: Page, name: string): Promise<string> {
-  await runCommand(page, 'Preferences: Color Theme');
-  const focused = page.locator('.quick-input-list .monaco-list-row.focused .label-name').first();
-  const current = (await focused.innerText()).trim();
-  await page.locator('.quick-input-widget input').fill(name);
-  await page
-    .locator('.quick-input-list .monaco-list-row.focused .label-name', { hasText: new RegExp(`^${name}$`) })
-    .waitFor();
-  await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-  return current;
-}
-
 async function expand(row: Locator): Promise<void> {
   if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
   // A click that lands while the row is redrawn focuses it without expanding it (seen once); then

@@ -163,3 +163,17 @@ export async function freshService(
   await empty.close();
   return startEmulator({ ...options, port });
 }
+
+/** Picks a colour theme through "Preferences: Color Theme"; returns the theme that was current. */
+export async function pickColorTheme(page: Page, name: string): Promise<string> {
+  await runCommand(page, 'Preferences: Color Theme');
+  const focused = page.locator('.quick-input-list .monaco-list-row.focused .label-name').first();
+  const current = (await focused.innerText()).trim();
+  await page.locator('.quick-input-widget input').fill(name);
+  await page
+    .locator('.quick-input-list .monaco-list-row.focused .label-name', { hasText: new RegExp(`^${name}$`) })
+    .waitFor();
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  return current;
+}

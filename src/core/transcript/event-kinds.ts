@@ -51,6 +51,8 @@ export interface EventContext {
   payload: Rec;
   eventId?: number;
   blockId?: string;
+  /** The event's `timestamp` (Unix ms), when it had one. */
+  timestamp?: number;
   maxLogChars: number;
 }
 
@@ -147,7 +149,12 @@ function withTool(fn: (c: EventContext, tool: ToolBlock) => boolean): Handler {
   return (c) => {
     const tool = toolFor(c);
     if (!tool) return keepGeneric(c);
-    if (fn(c, tool)) noteUpdated(c.cs, tool.id);
+    let timed = false;
+    if (c.timestamp !== undefined && tool.startedAt === undefined) {
+      tool.startedAt = c.timestamp;
+      timed = true;
+    }
+    if (fn(c, tool) || timed) noteUpdated(c.cs, tool.id);
   };
 }
 
@@ -286,7 +293,9 @@ const handlers: Record<string, Handler> = {
     const p = c.payload;
     const status =
       p.status === 'error' || p.status === 'failed' || p.status === 'failure' ? 'error' : 'success';
-    return patchBlock(tool, p.output === undefined ? { status } : { status, output: p.output });
+    const ended = c.timestamp !== undefined && c.timestamp !== tool.endedAt;
+    if (c.timestamp !== undefined) tool.endedAt = c.timestamp;
+    return patchBlock(tool, p.output === undefined ? { status } : { status, output: p.output }) || ended;
   }),
   'plan.update': (c) => {
     const todos = rec(c.payload.patch).todos ?? c.payload.todos;
@@ -307,8 +316,11 @@ const handlers: Record<string, Handler> = {
       t.phase = phase;
       c.cs.turnInfoChanged = true;
     }
-    if (eta !== undefined && eta !== t.etaSeconds) {
+    if (eta !== undefined && (eta !== t.etaSeconds || c.timestamp !== t.etaAt)) {
       t.etaSeconds = eta;
+      // Said again, even the same figure, it is fresh again; without a time its age is unknown.
+      if (c.timestamp !== undefined) t.etaAt = c.timestamp;
+      else delete t.etaAt;
       c.cs.turnInfoChanged = true;
     }
     if (phase === undefined || isTerminalStatus(t.status)) return;

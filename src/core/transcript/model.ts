@@ -37,6 +37,11 @@ export interface Turn {
   /** The last `task.phase` seen (`queued`, `running`, …). */
   phase?: string;
   etaSeconds?: number;
+  /**
+   * When the service said `etaSeconds` (the `task.phase` event's `timestamp`, Unix ms); absent when
+   * the event had none: the estimate's age is then unknown and it is not shown (`etaLeft`).
+   */
+  etaAt?: number;
   /** Position in the service's queue while `status` is `queued`. */
   queuePosition?: number;
   error?: TurnError;
@@ -132,6 +137,9 @@ export interface ToolBlock {
   status: ToolStatus;
   /** `tool.result` output, verbatim. */
   output?: unknown;
+  /** When its first event was sent, and its `tool.result` (the events' `timestamp`, Unix ms), if known. */
+  startedAt?: number;
+  endedAt?: number;
 }
 
 /**

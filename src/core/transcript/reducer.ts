@@ -136,6 +136,8 @@ export function applyEvent(
   };
   if (eventId !== undefined) context.eventId = eventId;
   if (blockId !== undefined) context.blockId = blockId;
+  const timestamp = num(raw.timestamp);
+  if (timestamp !== undefined) context.timestamp = timestamp;
   applyKind(context);
   return cs;
 }

@@ -73,6 +73,8 @@ const isBlockShape = variant('type', {
     status: oneOf(['running', 'success', 'error']),
     log: isToolLog,
     output: optional(isUnknown),
+    startedAt: optional(unchecked<number>()),
+    endedAt: optional(unchecked<number>()),
   },
   generic: { id: isString, kind: isString, blockId: optional(unchecked<string>()), payload: isUnknown },
 });
@@ -108,6 +110,7 @@ const isTurn = object({
   status: oneOf(['queued', 'running', 'completed', 'aborted', 'error']),
   phase: optional(unchecked<string>()),
   etaSeconds: optional(unchecked<number>()),
+  etaAt: optional(unchecked<number>()),
   queuePosition: optional(unchecked<number>()),
   error: optional(object({ message: isString, code: optional(unchecked<string>()) })),
   abortReason: optional(unchecked<string>()),

@@ -20,6 +20,7 @@ export interface TurnHeader extends Pick<
   | 'status'
   | 'phase'
   | 'etaSeconds'
+  | 'etaAt'
   | 'queuePosition'
   | 'error'
   | 'abortReason'

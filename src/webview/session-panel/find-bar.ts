@@ -2,7 +2,8 @@
  * Find in a session: a bar over the transcript (Ctrl/Cmd+F, or `den.findInSession` through the
  * host's `openFind`) that searches the store's transcript fields, not the DOM (the transcript is
  * windowed: most rows are not in it). Next/previous scrolls the row holding the match into the DOM,
- * opening a closed thought, event or clipped value first. Highlights are CSS Custom Highlights:
+ * opening what hides it first: a closed thought or event, a closed group of tool calls, a tool
+ * line's card, a clipped value, a result's fields shown whole. Highlights are CSS Custom Highlights:
  * ranges over the rendered text nodes, so the sanitized DOM of agent output is never changed (and
  * the nodes `patchDom` keeps stay as they were).
  */
@@ -19,6 +20,8 @@ import type { WebviewMessage } from '../../protocol/session-panel/messages';
 import { h } from '../shared/dom';
 import type { FindFields } from './find-fields';
 import { DISPLAY_CAP } from './render/tool-log';
+import { wholeKey } from './render/json-fields';
+import { groupOpenKey, toolOpenKey } from './render/rows';
 import { blockKey, type Store } from './state';
 import type { TranscriptView } from './transcript-view';
 
@@ -401,6 +404,13 @@ export class FindBar {
         return { key: `m\u0000${bkey}\u0000${part}`, open };
       }
       if (b?.type === 'thought' || b?.type === 'generic') open.push(`open\u0000${bkey}`);
+      // An event's payload shows as fields, clipped: shown whole, the match is in sight.
+      if (b?.type === 'generic') open.push(wholeKey(`payload\u0000${bkey}`));
+      const key = `b\u0000${bkey}`;
+      // A call in a closed group: the group opens (its calls' rows come back).
+      const group = transcript.groupOf(key);
+      if (group !== undefined) open.push(groupOpenKey(group));
+      if (b?.type === 'tool' && a.kind !== 'tool-name') open.push(toolOpenKey(a.turnId, a.blockId));
       if (b?.type === 'tool') {
         if (a.kind === 'tool-params') {
           let at = 0;
@@ -412,7 +422,8 @@ export class FindBar {
             }
             at += len;
           }
-        } else if (a.kind === 'tool-output' || a.kind === 'error') open.push(`output\u0000${bkey}`);
+        } else if (a.kind === 'tool-output' || a.kind === 'error')
+          open.push(`output\u0000${bkey}`, wholeKey(`output\u0000${bkey}`));
         // The log shows only its last DISPLAY_CAP characters until the whole log is asked for.
         else if (
           a.kind === 'tool-log' &&
@@ -421,8 +432,7 @@ export class FindBar {
         )
           open.push(`fulllog\u0000${bkey}`);
       }
-      const key = `b\u0000${bkey}`;
-      if (transcript.hasRow(key))
+      if (transcript.hasRow(key) || group !== undefined)
         return { key, region: b?.type === 'tool' ? TOOL_REGION[a.kind] : undefined, open };
       return { key: `u\u0000${a.turnId}`, open: [] };
     }
@@ -446,6 +456,7 @@ export class FindBar {
     const { key, open } = this.locate(m);
     let refresh = false;
     this.pendingScroll = false;
+    let regroup = false;
     for (const k of open) {
       if (k.startsWith('fulllog\u0000')) {
         this.pendingScroll = true;
@@ -456,8 +467,10 @@ export class FindBar {
       if (!this.deps.expanded.has(k)) {
         this.deps.expanded.add(k);
         refresh = true;
+        if (k.startsWith('group\u0000')) regroup = true;
       }
     }
+    if (regroup) this.deps.transcript.regroup();
     const row = this.deps.transcript.revealRow(key, refresh);
     if (row instanceof HTMLDetailsElement && open.some((k) => k.startsWith('open\u0000'))) row.open = true;
     const current = this.highlight();

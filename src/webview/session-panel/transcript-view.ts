@@ -9,7 +9,14 @@ import { h } from '../shared/dom';
 import { advanceSections, newSectionState, type SectionState } from './markdown-sections';
 import type { RowView, ViewContext } from './render/context';
 import { createRowView } from './render/row-view';
-import { buildRows, estimateRowHeight, type Metrics, type Row } from './render/rows';
+import {
+  buildRows,
+  estimateRowHeight,
+  groupOpenKey,
+  toolOpenKey,
+  type Metrics,
+  type Row,
+} from './render/rows';
 import { blockKey, type StoreChanges } from './state';
 import { computeWindow, prefixSums, rowAt } from '../shared/windowing';
 
@@ -39,6 +46,8 @@ export class TranscriptView {
   /** Blocks in the transcript when the view stopped following (undefined: following). */
   private blocksWhenLeft: number | undefined;
   private blockCount = 0;
+  /** The row key of each grouped tool call (`b\0…`) → its group's row key (`g\0…`). */
+  private groupOfRow = new Map<string, string>();
   private expectedTop = 0;
   private metrics: Metrics = { lineHeight: 20, charsPerLine: 80 };
   private readonly ro: ResizeObserver | undefined;
@@ -48,11 +57,12 @@ export class TranscriptView {
   /** Called after every layout (rows may have entered the DOM or been re-rendered): Find's highlights. */
   onLayout: () => void = () => undefined;
 
-  constructor(ctx: Omit<ViewContext, 'sectionText' | 'redraw'>) {
+  constructor(ctx: Omit<ViewContext, 'sectionText' | 'redraw' | 'regroup'>) {
     this.ctx = {
       ...ctx,
       sectionText: (t, b, p) => this.sectionText(t, b, p),
       redraw: (turnId) => this.redrawStatus(turnId),
+      regroup: () => this.regroup(),
     };
     this.top = h('div', { class: 'spacer', attrs: { 'aria-hidden': 'true' } });
     this.bottom = h('div', { class: 'spacer', attrs: { 'aria-hidden': 'true' } });
@@ -102,6 +112,18 @@ export class TranscriptView {
     row.view.update();
     this.refreshSizes();
     this.layout(anchor);
+  }
+
+  /** Rebuilds the rows after a group of tool calls opened or closed, keeping the view where it was. */
+  regroup(): void {
+    const anchor = this.anchor();
+    this.rebuild();
+    this.layout(anchor);
+  }
+
+  /** The row key of the group a tool call's row (`b\0…`) belongs to, open or closed. */
+  groupOf(rowKey: string): string | undefined {
+    return this.groupOfRow.get(rowKey);
   }
 
   /** Applies what changed in the store, then re-windows. */
@@ -158,6 +180,15 @@ export class TranscriptView {
     for (const id of c.plans) dirty.add(`p\u0000${id}`);
     for (const id of c.files) dirty.add(`f\u0000${id}`);
     if (rebuild) this.rebuild();
+    // A group's line adds up its calls: it follows them.
+    for (const key of [...dirty]) {
+      const g = this.groupOfRow.get(key);
+      if (g) dirty.add(g);
+    }
+    for (const a of c.logAppends) {
+      const g = this.groupOfRow.get(`b\u0000${a.key}`);
+      if (g) dirty.add(g);
+    }
     for (const key of dirty) {
       this.estimates.delete(key);
       this.mounted.get(key)?.view.update();
@@ -303,11 +334,29 @@ export class TranscriptView {
         }
       }
     }
-    this.rows = buildRows(store.turns, (key) => (this.sections.get(key)?.cuts.length ?? 0) + 1);
+    this.rows = buildRows(
+      store.turns,
+      (key) => (this.sections.get(key)?.cuts.length ?? 0) + 1,
+      (key) => this.ctx.expanded.has(groupOpenKey(key)),
+    );
     this.rowIndex = new Map(this.rows.map((r, i) => [r.key, i]));
     this.blockCount = 0;
     for (const r of this.rows) if (r.kind === 'block' || (r.kind === 'md' && r.part === 0)) this.blockCount++;
+    this.groupOfRow.clear();
+    for (const r of this.rows) {
+      if (r.kind !== 'group') continue;
+      for (const id of r.blockIds) this.groupOfRow.set(`b\u0000${blockKey(r.turnId, id)}`, r.key);
+    }
     for (const key of [...this.mounted.keys()]) if (!this.rowIndex.has(key)) this.unmount(key);
+    // A group that gained a call keeps its row (same key): it is told its calls.
+    for (const [key, m] of this.mounted) {
+      const r = this.rows[this.rowIndex.get(key)!];
+      if (r.kind === 'group' && m.row.kind === 'group' && r.blockIds.length !== m.row.blockIds.length) {
+        m.view.setBlocks?.(r.blockIds);
+        this.estimates.delete(key);
+      }
+      m.row = r;
+    }
     this.refreshSizes();
   }
 
@@ -323,7 +372,8 @@ export class TranscriptView {
       const turn = store.turn(r.turnId);
       const block = r.kind === 'block' || r.kind === 'md' ? store.block(r.turnId, r.blockId) : undefined;
       const len = r.kind === 'md' ? this.sectionText(r.turnId, r.blockId, r.part).length : 0;
-      e = estimateRowHeight(r, turn, block, len, this.metrics);
+      const open = r.kind === 'block' && this.ctx.expanded.has(toolOpenKey(r.turnId, r.blockId));
+      e = estimateRowHeight(r, turn, block, len, this.metrics, open);
       this.estimates.set(r.key, e);
     }
     return e;

@@ -47,8 +47,35 @@ export function stoppedText(reason: string | undefined): string {
   return l10n.t('Stopped: {0}', words);
 }
 
-/** The status line of a turn. */
-export function turnStatusText(t: TurnHeader): string {
+/** An estimate older than this (seconds) is stale, whatever it said. */
+export const ETA_STALE_SECONDS = 600;
+/** Longer estimates are not plausible for one turn (seconds). */
+export const ETA_MAX_SECONDS = 6 * 3600;
+/** How far in the future an estimate's time may be (the service's clock ahead of this one), in ms. */
+const ETA_CLOCK_SLACK_MS = 60_000;
+
+/**
+ * Seconds a turn's time estimate has left at `now`, or undefined when it is not to be shown. The
+ * service said `etaSeconds` at `etaAt` (Unix ms); it counts down from then. Shown only while it is
+ * fresh and plausible: a time when it was said (else its age is unknown: a replayed or legacy
+ * estimate), between 1 s and {@link ETA_MAX_SECONDS}, said less than {@link ETA_STALE_SECONDS} ago,
+ * not more than a minute in the future (a clock that far off is not to be trusted; less counts as
+ * said now), and not run out (at least 1 s left). A new `task.phase` estimate starts it again.
+ */
+export function etaLeft(t: Pick<TurnHeader, 'etaSeconds' | 'etaAt'>, now: number): number | undefined {
+  const eta = t.etaSeconds;
+  const at = t.etaAt;
+  if (eta === undefined || at === undefined || !Number.isFinite(eta) || !Number.isFinite(at))
+    return undefined;
+  if (eta < 1 || eta > ETA_MAX_SECONDS || at - now > ETA_CLOCK_SLACK_MS) return undefined;
+  const age = Math.max(0, now - at) / 1000;
+  if (age > ETA_STALE_SECONDS) return undefined;
+  const left = Math.ceil(eta - age);
+  return left >= 1 ? left : undefined;
+}
+
+/** The status line of a turn; `now` (Unix ms) counts its time estimate down. */
+export function turnStatusText(t: TurnHeader, now = Date.now()): string {
   switch (t.status) {
     case 'queued':
       return t.queuePosition !== undefined
@@ -57,8 +84,8 @@ export function turnStatusText(t: TurnHeader): string {
     case 'running': {
       let s = l10n.t('Running');
       if (t.phase && t.phase !== 'running' && t.phase !== 'queued') s += ` · ${t.phase}`;
-      if (t.etaSeconds !== undefined && t.etaSeconds > 0)
-        s += l10n.t(' · about {0} left', formatDuration(t.etaSeconds));
+      const left = etaLeft(t, now);
+      if (left !== undefined) s += l10n.t(' · about {0} left', formatDuration(left));
       return s;
     }
     case 'completed':
@@ -66,12 +93,17 @@ export function turnStatusText(t: TurnHeader): string {
     case 'aborted':
       return stoppedText(t.abortReason);
     case 'error': {
-      const msg = t.error?.message || l10n.t('The turn failed.');
-      return t.error?.code ? l10n.t('Failed: {0} ({1})', msg, t.error.code) : l10n.t('Failed: {0}', msg);
+      // The code (`sandbox_failed`) is a detail the status line shows apart (`errorCodeText`).
+      return l10n.t('Failed: {0}', t.error?.message || l10n.t('The turn failed.'));
     }
     default:
       return String(t.status);
   }
+}
+
+/** A failed turn's error code as a detail ("Error code: sandbox_failed"), or '' without one. */
+export function errorCodeText(t: TurnHeader): string {
+  return t.status === 'error' && t.error?.code ? l10n.t('Error code: {0}', t.error.code) : '';
 }
 
 /** The line under a turn that waits for the person (empty when it does not). */

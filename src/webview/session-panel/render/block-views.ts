@@ -1,17 +1,17 @@
 /**
  * Row views of the content blocks: a markdown section, a thought (collapsed by default), plain text,
- * a message the agent received, and a generic block for kinds Den does not know.
+ * a message the agent received, and a quiet line for events Den has no words for.
  */
 import { l10n } from '../../../core/shared/l10n';
 import { clear, h, patchDom } from '../../shared/dom';
+import { eventPreview, jsonOutput } from '../../../core/transcript/tool-summary';
 import { formatBytes, valueText } from '../../shared/format';
 import { renderMarkdown } from '../markdown';
 import { blockKey } from '../state';
 import type { VNode } from '../../shared/vnode';
+import { clippedValue } from './clipped-value';
 import type { RowView, ViewContext } from './context';
-
-/** Largest generic payload shown (pretty JSON), in characters. */
-const GENERIC_CLIP = 20_000;
+import { jsonFields } from './json-fields';
 
 function blockEl(
   tag: 'div' | 'details',
@@ -114,34 +114,43 @@ export class TextView implements RowView {
   }
 }
 
-/** A block of a kind Den does not know: its kind and its payload as JSON, both as text. */
+/**
+ * A block of a kind Den has no words for (`focus`, an unread `context.usage`): one quiet line, its
+ * kind and a few words of its payload, that opens (a `<details>`, kept open in `ctx.expanded`) to
+ * the payload as readable fields, rendered only while open.
+ */
 export class GenericView implements RowView {
   readonly el: HTMLDetailsElement;
+  private readonly summary: HTMLElement;
+  private readonly body: HTMLElement;
 
   constructor(
     private readonly ctx: ViewContext,
     private readonly turnId: string,
     private readonly blockId: string,
   ) {
-    this.el = rememberedDetails(ctx, 'generic', turnId, blockId);
+    this.el = rememberedDetails(ctx, 'generic', turnId, blockId, () => this.update());
+    this.summary = h('summary', { class: 'generic-summary' });
+    this.body = h('div', { class: 'generic-payload' });
+    this.el.append(this.summary, this.body);
     this.update();
   }
 
   update(): void {
     const b = this.ctx.store.block(this.turnId, this.blockId);
     if (b?.type !== 'generic') return;
-    clear(this.el);
-    const json = valueText(b.payload);
-    this.el.append(
-      h('summary', { class: 'generic-summary' }, [h('span', { class: 'generic-kind', text: b.kind })]),
-      h('pre', {
-        class: 'generic-payload',
-        attrs: { tabindex: '0', 'aria-label': l10n.t('Payload of {0}', b.kind) },
-        text:
-          json.length > GENERIC_CLIP
-            ? `${json.slice(0, GENERIC_CLIP)}\n… ${l10n.t('({0} more characters)', json.length - GENERIC_CLIP)}`
-            : json,
-      }),
+    clear(this.summary);
+    const preview = eventPreview(b.payload);
+    this.summary.append(h('span', { class: 'generic-kind', text: b.kind || l10n.t('event') }));
+    if (preview) this.summary.append(h('span', { class: 'generic-preview', text: ` · ${preview}` }));
+    clear(this.body);
+    if (!this.el.open) return;
+    const key = `payload\u0000${blockKey(this.turnId, this.blockId)}`;
+    const json = jsonOutput(b.payload);
+    this.body.append(
+      json !== undefined
+        ? jsonFields(this.ctx, key, json)
+        : clippedValue(this.ctx, key, valueText(b.payload), 'json-text'),
     );
   }
 }

@@ -8,7 +8,8 @@ export interface ViewContext {
   post: (m: WebviewMessage) => void;
   /**
    * UI state that must survive re-renders and windowing (a row leaving the DOM and coming back):
-   * open thoughts and generic blocks, expanded parameter values, logs shown whole.
+   * open thoughts and generic blocks, open tool lines and groups, expanded parameter values, logs
+   * shown whole.
    */
   expanded: Set<string>;
   /** The Markdown text of one section of a markdown block (fence prefix included). */
@@ -17,6 +18,8 @@ export interface ViewContext {
   answers: AnswerDrafts;
   /** Redraws a turn's status line (its answer box changed). */
   redraw(turnId: string): void;
+  /** Rebuilds the rows (a group of tool calls was opened or closed: its calls' rows come or go). */
+  regroup(): void;
 }
 
 /** One rendered row of the transcript. */
@@ -26,4 +29,6 @@ export interface RowView {
   update(): void;
   /** Tool rows: text appended to the log (rendered incrementally). */
   appendLog?(text: string, stream: 'stdout' | 'stderr'): void;
+  /** Group rows: the group's calls changed (one more streamed in). */
+  setBlocks?(blockIds: readonly string[]): void;
 }

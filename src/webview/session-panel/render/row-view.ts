@@ -2,6 +2,7 @@
 import { GenericView, MarkdownSectionView, TextView, ThoughtView } from './block-views';
 import type { RowView, ViewContext } from './context';
 import type { Row } from './rows';
+import { ToolGroupView } from './group-view';
 import { ToolCardView } from './tool-card';
 import { FilesView, PlanView, StatusLineView, UserMessageView } from './turn-views';
 
@@ -15,13 +16,15 @@ export function createRowView(row: Row, ctx: ViewContext): RowView {
       return new FilesView(ctx, row.turnId);
     case 'status':
       return new StatusLineView(ctx, row.turnId);
+    case 'group':
+      return new ToolGroupView(ctx, row.turnId, row.key, row.blockIds);
     case 'md':
       return new MarkdownSectionView(ctx, row.turnId, row.blockId, row.part);
     case 'block': {
       const b = ctx.store.block(row.turnId, row.blockId);
       switch (b?.type) {
         case 'tool':
-          return new ToolCardView(ctx, row.turnId, row.blockId);
+          return new ToolCardView(ctx, row.turnId, row.blockId, row.inGroup === true);
         case 'thought':
           return new ThoughtView(ctx, row.turnId, row.blockId);
         case 'text':

@@ -1,136 +1,127 @@
 /**
- * A tool run as a card: name, status (icon and words), parameters as a key/value list (long values
- * clipped with "more"), the log (see ToolLogView) and the result output.
+ * A tool run as one line (`write_file src/x.ts · +10`, `run_command npm test · exit 0 · 2 passing`,
+ * see `core/transcript/tool-summary.ts`): a button (`aria-expanded`, Enter/Space) that opens, in
+ * place, the run's card: its parameters as a key/value list (long values clipped with "more"), its
+ * log (see ToolLogView) and its result (JSON as readable fields). Open or closed is kept in
+ * `ctx.expanded` (`tool\0<block key>`), so it survives re-renders and windowing. A running tool's
+ * line says what it does now (the log's last line).
  */
 import { l10n } from '../../../core/shared/l10n';
 import type { ToolBlock } from '../../../core/transcript/model';
-import { parseAnsi, type AnsiSegment } from '../ansi';
+import { jsonOutput, toolSummary, type ToolLineState } from '../../../core/transcript/tool-summary';
 import { clear, h } from '../../shared/dom';
 import { valueText } from '../../shared/format';
 import { blockKey } from '../state';
+import { clippedValue } from './clipped-value';
 import type { RowView, ViewContext } from './context';
+import { jsonFields } from './json-fields';
+import { toolOpenKey } from './rows';
 import { ToolLogView } from './tool-log';
 
-/** Characters of a parameter value (or of the output) shown before "more". */
-export const VALUE_CLIP = 300;
-const LINE_CLIP = 6;
-
-const statuses = (): Record<ToolBlock['status'], { icon: string; text: string }> => ({
-  running: { icon: '◌', text: l10n.t('running…') },
-  success: { icon: '✓', text: l10n.t('done') },
-  error: { icon: '✕', text: l10n.t('failed') },
-});
-
-const cutOffStatus = (): { icon: string; text: string } => ({ icon: '■', text: l10n.t('did not finish') });
+const ICONS: Record<ToolLineState, string> = { running: '◌', success: '✓', error: '✕', 'cut-off': '■' };
 const LIVE_TURN = new Set(['queued', 'running']);
 
-/** The first `count` characters of styled segments. */
-function firstChars(segments: readonly AnsiSegment[], count: number): AnsiSegment[] {
-  const out: AnsiSegment[] = [];
-  let left = count;
-  for (const s of segments) {
-    if (left <= 0) break;
-    out.push(s.text.length > left ? { ...s, text: s.text.slice(0, left) } : s);
-    left -= s.text.length;
-  }
-  return out;
+/**
+ * Whether a tool of this turn was cut off: the service sends no end for a tool stopped by Stop or a
+ * failure, so once its turn is over it no longer runs, whatever its last status said.
+ */
+export function isCutOff(ctx: ViewContext, turnId: string, b: ToolBlock): boolean {
+  const turnStatus = ctx.store.turn(turnId)?.header.status;
+  return b.status === 'running' && turnStatus !== undefined && !LIVE_TURN.has(turnStatus);
 }
 
-/**
- * A value that may be long: clipped, with a "more"/"less" toggle remembered in `ctx.expanded`.
- * With `ansi`, escape codes are rendered as styles, as in a tool's log (and clipping counts only
- * what shows).
- */
-export function clippedValue(
-  ctx: ViewContext,
-  expandKey: string,
-  raw: string,
-  className: string,
-  ansi = false,
-): HTMLElement {
-  const segments: AnsiSegment[] = ansi ? parseAnsi(raw) : [{ text: raw, classes: '' }];
-  const full = segments.map((s) => s.text).join('');
-  const lines = full.split('\n');
-  const long = full.length > VALUE_CLIP || lines.length > LINE_CLIP;
-  const clipAt = lines.slice(0, LINE_CLIP).join('\n').slice(0, VALUE_CLIP).length;
-  const box = h('div', { class: className });
-  const body = h('span', { class: 'value-text' });
-  box.appendChild(body);
-  const render = (): void => {
-    const open = ctx.expanded.has(expandKey);
-    const shown = !long || open ? segments : firstChars(segments, clipAt);
-    clear(body);
-    for (const s of shown)
-      body.appendChild(
-        s.classes ? h('span', { class: s.classes, text: s.text }) : document.createTextNode(s.text),
-      );
-    if (long && !open) body.appendChild(document.createTextNode('…'));
-    more.textContent = open ? l10n.t('less') : l10n.t('more');
-    more.setAttribute('aria-expanded', String(open));
-  };
-  const more = h('button', {
-    class: 'more link-button',
-    attrs: { type: 'button' },
-    on: {
-      click: () => {
-        if (ctx.expanded.has(expandKey)) ctx.expanded.delete(expandKey);
-        else ctx.expanded.add(expandKey);
-        render();
-      },
-    },
-  });
-  if (long) box.appendChild(more);
-  render();
-  return box;
+/** The line's parts (icon, name, subject, outcome) for a tool run, into `line`. */
+export function fillToolLine(line: HTMLElement, b: ToolBlock, cutOff: boolean): ToolLineState {
+  const s = toolSummary(b, cutOff);
+  clear(line);
+  line.append(
+    h('span', { class: 'tool-icon', text: ICONS[s.state], attrs: { 'aria-hidden': 'true' } }),
+    h('span', { class: 'tool-name', text: s.name }),
+  );
+  if (s.subject) line.append(' ', h('span', { class: 'tool-subject', text: s.subject }));
+  for (const o of s.outcome) line.append(h('span', { class: 'tool-outcome', text: ` · ${o}` }));
+  if (s.state === 'success') line.append(h('span', { class: 'visually-hidden', text: l10n.t(' (done)') }));
+  return s.state;
 }
 
 export class ToolCardView implements RowView {
   readonly el: HTMLElement;
-  private readonly head: HTMLElement;
+  private readonly line: HTMLButtonElement;
+  private readonly chevron: HTMLElement;
+  private readonly summary: HTMLElement;
+  private readonly card: HTMLElement;
   private readonly params: HTMLElement;
   private readonly output: HTMLElement;
-  private readonly log: ToolLogView;
+  private log: ToolLogView | undefined;
   private readonly key: string;
+  private readonly openKey: string;
 
   constructor(
     private readonly ctx: ViewContext,
     private readonly turnId: string,
     private readonly blockId: string,
+    inGroup = false,
   ) {
     this.key = blockKey(turnId, blockId);
-    const b = this.block();
-    this.head = h('div', { class: 'tool-head' });
+    this.openKey = toolOpenKey(turnId, blockId);
+    this.chevron = h('span', { class: 'tool-chevron', attrs: { 'aria-hidden': 'true' } });
+    this.summary = h('span', { class: 'tool-summary' });
+    this.line = h(
+      'button',
+      {
+        class: 'tool-line',
+        attrs: { type: 'button', 'aria-expanded': 'false' },
+        on: { click: () => this.toggle() },
+      },
+      [this.chevron, this.summary],
+    ) as HTMLButtonElement;
     this.params = h('dl', { class: 'tool-params' });
     this.output = h('div', { class: 'tool-output' });
-    this.log = new ToolLogView(ctx, turnId, this.key, b?.name || 'tool');
+    this.card = h('div', { class: 'tool-card' }, [this.params, this.output]);
     this.el = h(
       'div',
       {
-        class: 'row block block-tool',
+        class: `row block block-tool${inGroup ? ' in-group' : ''}`,
         attrs: { 'data-block-type': 'tool', 'data-block-id': blockId, 'data-turn-id': turnId },
       },
-      [h('div', { class: 'tool-card' }, [this.head, this.params, this.log.el, this.output])],
+      [this.line, this.card],
     );
+    this.update();
+  }
+
+  private get open(): boolean {
+    return this.ctx.expanded.has(this.openKey);
+  }
+
+  private toggle(): void {
+    if (this.open) this.ctx.expanded.delete(this.openKey);
+    else this.ctx.expanded.add(this.openKey);
     this.update();
   }
 
   update(): void {
     const b = this.block();
     if (!b) return;
-    // The service sends no end for a tool cut off by Stop or a failure: once its turn is over it no
-    // longer runs, whatever its last status said.
-    const turnStatus = this.ctx.store.turn(this.turnId)?.header.status;
-    const cutOff = b.status === 'running' && turnStatus !== undefined && !LIVE_TURN.has(turnStatus);
-    const all = statuses();
-    const st = cutOff ? cutOffStatus() : (all[b.status] ?? all.running);
+    const cutOff = isCutOff(this.ctx, this.turnId, b);
     this.el.setAttribute('data-status', b.status);
     this.el.toggleAttribute('data-cut-off', cutOff);
-    clear(this.head);
-    this.head.append(
-      h('span', { class: 'tool-icon', text: st.icon, attrs: { 'aria-hidden': 'true' } }),
-      h('span', { class: 'tool-name', text: b.name || 'tool' }),
-      h('span', { class: 'tool-status', text: st.text }),
-    );
+    fillToolLine(this.summary, b, cutOff);
+    const open = this.open;
+    this.line.setAttribute('aria-expanded', String(open));
+    this.chevron.textContent = open ? '▾' : '▸';
+    this.card.hidden = !open;
+    if (!open) {
+      // Closed: nothing of the card is kept in the DOM (a long log costs only when shown).
+      clear(this.params);
+      clear(this.output);
+      this.log?.el.remove();
+      this.log = undefined;
+      return;
+    }
+    this.renderCard(b);
+  }
+
+  private renderCard(b: ToolBlock): void {
     clear(this.params);
     const entries = Object.entries(b.parameters);
     this.params.hidden = entries.length === 0;
@@ -144,20 +135,32 @@ export class ToolCardView implements RowView {
         ]),
       );
     }
-    clear(this.output);
-    this.output.hidden = b.output === undefined;
-    if (b.output !== undefined) {
-      this.output.append(
-        h('div', { class: 'tool-output-label', text: l10n.t('Result') }),
-        clippedValue(this.ctx, `output\u0000${this.key}`, valueText(b.output), 'tool-output-value', true),
-      );
+    if (!this.log) {
+      this.log = new ToolLogView(this.ctx, this.turnId, this.key, b.name || 'tool');
+      this.card.insertBefore(this.log.el, this.output);
     }
     this.log.render(b);
+    clear(this.output);
+    this.output.hidden = b.output === undefined;
+    if (b.output === undefined) return;
+    const okey = `output\u0000${this.key}`;
+    const json = jsonOutput(b.output);
+    this.output.append(
+      h('div', {
+        class: 'tool-output-label',
+        text: b.status === 'error' ? l10n.t('Error') : l10n.t('Result'),
+      }),
+      json !== undefined
+        ? h('div', { class: 'tool-output-value tool-output-fields' }, [jsonFields(this.ctx, okey, json)])
+        : clippedValue(this.ctx, okey, valueText(b.output), 'tool-output-value', true),
+    );
   }
 
   appendLog(text: string, stream: 'stdout' | 'stderr'): void {
     const b = this.block();
-    if (b) this.log.append(b, text, stream);
+    if (!b) return;
+    fillToolLine(this.summary, b, isCutOff(this.ctx, this.turnId, b));
+    this.log?.append(b, text, stream);
   }
 
   private block(): ToolBlock | undefined {

@@ -15,7 +15,14 @@ import type { FileStatusView } from '../../../protocol/session-panel/messages';
 import { reviewedCountText } from '../../../protocol/session-panel/reviewed';
 import type { FileChange } from '../../../core/transcript/model';
 import { clear, h } from '../../shared/dom';
-import { effortLabels, modeLabels, formatBytes, turnStatusText } from '../../shared/format';
+import {
+  effortLabels,
+  errorCodeText,
+  etaLeft,
+  modeLabels,
+  formatBytes,
+  turnStatusText,
+} from '../../shared/format';
 import { answerBox } from './answer-box';
 import type { RowView, ViewContext } from './context';
 
@@ -341,6 +348,8 @@ const STATUS_ICON: Record<string, string> = {
 
 export class StatusLineView implements RowView {
   readonly el: HTMLElement;
+  private readonly text = h('span', { class: 'status-text' });
+  private tick: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly ctx: ViewContext,
@@ -355,15 +364,47 @@ export class StatusLineView implements RowView {
     if (!t) return;
     clear(this.el);
     this.el.setAttribute('data-status', t.header.status);
+    const now = Date.now();
     this.el.append(
       h('span', {
         class: 'status-icon',
         text: STATUS_ICON[t.header.status] ?? '',
         attrs: { 'aria-hidden': 'true' },
       }),
-      h('span', { class: 'status-text', text: turnStatusText(t.header) }),
+      this.text,
     );
+    this.text.textContent = turnStatusText(t.header, now);
+    // The error's code is a detail for whoever reports it: the line says the message in words.
+    const code = errorCodeText(t.header);
+    if (code) {
+      this.el.append(
+        h('details', { class: 'status-detail' }, [
+          h('summary', { text: l10n.t('Details') }),
+          h('span', { class: 'status-code', text: code }),
+        ]),
+      );
+    }
     const ask = answerBox(this.ctx, t.header);
     if (ask) this.el.append(ask);
+    this.countDown(t.header.status === 'running' && etaLeft(t.header, now) !== undefined);
+  }
+
+  /**
+   * While a time estimate shows, its words are written again each second (it counts down, then
+   * goes); only the text changes, so an answer being typed below is left alone.
+   */
+  private countDown(on: boolean): void {
+    if (this.tick !== undefined) clearTimeout(this.tick);
+    this.tick = undefined;
+    if (!on) return;
+    this.tick = setTimeout(() => {
+      this.tick = undefined;
+      const t = this.ctx.store.turn(this.turnId);
+      // A row that left the DOM (windowing) stops: a new view is made when it comes back.
+      if (!t || !this.el.isConnected) return;
+      const now = Date.now();
+      this.text.textContent = turnStatusText(t.header, now);
+      this.countDown(t.header.status === 'running' && etaLeft(t.header, now) !== undefined);
+    }, 1000);
   }
 }

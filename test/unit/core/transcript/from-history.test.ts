@@ -267,7 +267,12 @@ describe('transcript from history', () => {
         plan: turn.plan,
         blocks: turn.blocks
           .filter((b) => b.type !== 'generic' && b.type !== 'message')
-          .map((b) => (b.type === 'tool' ? { ...b, log: { ...b.log } } : b)),
+          // The older variant's blocks carry no times (a tool's start and end): those are left out.
+          .map((b) => {
+            if (b.type !== 'tool') return b;
+            const { startedAt: _s, endedAt: _e, ...rest } = b;
+            return { ...rest, log: { ...b.log } };
+          }),
       };
     }
 

@@ -17,6 +17,8 @@ interface KindCase {
   changes: Partial<ChangeSet>;
 }
 
+/** The factory's events are sent at T + their id (a tool keeps when its first event and its result were sent). */
+const T = 1_700_000_000_000;
 const block = (turn: Turn, id: string): Block | undefined => turn.blocks.find((b) => b.id === id);
 const tool = (name: string, run: number, extra: Partial<Extract<Block, { type: 'tool' }>> = {}): Block => ({
   type: 'tool',
@@ -145,7 +147,7 @@ const cases: KindCase[] = [
   {
     title: 'tool.start creates a running tool block named by the payload',
     event: (e) => e('tool.start', { tool_name: 'write_file' }, 'tool:write_file:1'),
-    turn: (t) => assert.deepEqual(t.blocks, [tool('write_file', 1)]),
+    turn: (t) => assert.deepEqual(t.blocks, [tool('write_file', 1, { startedAt: T + 1 })]),
     changes: { blocksCreated: ['tool:write_file:1'] },
   },
   {
@@ -156,7 +158,9 @@ const cases: KindCase[] = [
     ],
     event: (e) => e('tool.parameters', { parameters: { content: 'x' } }, 'tool:write_file:1'),
     turn: (t) =>
-      assert.deepEqual(t.blocks, [tool('write_file', 1, { parameters: { path: 'a.ts', content: 'x' } })]),
+      assert.deepEqual(t.blocks, [
+        tool('write_file', 1, { parameters: { path: 'a.ts', content: 'x' }, startedAt: T + 1 }),
+      ]),
     changes: { blocksUpdated: ['tool:write_file:1'] },
   },
   {
@@ -180,20 +184,23 @@ const cases: KindCase[] = [
     event: (e) =>
       e('tool.result', { status: 'error', output: 'exit code 1', finalize: true }, 'tool:run_command:1'),
     turn: (t) =>
-      assert.deepEqual(t.blocks, [tool('run_command', 1, { status: 'error', output: 'exit code 1' })]),
+      assert.deepEqual(t.blocks, [
+        tool('run_command', 1, { status: 'error', output: 'exit code 1', startedAt: T + 1, endedAt: T + 2 }),
+      ]),
     changes: { blocksUpdated: ['tool:run_command:1'] },
   },
   {
     title: 'tool events without a block id go to the latest tool of that name, or a new one',
     before: (e) => [e('tool.start', { tool_name: 'grep' }, 'tool:grep:7')],
     event: (e) => e('tool.result', { status: 'success' }),
-    turn: (t) => assert.deepEqual(t.blocks, [tool('grep', 7, { status: 'success' })]),
+    turn: (t) =>
+      assert.deepEqual(t.blocks, [tool('grep', 7, { status: 'success', startedAt: T + 1, endedAt: T + 2 })]),
     changes: { blocksUpdated: ['tool:grep:7'] },
   },
   {
     title: 'tool.start without a block id makes tool:<name>:<event id>',
     event: (e) => e('tool.start', { tool_name: 'grep' }),
-    turn: (t) => assert.deepEqual(t.blocks, [tool('grep', 1)]),
+    turn: (t) => assert.deepEqual(t.blocks, [tool('grep', 1, { startedAt: T + 1 })]),
     changes: { blocksCreated: ['tool:grep:1'] },
   },
   {

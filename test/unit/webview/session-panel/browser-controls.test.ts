@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import type { Block } from '../../../../src/core/transcript/model';
 import { liveTranscript } from '../../core/transcript/helpers';
 import { waitFor } from '../../../support/wait';
-import { closeBrowser, openHarness, started, toolBlock, type Harness } from './browser-harness';
+import {
+  closeBrowser,
+  openHarness,
+  openToolCards,
+  started,
+  toolBlock,
+  type Harness,
+} from './browser-harness';
 import { AGENT, composer, header, initMessage } from './helpers';
 
 // A root hook: the browser is shared by every webview browser test of the run, closed at its end.
@@ -301,6 +308,7 @@ describe('webview controls in Chromium', function () {
       ]),
     );
     await h.frames(2);
+    await openToolCards(h);
     const marker = h.page.locator('.log-truncated');
     assert.match(await marker.innerText(), /^[\d,]+ characters earlier not shown — Show all$/);
     await marker.getByRole('button', { name: 'Show all' }).click();
@@ -333,6 +341,7 @@ describe('webview controls in Chromium', function () {
       ]),
     );
     await h.frames(2);
+    await openToolCards(h);
     const short = h.page.locator('[data-block-id="tool:short"]');
     const result = short.locator('.tool-output-value');
     assert.equal(await result.innerText(), '12 passed, 1 failed');
@@ -360,6 +369,7 @@ describe('webview controls in Chromium', function () {
     block.log.truncatedChars = 123_456;
     await h.send(next([{ type: 'block', turnId: AGENT, block: { ...block, status: 'running' } }]));
     await h.frames(2);
+    await openToolCards(h);
     const marker = h.page.locator('[data-block-id="tool:capped"] .log-truncated');
     assert.match(await marker.innerText(), /earlier not shown — Show all$/);
     await marker.getByRole('button', { name: 'Show all' }).click();

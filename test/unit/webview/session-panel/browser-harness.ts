@@ -302,3 +302,18 @@ export function toolBlock(id: string, log = ''): Block {
     status: 'success',
   };
 }
+
+/**
+ * Opens every closed group of tool calls and every closed tool line in the DOM (the calm
+ * transcript shows each call as one line): for tests that look inside the cards.
+ */
+export async function openToolCards(h: WebviewPage): Promise<void> {
+  for (const sel of ['.group-line[aria-expanded="false"]', '.tool-line[aria-expanded="false"]']) {
+    for (let left = 100; left > 0; left--) {
+      const closed = h.page.locator(sel).first();
+      if ((await closed.count()) === 0) break;
+      await closed.click();
+      await h.frames(1);
+    }
+  }
+}

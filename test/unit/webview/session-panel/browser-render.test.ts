@@ -11,6 +11,7 @@ import {
   closeBrowser,
   openHarness,
   recordDialogs,
+  openToolCards,
   started,
   toolBlock,
   type Harness,
@@ -41,6 +42,15 @@ describe('webview in Chromium', function () {
     assert.equal(d.turns[0].files, 2);
     assert.ok(d.renderedBlocks > 0);
     const page = h.page;
+    // The two write_file calls are one group line; the run_command after a thought, one line.
+    assert.equal(await page.locator('.block[data-block-type="tool"]').count(), 1);
+    assert.equal(await page.locator('.tool-group .group-text').innerText(), '2 tool calls · under 1 s');
+    const run = page.locator('.block-tool .tool-summary');
+    assert.equal(await run.locator('.tool-name').innerText(), 'run_command');
+    assert.equal(await run.locator('.tool-subject').innerText(), 'npm test');
+    assert.deepEqual(await run.locator('.tool-outcome').allTextContents(), [' · exit 0', ' · 2 passing']);
+
+    await openToolCards(h);
     assert.equal(await page.locator('.block[data-block-type="tool"]').count(), 3);
     assert.match(await page.locator('.turn-status').innerText(), /Completed/);
     assert.equal(await page.locator('#session-title').innerText(), 'Whitespace normalizer');
@@ -329,6 +339,10 @@ describe('webview in Chromium', function () {
     for (let i = 0; i < 2000; i++)
       deltas.push({ type: 'block', turnId: AGENT, block: toolBlock(`tool:run:${i}`, `line ${i}\n`) });
     await h.send(next(deltas));
+    // 2000 consecutive calls are one group, one line: opened, each call is a row of its own.
+    assert.match(await h.page.locator('.group-line').innerText(), /2000 tool calls/);
+    await h.page.locator('.group-line').click();
+    await h.frames(2);
     let d = await h.probe();
     assert.equal(d.turns[0].blocks.length, 2000);
     assert.ok(d.renderedBlocks > 0 && d.renderedBlocks < 60, `${d.renderedBlocks} blocks in the DOM`);
@@ -405,6 +419,8 @@ describe('webview in Chromium', function () {
     for (let i = 0; i < 300; i++)
       blocks.push({ type: 'block', turnId: AGENT, block: toolBlock(`tool:run:${i}`, `line ${i}\n`) });
     await h.send(next(blocks));
+    await h.frames(2);
+    await h.page.locator('.group-line').click(); // the calls' rows, each its own
     await h.frames(2);
     // the person scrolled up to the middle and reads the block at the top of the view
     await h.page.locator('#transcript').hover();

@@ -27,6 +27,7 @@ export function header(t: Turn): TurnHeader {
   };
   if (t.phase !== undefined) h.phase = t.phase;
   if (t.etaSeconds !== undefined) h.etaSeconds = t.etaSeconds;
+  if (t.etaAt !== undefined) h.etaAt = t.etaAt;
   if (t.queuePosition !== undefined) h.queuePosition = t.queuePosition;
   if (t.error !== undefined) h.error = { ...t.error };
   if (t.abortReason !== undefined) h.abortReason = t.abortReason;

@@ -10,6 +10,8 @@ import {
 import { decodeEntities, safeHref } from '../../../../src/webview/shared/safe-url';
 import { SentenceChunker, speakable } from '../../../../src/webview/shared/sentences';
 
+const NOW = 1_800_000_000_000;
+
 function turn(patch: Partial<TurnHeader>): TurnHeader {
   return {
     id: 'a',
@@ -56,8 +58,13 @@ describe('webview formatting', () => {
     [{ status: 'queued' }, 'Queued'],
     [{ status: 'queued', queuePosition: 3 }, 'Queued (position 3)'],
     [{ status: 'running' }, 'Running'],
-    [{ status: 'running', phase: 'thinking', etaSeconds: 42 }, 'Running · thinking · about 42 s left'],
-    [{ status: 'running', phase: 'running', etaSeconds: 150 }, 'Running · about 3 min left'],
+    [
+      { status: 'running', phase: 'thinking', etaSeconds: 42, etaAt: NOW },
+      'Running · thinking · about 42 s left',
+    ],
+    // An estimate counts down from when it was said (`etaAt`; see eta.test.ts); without that, none.
+    [{ status: 'running', phase: 'running', etaSeconds: 150, etaAt: NOW }, 'Running · about 3 min left'],
+    [{ status: 'running', phase: 'running', etaSeconds: 150 }, 'Running'],
     [{ status: 'completed' }, 'Completed'],
     [{ status: 'aborted' }, 'Stopped'],
     // A stop the person made, however the service words it, is theirs.
@@ -73,13 +80,13 @@ describe('webview formatting', () => {
     [{ status: 'aborted', abortReason: '  ' }, 'Stopped'],
     [
       { status: 'error', error: { message: 'Sandbox died.', code: 'sandbox_failed' } },
-      'Failed: Sandbox died. (sandbox_failed)',
+      'Failed: Sandbox died.',
     ],
     [{ status: 'error' }, 'Failed: The turn failed.'],
   ];
   for (const [patch, text] of statuses) {
     const why = patch.abortReason !== undefined ? ` for the reason ${JSON.stringify(patch.abortReason)}` : '';
-    it(`writes the status line "${text}"${why}`, () => assert.equal(turnStatusText(turn(patch)), text));
+    it(`writes the status line "${text}"${why}`, () => assert.equal(turnStatusText(turn(patch), NOW), text));
   }
 
   it('formats sizes, durations, countdowns and values', () => {

@@ -5,7 +5,7 @@ import {
   sectionsOf,
   type SectionLimits,
 } from '../../../../src/webview/session-panel/markdown-sections';
-import { buildRows, estimateRowHeight } from '../../../../src/webview/session-panel/render/rows';
+import { buildRows, estimateRowHeight, type Row } from '../../../../src/webview/session-panel/render/rows';
 import { Store } from '../../../../src/webview/session-panel/state';
 import {
   anchoredScrollTop,
@@ -156,16 +156,23 @@ describe('webview transcript rows', () => {
     store.receive(s.init);
     for (const b of s.batches) store.receive(b);
     const rows = buildRows(store.turns, () => 2);
+    const names = (rs: Row[]): string[] =>
+      rs.map((r) =>
+        r.kind === 'block'
+          ? `block:${r.blockId}${r.inGroup ? ' (in group)' : ''}`
+          : r.kind === 'md'
+            ? `md:${r.blockId}:${r.part}`
+            : r.kind === 'group'
+              ? `group:${r.blockIds.join('+')}`
+              : r.kind,
+      );
     assert.deepEqual(
-      rows.map((r) =>
-        r.kind === 'block' ? `block:${r.blockId}` : r.kind === 'md' ? `md:${r.blockId}:${r.part}` : r.kind,
-      ),
+      names(rows),
       [
         'user',
         'block:thought:1',
         'block:focus#5',
-        'block:tool:write_file:1',
-        'block:tool:write_file:2',
+        'group:tool:write_file:1+tool:write_file:2',
         'block:thought:2',
         'block:tool:run_command:1',
         'md:answer:main:0',
@@ -176,8 +183,21 @@ describe('webview transcript rows', () => {
       'the message repeating the request is not shown, nor the context window use (the header shows it)',
     );
     assert.equal(new Set(rows.map((r) => r.key)).size, rows.length, 'keys are unique');
+    // Open, a group is followed by its calls' own rows, in reading order.
+    const group = rows.find((r) => r.kind === 'group')!;
+    const open = buildRows(
+      store.turns,
+      () => 2,
+      (key) => key === group.key,
+    );
+    assert.deepEqual(names(open).slice(3, 6), [
+      'group:tool:write_file:1+tool:write_file:2',
+      'block:tool:write_file:1 (in group)',
+      'block:tool:write_file:2 (in group)',
+    ]);
+    assert.equal(new Set(open.map((r) => r.key)).size, open.length, 'keys are unique');
     const metrics = { lineHeight: 20, charsPerLine: 80 };
-    for (const r of rows) {
+    for (const r of open) {
       const turn = store.turn(r.turnId);
       const block = r.kind === 'block' || r.kind === 'md' ? store.block(r.turnId, r.blockId) : undefined;
       const est = estimateRowHeight(r, turn, block, 400, metrics);
