@@ -343,8 +343,11 @@ export class OutlineView {
     return [...this.body.querySelectorAll<HTMLElement>('.outline-item')];
   }
 
-  /** The key of the row showing a target (the turn's request when that row is not shown). */
-  private rowKey(target: OutlineTarget): string {
+  /**
+   * The key of the row showing a target (the turn's request when that row is not shown); `open`: a
+   * call in a closed group opens it, else the group's row stands for it.
+   */
+  private rowKey(target: OutlineTarget, open: boolean): string {
     const turnId = this.turnId ?? '';
     const { store, transcript } = this.deps;
     let key: string;
@@ -366,6 +369,8 @@ export class OutlineView {
         } else key = `b\u0000${bkey}`;
       }
     }
+    // A call in a closed group: a run of calls shows as the group's line; a failure opens the group.
+    key = transcript.rowShowing(key, open);
     return transcript.hasRow(key) ? key : `u\u0000${turnId}`;
   }
 
@@ -378,7 +383,7 @@ export class OutlineView {
       if (on) i.setAttribute('aria-current', 'location');
       else i.removeAttribute('aria-current');
     }
-    const row = this.deps.transcript.revealRow(this.rowKey(x.target));
+    const row = this.deps.transcript.revealRow(this.rowKey(x.target, !x.cls.startsWith('outline-tools')));
     this.marked?.classList.remove('outline-target');
     this.marked = row;
     if (row) {

@@ -121,6 +121,20 @@ export class TranscriptView {
     this.layout(anchor);
   }
 
+  /**
+   * The row that shows a tool call's row (`b\0…`): itself, or while its group is closed the group's
+   * row, or with `open` the call's own row after opening its group. Other keys come back as given.
+   */
+  rowShowing(rowKey: string, open: boolean): string {
+    if (this.rowIndex.has(rowKey)) return rowKey;
+    const group = this.groupOfRow.get(rowKey);
+    if (group === undefined) return rowKey;
+    if (!open) return group;
+    this.ctx.expanded.add(groupOpenKey(group));
+    this.regroup();
+    return this.rowIndex.has(rowKey) ? rowKey : group;
+  }
+
   /** The row key of the group a tool call's row (`b\0…`) belongs to, open or closed. */
   groupOf(rowKey: string): string | undefined {
     return this.groupOfRow.get(rowKey);
@@ -340,8 +354,9 @@ export class TranscriptView {
       (key) => this.ctx.expanded.has(groupOpenKey(key)),
     );
     this.rowIndex = new Map(this.rows.map((r, i) => [r.key, i]));
+    // every block once, whether shown in its own row(s) or inside a closed group of tool calls
     this.blockCount = 0;
-    for (const r of this.rows) if (r.kind === 'block' || (r.kind === 'md' && r.part === 0)) this.blockCount++;
+    for (const t of store.turns) this.blockCount += t.blocks.length;
     this.groupOfRow.clear();
     for (const r of this.rows) {
       if (r.kind !== 'group') continue;

@@ -226,7 +226,7 @@ describe('webview: Find in a session (Chromium)', function () {
       h.page.evaluate(() => {
         const reg = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights;
         const r = [...(reg.get('den-find-current') ?? [])][0];
-        return r?.startContainer.parentElement?.closest('.file-path')?.textContent ?? '';
+        return r?.startContainer.parentElement?.closest('.file-change')?.getAttribute('data-path') ?? '';
       });
     await waitFor('the first path highlighted', async () => (await path()) === 'src/review.ts', {
       intervalMs: 30,
@@ -238,7 +238,9 @@ describe('webview: Find in a session (Chromium)', function () {
     });
     const highlighted = await h.page.evaluate(() => {
       const reg = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights;
-      return [...(reg.get('den-find') ?? [])].map((r) => r.startContainer.parentElement?.className ?? '');
+      return [...(reg.get('den-find') ?? [])].map(
+        (r) => r.startContainer.parentElement?.closest('.file-path')?.className ?? '',
+      );
     });
     assert.deepEqual(highlighted, ['file-path', 'file-path']);
   });

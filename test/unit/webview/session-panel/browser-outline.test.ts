@@ -29,6 +29,18 @@ function tools(from: number, to: number, failing: number[] = []): Delta[] {
   return deltas;
 }
 
+/** Tool calls each followed by a line of answer: one row each (consecutive calls share a group line). */
+function spacedTools(from: number, to: number): Delta[] {
+  return tools(from, to).flatMap((d, k) => [
+    d,
+    {
+      type: 'block',
+      turnId: AGENT,
+      block: { type: 'markdown', id: `note:${from + k}`, text: `note ${from + k}`, final: true },
+    } satisfies Delta,
+  ]);
+}
+
 const answer = (text: string): Delta => ({
   type: 'block',
   turnId: AGENT,
@@ -161,7 +173,7 @@ describe('webview: turn outline and Jump to latest (Chromium)', function () {
   it('never pulls the view down while scrolled up in a streaming turn; Jump to latest counts and resumes following', async () => {
     h = await openHarness({ height: 600 });
     const next = await started(h);
-    await h.send(next(tools(0, 200)));
+    await h.send(next(spacedTools(0, 200)));
     await h.probe();
     assert.ok((await distance(h)) <= 1, 'following the bottom');
     assert.equal(await h.page.locator('#jump-to-latest').isHidden(), true);
@@ -179,7 +191,7 @@ describe('webview: turn outline and Jump to latest (Chromium)', function () {
     }
     assert.ok((await distance(h)) >= 30, `pulled back down: ${await distance(h)} px from the bottom`);
     const top = await h.page.evaluate(() => document.getElementById('transcript')!.scrollTop);
-    await h.send(next(tools(200, 203)));
+    await h.send(next(spacedTools(200, 203)));
     await h.frames(3);
     assert.ok(
       Math.abs((await h.page.evaluate(() => document.getElementById('transcript')!.scrollTop)) - top) <= 1,
@@ -187,12 +199,12 @@ describe('webview: turn outline and Jump to latest (Chromium)', function () {
     );
     const jump = h.page.locator('#jump-to-latest');
     assert.equal(await jump.isVisible(), true);
-    assert.equal(await jump.innerText(), 'Jump to latest · 3 new ↓');
+    assert.equal(await jump.innerText(), 'Jump to latest · 6 new ↓');
     await jump.click();
     await h.frames(3);
     assert.ok((await distance(h)) <= 1, 'at the bottom');
     assert.equal(await jump.isHidden(), true);
-    await h.send(next(tools(203, 204)));
+    await h.send(next(spacedTools(203, 204)));
     await h.frames(3);
     assert.equal(await h.page.locator('[data-block-id="tool:run:203"]').count(), 1, 'following again');
     assert.ok((await distance(h)) <= 1);
