@@ -177,7 +177,13 @@ describe('the package (.vsix)', function () {
       'den.previousHunk',
       'den.rejectHunk',
       'den.sendFileToAgent',
+      'den.showTurnOutline',
     ]);
+    // the outline's chord (Go to Symbol's) only while a Session panel is the active editor
+    assert.deepEqual(
+      keys.filter((k) => k.command === 'den.showTurnOutline').map((k) => k.when),
+      ["activeWebviewPanelId == 'den.session'"],
+    );
     // the hunk keys only where an agent's file (the review diff's right side) has the focus, or a
     // file of Review Changes' multi-file diff (den.hunkReview: resourceScheme does not name it there)
     for (const k of keys.filter((k) => /Hunk$/.test(k.command))) {
