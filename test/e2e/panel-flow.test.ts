@@ -589,8 +589,10 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     const jump = frame.locator('#jump-to-latest');
     const fromBottom = (): Promise<number> =>
       transcript.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop);
+    // enough streamed to scroll up from (step 2's calls are one group line now: its heading stands for it)
     await frame
-      .locator('.rows > .block-tool[data-block-id="tool:write_file:2"]')
+      .locator('.rows > *', { hasText: 'Step 3: port module 3' })
+      .first()
       .waitFor({ timeout: TURN_TIMEOUT_MS });
     // scrolled up while it streams: the view stays put, the button counts what arrived below
     await transcript.hover();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { WALKTHROUGH_STEP_KEYS } from '../../src/editor/platform/walkthrough-steps';
 import { startEmulator } from '../emulator';
 import { waitFor } from '../support/wait';
 import { sessionsWelcomes, trackContext, whenHolds } from './context-helpers';
@@ -160,8 +161,14 @@ describe('Activation', () => {
       ['service', 'key', 'task', 'attach', 'apply'],
     );
     const registered = new Set(await vscode.commands.getCommands(true));
-    // the contexts Den sets (src/editor/platform/connection.ts; den.walkthroughOpen: Get Started)
-    const contexts = new Set(['den.configured', 'den.signedIn', 'den.walkthroughOpen']);
+    // the contexts Den sets (src/editor/platform/connection.ts; den.walkthroughOpen: Get Started;
+    // a step's work done anywhere: src/editor/platform/walkthrough-steps.ts)
+    const contexts = new Set<string>([
+      'den.configured',
+      'den.signedIn',
+      'den.walkthroughOpen',
+      ...Object.values(WALKTHROUGH_STEP_KEYS),
+    ]);
     for (const step of walkthrough.steps) {
       assert.ok(fs.existsSync(path.join(ext.extensionPath, step.media.markdown)), step.media.markdown);
       for (const link of step.description.matchAll(/\(command:([\w.]+)\)/g))

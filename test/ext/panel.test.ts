@@ -64,7 +64,8 @@ describe('Session panel', () => {
       async () => (await panel.probe(3_000).catch(() => undefined))?.find ?? null,
       { intervalMs: 60, until: (f) => f?.count === `1 of ${n}` },
     );
-    assert.deepEqual(find, { query: 'auth', count: `1 of ${n}` });
+    assert.deepEqual({ query: find?.query, count: find?.count }, { query: 'auth', count: `1 of ${n}` });
+    assert.ok(find?.current, 'the first match is current');
   });
 
   it('den.showTurnOutline opens the focused panel’s outline of the turn in view: its tool runs and files', async () => {

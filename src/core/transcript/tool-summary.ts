@@ -6,7 +6,7 @@
  * (`write_file`, `run_command`, `web_search`, …) and their usual aliases; any other tool falls back
  * to its first short string parameter.
  */
-import { l10n } from '../shared/l10n';
+import { formatCount, l10n } from '../shared/l10n';
 import type { ToolBlock } from './model';
 
 /** Where a run stands as its line says it: `cut-off` is a run its ended turn left without a result. */
@@ -75,6 +75,10 @@ function firstShortString(p: Record<string, unknown>): string | undefined {
     fallback ??= v;
   }
   return fallback;
+}
+
+function linesText(n: number): string {
+  return n === 1 ? l10n.t('1 line') : l10n.t('{0} lines', formatCount(n));
 }
 
 function lineCount(s: string): number {
@@ -189,7 +193,7 @@ export function toolSummary(b: ToolBlock, cutOff = false): ToolSummary {
     case 'list':
       subject = firstString(p, [...PATH_KEYS, ...QUERY_KEYS]);
       if (kind === 'read' && state === 'success' && typeof b.output === 'string' && b.output)
-        outcome.push(l10n.t('{0} lines', lineCount(b.output)));
+        outcome.push(linesText(lineCount(b.output)));
       break;
     case 'command':
       subject = firstString(p, COMMAND_KEYS);

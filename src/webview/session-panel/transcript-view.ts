@@ -39,6 +39,11 @@ export class TranscriptView {
   private sizes: Float64Array = new Float64Array(0);
   private offsets: Float64Array = new Float64Array(1);
   private mounted = new Map<string, { row: Row; view: RowView }>();
+  /**
+   * Mounted rows not measured since they were mounted or re-rendered: a layout measures only these
+   * (each measure forces the browser's layout); the ResizeObserver reports any later change.
+   */
+  private unmeasured = new Set<string>();
   private keyOf = new WeakMap<Element, string>();
   private sections = new Map<string, SectionState>();
   private userTexts = new Map<string, string>();
@@ -94,6 +99,8 @@ export class TranscriptView {
           const hgt = e.target.getBoundingClientRect().height;
           if (Math.abs((this.heights.get(key) ?? -1) - hgt) > 0.5) {
             this.heights.set(key, hgt);
+            const i = this.rowIndex.get(key);
+            if (i !== undefined && hgt > 0) this.sizes[i] = hgt;
             changed = true;
           }
         }
@@ -110,6 +117,7 @@ export class TranscriptView {
     this.estimates.delete(key);
     const anchor = this.anchor();
     row.view.update();
+    this.unmeasured.add(key);
     this.refreshSizes();
     this.layout(anchor);
   }
@@ -205,12 +213,18 @@ export class TranscriptView {
     }
     for (const key of dirty) {
       this.estimates.delete(key);
-      this.mounted.get(key)?.view.update();
+      const m = this.mounted.get(key);
+      if (!m) continue;
+      m.view.update();
+      this.unmeasured.add(key);
     }
     for (const a of c.logAppends) {
       const rowKey = `b\u0000${a.key}`;
       this.estimates.delete(rowKey);
-      if (!dirty.has(rowKey)) this.mounted.get(rowKey)?.view.appendLog?.(a.text, a.stream);
+      const m = this.mounted.get(rowKey);
+      if (!m || dirty.has(rowKey)) continue;
+      m.view.appendLog?.(a.text, a.stream);
+      this.unmeasured.add(rowKey);
     }
     if (!rebuild && dirty.size + c.logAppends.length > 0) this.refreshSizes();
     this.layout(anchor);
@@ -246,6 +260,7 @@ export class TranscriptView {
     if (refresh && m) {
       this.estimates.delete(key);
       m.view.update();
+      this.unmeasured.add(key);
     }
     this.follow = false;
     const viewport = this.el.clientHeight || 600;
@@ -294,6 +309,7 @@ export class TranscriptView {
     if (this.metrics.charsPerLine !== width) {
       this.heights.clear();
       this.estimates.clear();
+      for (const key of this.mounted.keys()) this.unmeasured.add(key);
       this.refreshSizes();
     }
     this.layout(anchor);
@@ -408,7 +424,7 @@ export class TranscriptView {
     let target = 0;
     for (let pass = 0; pass < 3; pass++) {
       this.measureMounted();
-      this.offsets = prefixSums(this.sizes);
+      this.offsets = prefixSums(this.sizes, this.offsets);
       const total = this.offsets[this.offsets.length - 1];
       const max = Math.max(0, total - viewport);
       if (this.follow) target = max;
@@ -458,6 +474,7 @@ export class TranscriptView {
         this.mounted.set(row.key, m);
         this.keyOf.set(m.view.el, row.key);
         this.ro?.observe(m.view.el);
+        this.unmeasured.add(row.key);
         added = true;
       }
       if (m.view.el === cursor) cursor = cursor.nextSibling;
@@ -472,12 +489,17 @@ export class TranscriptView {
     this.ro?.unobserve(m.view.el);
     m.view.el.remove();
     this.mounted.delete(key);
+    this.unmeasured.delete(key);
   }
 
+  /** Measures the rows not measured since mounted or re-rendered (all of them without a ResizeObserver). */
   private measureMounted(): void {
-    for (const [key] of this.mounted) {
+    const keys = this.ro ? [...this.unmeasured] : [...this.mounted.keys()];
+    this.unmeasured.clear();
+    for (const key of keys) {
+      const m = this.mounted.get(key);
+      if (!m) continue;
       const i = this.rowIndex.get(key);
-      const m = this.mounted.get(key)!;
       const hgt = m.view.el.getBoundingClientRect().height;
       if (hgt > 0) this.heights.set(key, hgt);
       if (i !== undefined && hgt > 0) this.sizes[i] = hgt;

@@ -14,9 +14,13 @@ export interface WindowRange {
   bottom: number;
 }
 
-/** Prefix sums: `offsets[i]` is the top of row i, `offsets[n]` the total height. */
-export function prefixSums(heights: ArrayLike<number>): Float64Array {
-  const out = new Float64Array(heights.length + 1);
+/**
+ * Prefix sums: `offsets[i]` is the top of row i, `offsets[n]` the total height. Written into `into`
+ * when it has the right length (a scroll recomputes them every frame: no garbage each time).
+ */
+export function prefixSums(heights: ArrayLike<number>, into?: Float64Array): Float64Array {
+  const out = into?.length === heights.length + 1 ? into : new Float64Array(heights.length + 1);
+  out[0] = 0;
   for (let i = 0; i < heights.length; i++) out[i + 1] = out[i] + heights[i];
   return out;
 }

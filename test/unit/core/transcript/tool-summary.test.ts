@@ -30,6 +30,13 @@ describe('a tool call in one line (toolSummary)', () => {
     assert.equal(line(b), 'write_file src/x.ts · +3');
   });
 
+  it('says a read file by its path and the lines it read (one line in the singular)', () => {
+    const one = tool('read_file', { parameters: { path: 'legacy/m.js' }, output: 'module 4' });
+    assert.equal(line(one), 'read_file legacy/m.js · 1 line');
+    const many = tool('read_file', { parameters: { path: 'legacy/m.js' }, output: 'a\nb\nc\n' });
+    assert.equal(line(many), 'read_file legacy/m.js · 3 lines');
+  });
+
   it('says an edit by the lines it adds and removes', () => {
     const b = tool('str_replace', { parameters: { file_path: 'a.ts', old_str: 'x', new_str: 'y\nz' } });
     assert.equal(line(b), 'str_replace a.ts · +2 −1');

@@ -23,6 +23,16 @@ describe('webview windowing math', () => {
     assert.deepEqual([...offsets], [0, 100, 150, 350, 360, 400, 700, 725]);
   });
 
+  it('writes the sums into the array given when it has the right length, else into a new one', () => {
+    const into = new Float64Array(8).fill(7);
+    assert.equal(prefixSums(heights, into), into);
+    assert.deepEqual([...into], [0, 100, 150, 350, 360, 400, 700, 725]);
+    const short = new Float64Array(3);
+    const out = prefixSums(heights, short);
+    assert.notEqual(out, short);
+    assert.deepEqual([...out], [0, 100, 150, 350, 360, 400, 700, 725]);
+  });
+
   const rowsAt: [number, number][] = [
     [-5, 0],
     [0, 0],
