@@ -334,13 +334,18 @@ async function scrollRun(
     const raf = (): Promise<number> => new Promise((r) => requestAnimationFrame(r));
     const frames: number[] = [];
     let last = await raf();
-    for (let i = 0; i < 100_000; i++) {
+    // bounded: 20,000 frames at most, and a scroll that gains nothing for 120 frames has stalled
+    let stalled = 0;
+    for (let i = 0; i < 20_000 && stalled < 120; i++) {
       if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) break;
+      const before = el.scrollTop;
       el.scrollTop += by.px ?? el.clientHeight * (by.viewport ?? 0.8);
       const now = await raf();
       frames.push(now - last);
       last = now;
+      stalled = el.scrollTop > before ? 0 : stalled + 1;
     }
+    if (stalled >= 120) console.warn(`the scroll stalled at ${el.scrollTop} of ${el.scrollHeight} px`);
     const px = el.scrollHeight;
     // the last frames settle
     for (let i = 0; i < 10; i++) await raf();
