@@ -44,7 +44,7 @@ async function enterOn(api: DenApi, item: Item): Promise<void> {
 async function streamedTurn(
   api: DenApi,
   title: string,
-): Promise<{ id: string; panel: SessionPanel; logWord: string; answerWord: string }> {
+): Promise<{ id: string; panel: SessionPanel; turnId: string; logWord: string; answerWord: string }> {
   const id = await seededSession(api, title);
   const panel = await openPanel(api, id);
   await waitFor('the history', () => panel.host.loaded);
@@ -63,6 +63,7 @@ async function streamedTurn(
   return {
     id,
     panel,
+    turnId: turn.agentMessageId,
     logWord: wordOf(tool.log.segments.map((s) => s.data).join('')),
     answerWord: wordOf(answer.text),
   };
@@ -130,23 +131,10 @@ describe('Search in Sessions', () => {
   });
 
   it('finds a turn streamed in this window by a word of its tool log and of its answer, grouped by session; Enter opens it', async () => {
-    const id = await seededSession(den.api, 'Set up CI dependency caching');
-    const panel = await openPanel(den.api, id);
-    await waitFor('the history', () => panel.host.loaded);
-    await panel.handleMessage({
-      type: 'send',
-      text: 'Add a cache key for the lockfile',
-      mode: 'code',
-      effort: 'fast',
-    });
-    const turn = lastTurn(panel);
-    await turnEnded(den.api, turn);
-    const tool = turn.blocks.find((b) => b.type === 'tool' && b.log.segments.length > 0);
-    assert.ok(tool?.type === 'tool', 'the emulator turn ran no tool with a log');
-    const logWord = wordOf(tool.log.segments.map((s) => s.data).join(''));
-    const answer = turn.blocks.find((b) => (b.type === 'markdown' || b.type === 'text') && b.text);
-    assert.ok(answer && (answer.type === 'markdown' || answer.type === 'text'));
-    const answerWord = wordOf(answer.text);
+    const { id, panel, turnId, logWord, answerWord } = await streamedTurn(
+      den.api,
+      'Set up CI dependency caching',
+    );
 
     for (const [word, where] of [
       [logWord, 'tool log'],
@@ -164,7 +152,7 @@ describe('Search in Sessions', () => {
         (i) =>
           i.row?.kind === 'hit' &&
           i.row.sessionId === id &&
-          i.row.turnId === turn.agentMessageId &&
+          i.row.turnId === turnId &&
           i.description === where,
       );
       assert.ok(hit, `no ${where} hit for ${word} in the streamed turn`);
