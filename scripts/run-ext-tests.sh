@@ -3,10 +3,11 @@
 # builds, then test/harness/ext-runner.ts starts code-server and Chromium and runs dist/test/ext.
 # Prints "N passed, N failed"; appends the totals to $DEN_RESULT_FILE when set; non-zero on any failure.
 # Needs scripts/setup-code-server.sh to have run (CS_HOME as there).
+#   DEN_EXT_BUILT=1  dist/ is built already (scripts/test-all.sh: other tiers read it meanwhile)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s%N)
-if ! node esbuild.js --tests; then
+if [ "${DEN_EXT_BUILT:-}" != 1 ] && ! node esbuild.js --tests; then
   echo "ext: build failed"
   [ -n "${DEN_RESULT_FILE:-}" ] && echo '{"suite":"ext","passed":0,"failed":1,"pending":0}' >> "$DEN_RESULT_FILE"
   echo "0 passed, 1 failed"

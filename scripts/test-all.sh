@@ -62,10 +62,13 @@ setup_code_server() {
 
 # On two cores most stages keep one core busy (npm's installs, compiling code-server's native
 # modules, tsc, eslint, mocha in plain Node), so stages that need nothing from each other run side by
-# side: the code-server setup beside `npm ci`, the build and the unit and build tiers, and the check
-# beside the unit tier. The tiers that run VS Code (ext, then e2e, whose runner splits its files into
-# two shares side by side) wait for all of it: they are the most sensitive to a busy machine. A side
-# job's output is printed whole when it ends.
+# side. The package and the build come first (nothing may rewrite dist/ once tests read it). Then:
+#   - the check, then the unit and build tiers, run side by side at a lower priority (nice): plain
+#     Node, they only soak up what the rest leaves;
+#   - once the code-server setup is done, two lanes of VS Code run side by side: the ext tier then
+#     an e2e runner, and a second e2e runner. The runners take the e2e files from one queue, longest
+#     first, so they end together although one starts after the ext tier.
+# A side job's output is printed whole when it ends.
 side_logs=()
 side_pids=()
 side() {
@@ -89,44 +92,80 @@ side_wait() {
 }
 wants() { case " $suites " in *" $1 "*) return 0 ;; esac; return 1; }
 
-# The code-server setup, when it runs beside the next stages, is their long pole: it compiles its
-# native modules one at a time, and the ext tier waits for it. The stages beside it run at a lower
-# priority (nice), so it keeps a core while they share the other.
-low=()
+# The code-server setup runs beside everything up to the VS Code tiers, as a job of its own (not a
+# side job: the VS Code tiers wait for it alone). It writes $setup_log; its status goes to $setup_rc.
+setup_log=$(mktemp)
+setup_rc=$(mktemp)
+setup_pid=""
+trap 'rm -f "$results" "$setup_log" "$setup_rc"' EXIT
+low=(nice -n 10)
 if [ "${DEN_SKIP_INSTALL:-}" != 1 ]; then
   step "install (npm ci; the code-server setup beside it and the next stages)"
   if wants ext || wants e2e; then
-    side setup_code_server
-    low=(nice -n 10)
+    ( setup_code_server > "$setup_log" 2>&1; echo $? > "$setup_rc" ) &
+    setup_pid=$!
   fi
-  npm ci --no-audit --no-fund || { side_wait; record install 0 1; finish; }
+  npm ci --no-audit --no-fund || { [ -n "$setup_pid" ] && wait "$setup_pid"; cat "$setup_log"; record install 0 1; finish; }
 fi
+# Waits for the code-server setup and prints what it said; fails when it failed (a first install
+# counted itself; any other failure counts here).
+setup_wait() {
+  [ -n "$setup_pid" ] || return 0
+  wait "$setup_pid"
+  setup_pid=""
+  step "the code-server setup ended"
+  cat "$setup_log"
+  [ "$(cat "$setup_rc")" = 0 ] && return 0
+  [ "${DEN_FIRST_INSTALL:-}" = 1 ] || record install 0 1
+  return 1
+}
 
+if wants e2e; then
+  step "package (npm run package: dist/den.vsix, for the e2e tier)"
+  npm run --silent package || { setup_wait; record package 0 1; finish; }
+fi
 step "build"
-node esbuild.js --tests || { side_wait; record build 0 1; finish; }
+node esbuild.js --tests || { setup_wait; record build 0 1; finish; }
 
 run_check() {
   step "check (typecheck, lint, format)"
   if "${low[@]}" npm run --silent check; then record check 1 0; else echo "check failed"; record check 0 1; fi
 }
+run_plain_tiers() {
+  local rc=0
+  if wants unit; then
+    step "unit tests (plain Node)"
+    DEN_SUITE=unit "${low[@]}" npx mocha --config .mocharc.json || rc=1
+  fi
+  if wants build; then
+    step "build checks (the bundles, the package, the layer rules: npm run check:build)"
+    DEN_SUITE=check:build "${low[@]}" npx mocha --config test/build/.mocharc.json || rc=1
+  fi
+  return $rc
+}
 side run_check
-if wants unit; then
-  step "unit tests (plain Node; the check beside them)"
-  DEN_SUITE=unit "${low[@]}" npx mocha --config .mocharc.json || status=1
+side run_plain_tiers
+e2e_queue=$(mktemp -d)
+e2e_runner() {
+  step "end-to-end tests, runner $1 (real VS Code in Chromium; files from a shared queue)"
+  DEN_E2E_QUEUE="$e2e_queue" DEN_E2E_NAME="e2e $1" node dist/test/harness/e2e-runner.js
+}
+if wants ext || wants e2e; then
+  if setup_wait; then
+    wants e2e && side e2e_runner 2/2
+    if wants ext; then
+      step "integration tests (real VS Code extension host)"
+      DEN_EXT_BUILT=1 bash scripts/run-ext-tests.sh || status=1
+    fi
+    if wants e2e; then
+      e2e_runner 1/2 || status=1
+    fi
+  else
+    status=1
+  fi
 fi
-if wants build; then
-  step "build checks (the bundles, the package, the layer rules: npm run check:build)"
-  DEN_SUITE=check:build "${low[@]}" npx mocha --config test/build/.mocharc.json || status=1
-fi
-step "the side jobs: the check, and the code-server setup when it ran"
-side_wait || finish
-if wants ext && [ -f scripts/run-ext-tests.sh ]; then
-  step "integration tests (real VS Code extension host)"
-  bash scripts/run-ext-tests.sh || status=1
-fi
-if wants e2e && [ -f scripts/run-e2e.sh ]; then
-  step "end-to-end tests (real VS Code in Chromium)"
-  bash scripts/run-e2e.sh || status=1
-fi
+step "the side jobs (the check, the unit and build tiers, the second e2e runner)"
+side_wait || status=1
+rm -rf "$e2e_queue"
 
 finish

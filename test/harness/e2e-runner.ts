@@ -3,8 +3,11 @@
  * packaged extension in code-server + Chromium (see workbench.ts). Prints `N passed, N failed`;
  * exit status 0 only when tests ran and all passed.
  *   DEN_E2E_GREP        only run tests whose title matches
- *   DEN_E2E_SHARD       `i/n`: only the i-th of n shares of the test files (scripts/run-e2e.sh runs the
- *                       shares side by side; `shardOf` balances them by each file's usual duration)
+ *   DEN_E2E_QUEUE       a folder shared by runners side by side (scripts/run-e2e.sh, scripts/test-all.sh):
+ *                       each runner takes the next file nobody took yet, longest first (`takeNext`),
+ *                       and runs it, until none is left; so runners that start at different times
+ *                       still end together. Without it, the runner runs every file.
+ *   DEN_E2E_NAME        the runner's name in its totals (e.g. `e2e 1/2`; default `e2e`)
  *   DEN_E2E_TIMEOUT_MS  overall timeout (default 1200000: a guard against a hung run, each test has its
  *                       own 60 s; 40 tests in 13 workbenches took 640 s to over 900 s on a 2-core machine)
  */
@@ -18,49 +21,53 @@ import { settleSuite } from './suite-result';
 
 /**
  * About how long each file takes (seconds, workbench start-ups included, measured on a 2-core
- * machine), to split the files into shares of about equal length; a file not listed counts 30.
+ * machine with two runners side by side), so that the long ones are taken first and the runners end
+ * close together; a file not listed counts 30.
  */
 const USUAL_SECONDS: Record<string, number> = {
-  'demo.test.js': 75,
-  'web-tasks.test.js': 75,
-  'panel-flow.test.js': 70,
-  'send-file-apply.test.js': 55,
-  'round-trip.test.js': 50,
-  'review-loop.test.js': 60,
-  'sessions-flow.test.js': 50,
-  'walkthrough.test.js': 50,
-  'two-windows.test.js': 45,
-  'files-that-run-code.test.js': 45,
+  'panel-flow.test.js': 155,
+  'web-tasks.test.js': 117,
+  'round-trip.test.js': 90,
+  'send-file-apply.test.js': 88,
+  'sessions-flow.test.js': 84,
+  'files-that-run-code.test.js': 64,
+  'two-windows.test.js': 57,
+  'walkthrough.test.js': 54,
+  'demo.test.js': 50,
+  'review-loop.test.js': 48,
+  'panel-narrow.test.js': 35,
   'panel-snapshot.test.js': 25,
+  'panel-find.test.js': 25,
+  'session-search.test.js': 25,
+  'attempts.test.js': 25,
   'chat.test.js': 20,
   'api-probe.test.js': 20,
-  'attempts.test.js': 30,
   'smoke.test.js': 15,
 };
 
-/** The files of share `index` (0-based) of `count`: longest first, each to the shortest share so far. */
-function shardOf(files: string[], index: number, count: number): string[] {
-  const shares = Array.from({ length: count }, () => ({ seconds: 0, files: [] as string[] }));
+/** The files, longest first (ties by name, so every runner sees the same order). */
+function longestFirst(files: string[]): string[] {
   const weight = (f: string): number => USUAL_SECONDS[path.basename(f)] ?? 30;
-  const order = [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
-  for (const f of order) {
-    const share = shares.reduce((min, s) => (s.seconds < min.seconds ? s : min));
-    share.seconds += weight(f);
-    share.files.push(f);
+  return [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
+}
+
+/**
+ * Takes the next file of `order` that no runner sharing `queue` took yet: a file is taken by creating
+ * its marker in the queue folder (exclusive create, so two runners never take the same one).
+ */
+function takeNext(queue: string, order: string[]): string | undefined {
+  for (const file of order) {
+    try {
+      fs.closeSync(fs.openSync(path.join(queue, path.basename(file)), 'wx'));
+      return file;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
   }
-  return shares[index].files.sort();
+  return undefined;
 }
 
-function shard(): { index: number; count: number } {
-  const m = /^(\d+)\/(\d+)$/.exec(process.env.DEN_E2E_SHARD ?? '');
-  const index = m ? Number(m[1]) - 1 : 0;
-  const count = m ? Number(m[2]) : 1;
-  if (count < 1 || index < 0 || index >= count) throw new Error(`DEN_E2E_SHARD=${process.env.DEN_E2E_SHARD}`);
-  return { index, count };
-}
-
-const { index: SHARD, count: SHARDS } = shard();
-const SUITE = SHARDS > 1 ? `e2e ${SHARD + 1}/${SHARDS}` : 'e2e';
+const SUITE = process.env.DEN_E2E_NAME || 'e2e';
 
 function testFiles(dir: string, depth = 0): string[] {
   if (depth > 8 || !fs.existsSync(dir)) return [];
@@ -76,6 +83,33 @@ function testFiles(dir: string, depth = 0): string[] {
     .sort();
 }
 
+/**
+ * Runs `files` in one mocha run (its reporter appends its totals to DEN_RESULT_FILE); resolves with a
+ * harness error, if any: the run did not end by `deadline`.
+ */
+async function runFiles(root: string, files: string[], deadline: number): Promise<string | undefined> {
+  const mocha = new Mocha({
+    ui: 'bdd',
+    timeout: 60_000,
+    reporter: path.join(root, 'test', 'count-reporter.js'),
+    forbidOnly: true,
+    forbidPending: true,
+    ...(process.env.DEN_E2E_GREP ? { grep: process.env.DEN_E2E_GREP } : {}),
+  });
+  for (const f of files) mocha.addFile(f);
+  let timer: NodeJS.Timeout | undefined;
+  const done = await Promise.race([
+    new Promise<'done'>((resolve) => mocha.run(() => resolve('done'))),
+    new Promise<'timeout'>(
+      (resolve) => (timer = setTimeout(() => resolve('timeout'), deadline - Date.now())),
+    ),
+  ]);
+  clearTimeout(timer);
+  if (done === 'timeout') return `the run did not finish by its deadline (in ${files.join(', ')})`;
+  mocha.dispose();
+  return undefined;
+}
+
 async function main(): Promise<number> {
   const started = Date.now();
   const root = repoRoot();
@@ -87,26 +121,15 @@ async function main(): Promise<number> {
   process.env.DEN_RESULT_FILE = reporterFile;
   process.env.DEN_SUITE = SUITE;
   let harnessError: string | undefined;
+  const timeoutMs = Number(process.env.DEN_E2E_TIMEOUT_MS) || 1_200_000;
+  const deadline = Date.now() + timeoutMs;
+  const files = longestFirst(testFiles(path.join(root, 'dist', 'test', 'e2e')));
+  const queue = process.env.DEN_E2E_QUEUE;
   try {
-    const mocha = new Mocha({
-      ui: 'bdd',
-      timeout: 60_000,
-      reporter: path.join(root, 'test', 'count-reporter.js'),
-      forbidOnly: true,
-      forbidPending: true,
-      failZero: true,
-      ...(process.env.DEN_E2E_GREP ? { grep: process.env.DEN_E2E_GREP } : {}),
-    });
-    for (const f of shardOf(testFiles(path.join(root, 'dist', 'test', 'e2e')), SHARD, SHARDS))
-      mocha.addFile(f);
-    const timeoutMs = Number(process.env.DEN_E2E_TIMEOUT_MS) || 1_200_000;
-    let timer: NodeJS.Timeout | undefined;
-    const done = await Promise.race([
-      new Promise<'done'>((resolve) => mocha.run(() => resolve('done'))),
-      new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs))),
-    ]);
-    clearTimeout(timer);
-    if (done === 'timeout') harnessError = `the run did not finish within ${timeoutMs} ms`;
+    if (!queue) harnessError = await runFiles(root, files, deadline);
+    else
+      for (let file = takeNext(queue, files); file && !harnessError; file = takeNext(queue, files))
+        harnessError = await runFiles(root, [file], deadline);
   } catch (err) {
     harnessError = err instanceof Error ? (err.stack ?? err.message) : String(err);
   }

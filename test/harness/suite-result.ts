@@ -9,15 +9,24 @@ export interface SuiteCounts {
 }
 
 /**
- * Turns what a suite's reporter wrote into the final verdict: prints `N passed, N failed`, appends the
+ * Turns what a suite's reporter wrote (one line per mocha run, summed) into the final verdict: prints `N passed, N failed`, appends the
  * line to `$DEN_RESULT_FILE` and returns the exit code. A broken harness (`harnessError`, or no totals
  * at all) counts as one failed test, so it can never read as green.
  */
 export function settleSuite(suite: string, reporterFile: string, harnessError?: string): number {
   let counts: SuiteCounts | undefined;
   try {
+    // One line per mocha run (a runner that takes files from a queue runs mocha once per file).
     const lines = fs.readFileSync(reporterFile, 'utf8').trim().split('\n').filter(Boolean);
-    if (lines.length) counts = JSON.parse(lines[lines.length - 1]) as SuiteCounts;
+    for (const line of lines) {
+      const c = JSON.parse(line) as SuiteCounts;
+      counts = {
+        suite,
+        passed: (counts?.passed ?? 0) + c.passed,
+        failed: (counts?.failed ?? 0) + c.failed,
+        pending: (counts?.pending ?? 0) + c.pending,
+      };
+    }
   } catch {
     // no totals: handled below
   }

@@ -67,17 +67,21 @@ export async function openWorkbench(options: WorkbenchOptions = {}): Promise<Wor
       removeWorkspace();
     })());
   try {
-    codeServer = await startCodeServer({
+    // Chromium starts while code-server does (each takes a moment); both settle before either's
+    // failure is thrown, so that `close` stops whichever started.
+    const starting = launchChromium().then((b) => (browser = b));
+    const serving = startCodeServer({
       workspaceDir,
       installVsix: vsix,
       ...(options.extraExtensions ? { extraExtensions: options.extraExtensions } : {}),
       settings: { ...STILL_SETTINGS, ...options.settings },
       ...(options.env ? { env: options.env } : {}),
-    });
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 } });
+    }).then((c) => (codeServer = c));
+    await Promise.allSettled([starting, serving]);
+    const [server, started] = await Promise.all([serving, starting]);
+    const context = await started.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 } });
     const page = await context.newPage();
-    await page.goto(`${codeServer.url}/?folder=${encodeURIComponent(workspaceDir)}`);
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspaceDir)}`);
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: READY_TIMEOUT_MS });
     await activityBarItem(page, 'Den').waitFor({ state: 'visible', timeout: READY_TIMEOUT_MS });
     const screenshot = async (name: string): Promise<string> => {
@@ -86,7 +90,7 @@ export async function openWorkbench(options: WorkbenchOptions = {}): Promise<Wor
       await page.screenshot({ path: file });
       return file;
     };
-    return { page, context, browser, codeServer, workspaceDir, close, screenshot };
+    return { page, context, browser: started, codeServer: server, workspaceDir, close, screenshot };
   } catch (err) {
     await close();
     throw err;
@@ -314,15 +318,22 @@ export async function contextMenuAction(page: Page, item: string | Locator, acti
 /**
  * Right-clicks the tree row labelled `label` and checks the menu opened for that row: a tree's rows are
  * reused as it re-renders (a refresh, a group loading), so the element found may show another item by
- * the time the click lands (seen: the menu opened on a "Today" group row). The row a right-click
- * focuses is the one the menu acts on; on any other, the menu is closed and the click tried again.
+ * the time the click lands (seen: the menu opened on a "Today" group row), or be replaced under it so
+ * that no menu opens at all (seen once in CI: 30 s without a menu). The row a right-click focuses is
+ * the one the menu acts on; on any other, the menu is closed and the click tried again; a click that
+ * opened no menu within a few seconds is tried again too.
  */
 async function rightClickTreeItem(page: Page, label: string, menu: Locator): Promise<void> {
   const focused = page.locator('.part.sidebar [role="treeitem"].focused');
   let got = '';
   for (let attempt = 0; attempt < 5; attempt++) {
     await treeItem(page, label).click({ button: 'right' });
-    await menu.waitFor({ state: 'visible' });
+    try {
+      await menu.waitFor({ state: 'visible', timeout: 5_000 });
+    } catch {
+      got = '(no menu opened)';
+      continue;
+    }
     got = (await focused.first().getAttribute('aria-label')) ?? '';
     if (got.startsWith(label)) return;
     await retryUntilHidden(menu, () => page.keyboard.press('Escape'));

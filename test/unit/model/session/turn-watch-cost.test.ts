@@ -53,6 +53,19 @@ describe('TurnWatch: cheap looks for turns started elsewhere', function () {
     return { one, two, clock, id: one.host.sessionId };
   }
 
+  /**
+   * The turn window 1 starts for window 2 to find: it asks a question and waits, so it is still running
+   * whenever window 2 looks, however slow the machine (a paced turn could end first); it ends when
+   * window 1 answers (`answerInWindowOne`).
+   */
+  const SECOND_TURN = 'Second: ask me a name, from window 1';
+
+  async function answerInWindowOne(one: HostRig): Promise<void> {
+    await waitFor('window 1 to see the question', () => one.host.waitingTurn() !== undefined, 5_000);
+    const turnId = lastTurn(one).agentMessageId;
+    await one.host.handle({ type: 'answer', turnId, kind: 'reply', text: 'parser-v2' });
+  }
+
   /** Runs window 2's next look: not a moment before it is due, then until it is done. */
   async function nextLook(two: HostRig, clock: FakeClock): Promise<number> {
     const before = two.host.watchStats;
@@ -109,7 +122,7 @@ describe('TurnWatch: cheap looks for turns started elsewhere', function () {
     const { one, two, clock } = await twoWindows();
     for (let i = 0; i < 4; i++) await nextLook(two, clock);
     assert.equal(two.host.watchStats.nextInMs, 30_000);
-    assert.ok(await one.host.send('Second: a slow turn from window 1', 'code', 'fast'));
+    assert.ok(await one.host.send(SECOND_TURN, 'code', 'fast'));
     const turnId = lastTurn(one).agentMessageId;
     const from = emu.requests().length;
     clock.advance(30_000);
@@ -120,6 +133,7 @@ describe('TurnWatch: cheap looks for turns started elsewhere', function () {
     assert.equal(emu.requests().slice(from).filter(isList).length, 1);
     await waitFor('a look armed', () => two.host.watchStats.nextInMs !== undefined, 5_000);
     assert.equal(two.host.watchStats.nextInMs, 5_000, 'the looks did not start again at 5 s');
+    await answerInWindowOne(one);
     await waitFor('window 2 to see the end', () => isTerminalStatus(lastTurn(two).status), 20_000);
     // Its end moved the session: the next look after the turn reads once more, then only asks.
     await waitFor('a look armed again', () => {
@@ -168,13 +182,14 @@ describe('TurnWatch: cheap looks for turns started elsewhere', function () {
       assert.equal(sent.filter((r) => isRead(r, id)).length, 6, JSON.stringify(sent));
       assert.deepEqual(two.host.watchStats, { looks: 1, reads: 6, nextInMs: 60_000 });
 
-      assert.ok(await one.host.send('Second: a slow turn from window 1', 'code', 'fast'));
+      assert.ok(await one.host.send(SECOND_TURN, 'code', 'fast'));
       clock.advance(60_000);
       await waitFor('window 2 to follow the new turn', () => two.host.runningTurns().length === 1, 5_000);
       assert.equal(lastTurn(two).agentMessageId, lastTurn(one).agentMessageId);
       assert.equal(isTerminalStatus(lastTurn(two).status), false, 'found only after it ended');
       await waitFor('a look armed', () => two.host.watchStats.nextInMs !== undefined, 5_000);
       assert.equal(two.host.watchStats.nextInMs, 5_000, 'the looks did not start again at 5 s');
+      await answerInWindowOne(one);
       await waitFor('window 2 to see the end', () => isTerminalStatus(lastTurn(two).status), 20_000);
     });
   });
