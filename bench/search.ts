@@ -279,8 +279,12 @@ export async function benchIndex(count = 1_000): Promise<IndexBench> {
       ['ticket-9\\d\\d failed', { regex: true }, 'ticket-9'],
       // No literal of 3 characters, but its class spelled out gives trigram sets (`0zz` … `9zz`).
       ['[0-9]{3}zz', { regex: true }, 'zz'],
-      // Nothing of 3 characters known even then (`\d{4}` is 10,000 trigrams): every session is read.
+      // `\d{4}` alone is 10,000 trigrams; the run goes on after it (`0zz` … `9zz`) and folds (`##z`).
       ['\\d{4}zz', { regex: true }, 'zz'],
+      // Only digits: the folded trigram `###` (any three digits in a row).
+      ['\\d{6}', { regex: true }, '0'],
+      // Nothing of 3 characters known at all: every session is read (the floor of a search).
+      ['z.{2}q\\d', { regex: true }, 'q'],
     ];
     const rows: QueryRow[] = [];
     for (const [query, options, needle] of queries) {

@@ -6,6 +6,10 @@
  * of them instead of reading every one. Sound or silent: anything it does not understand (an
  * alternation outside a group, a negated or large class, `\w`, a group) breaks the run, never adds a
  * set that a match could lack. Browser-safe.
+ *
+ * Digits also come folded: the index adds, for each trigram of a text that holds a digit, the same
+ * trigram with every digit as `DIGIT_MARK` (`foldDigits`). So `\d{4}zz`, whose plain sets would be a
+ * thousand trigrams, needs `##z` and `#zz` (`#` the mark): a set of one.
  */
 
 /** Largest character class spelled out. */
@@ -16,6 +20,22 @@ export const MAX_SET = 100;
 const MAX_SETS = 8;
 
 const DIGITS = [...'0123456789'];
+
+/** Stands for any digit in a folded trigram (a character no text holds: the index's texts are fields). */
+export const DIGIT_MARK = '\u0001';
+
+const isDigit = (c: string): boolean => c >= '0' && c <= '9';
+
+/** `text` with every ASCII digit as `DIGIT_MARK`. */
+export function foldDigits(text: string): string {
+  return text.replace(/[0-9]/g, DIGIT_MARK);
+}
+
+/** A set of characters as folded trigrams see it: its digits, if any, as the one mark. */
+function foldSet(atom: string[]): string[] {
+  const rest = atom.filter((c) => !isDigit(c));
+  return rest.length === atom.length ? atom : [...rest, DIGIT_MARK];
+}
 
 /** One character as the filter sees it (lower case, one UTF-16 unit), or undefined. */
 function unit(c: string): string | undefined {
@@ -142,7 +162,12 @@ export function requiredRuns(source: string): string[][][] {
       continue;
     }
     for (let k = 0; k < Math.min(min, 3); k++) run.push(atom);
-    if (min > 3 || !fixed) end();
+    // More repeats than kept, or a number not known: the run ends; what follows still comes right
+    // after the last (up to two) repeats, so a new run starts with them.
+    if (min > 3 || !fixed) {
+      end();
+      for (let k = 0; k < Math.min(min, 2); k++) run.push(atom);
+    }
   }
   end();
   return runs;
@@ -150,18 +175,27 @@ export function requiredRuns(source: string): string[][][] {
 
 /**
  * Sets of lower-cased trigrams a match of the regex `source` must hold one of each (none: nothing is
- * known). At most `MAX_SETS` sets, the smallest first, each at most `MAX_SET` trigrams.
+ * known): at most `MAX_SETS` plain sets and `MAX_SETS / 2` folded ones (digits as `DIGIT_MARK`, which
+ * the index holds beside the plain trigrams), the smallest first, each at most `MAX_SET` trigrams.
  */
 export function requiredTrigramSets(source: string): string[][] {
-  const sets: string[][] = [];
+  const plain = new Map<string, string[]>();
+  const folded = new Map<string, string[]>();
+  const add = (to: Map<string, string[]>, [a, b, c]: string[][]): void => {
+    if (a.length * b.length * c.length > MAX_SET) return;
+    const set: string[] = [];
+    for (const x of a) for (const y of b) for (const z of c) set.push(x + y + z);
+    to.set(set.join('\n'), set);
+  };
   for (const run of requiredRuns(source)) {
     for (let i = 0; i + 3 <= run.length; i++) {
-      const [a, b, c] = run.slice(i, i + 3);
-      if (a.length * b.length * c.length > MAX_SET) continue;
-      const set: string[] = [];
-      for (const x of a) for (const y of b) for (const z of c) set.push(x + y + z);
-      sets.push(set);
+      const window = run.slice(i, i + 3);
+      add(plain, window);
+      const fold = window.map(foldSet);
+      if (fold.some((atom, k) => atom !== window[k])) add(folded, fold);
     }
   }
-  return sets.sort((x, y) => x.length - y.length).slice(0, MAX_SETS);
+  const smallest = (m: Map<string, string[]>, n: number): string[][] =>
+    [...m.values()].sort((x, y) => x.length - y.length).slice(0, n);
+  return [...smallest(plain, MAX_SETS), ...smallest(folded, MAX_SETS / 2)];
 }

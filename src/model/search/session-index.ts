@@ -3,7 +3,7 @@
  * cached, on this machine only (nothing is sent anywhere). Per session, two blobs in a
  * `SearchStore`: `<name>.txt`, a JSON line (the version, the session, a table of where each field
  * starts) then the session's fields (`core/search/fields.ts`) joined into one plain text, and `<name>.tri`, a small header and a Bloom filter of
- * the text's lower-cased trigrams (`BLOOM_BYTES`). Only the filters stay in memory (8 KB a
+ * the text's lower-cased trigrams, those with digits also folded (`trigramFilter`; `BLOOM_BYTES`). Only the filters stay in memory (8 KB a
  * session): a query checks each session's filter and reads and scans only the texts that may hold
  * it, newest use first, until its match budget is spent. The store's total is capped in bytes,
  * least recently used sessions evicted first. Every blob is checked on read; a bad one is dropped.
@@ -18,6 +18,7 @@ import {
 } from '../../core/search/fields';
 import { contextLine, type ContextLine } from '../../core/search/find';
 import { compileQuery, MatchBudget, type MatchOptions, type QueryError } from '../../core/search/matcher';
+import { DIGIT_MARK } from '../../core/search/trigram-sets';
 import {
   arrayOf,
   isFiniteNumber,
@@ -30,7 +31,8 @@ import {
 import type { SearchStore } from './search-store';
 import { FIELD_KINDS } from '../../protocol/shared/search';
 
-export const SEARCH_INDEX_VERSION = 1;
+/** 2: the filters also hold digit-folded trigrams (`DIGIT_MARK`); a version 1 index is rebuilt. */
+export const SEARCH_INDEX_VERSION = 2;
 /** Size of a session's trigram filter: 65,536 bits. */
 export const BLOOM_BYTES = 8_192;
 const BLOOM_MASK = BLOOM_BYTES * 8 - 1;
@@ -38,6 +40,8 @@ const BLOOM_MASK = BLOOM_BYTES * 8 - 1;
 export const DEFAULT_SEARCH_INDEX_BYTES = 256 * 1024 * 1024;
 const MAGIC = [0x44, 0x54, 0x52, 0x49]; // "DTRI"
 const TEXT_SUFFIX = '.txt';
+/** Texts a search reads ahead of the one it scans. */
+const READ_AHEAD = 4;
 /** Filters read at once when the index opens. */
 const OPEN_BATCH = 32;
 const FILTER_SUFFIX = '.tri';
@@ -182,6 +186,11 @@ export interface SearchProgress {
   total: number;
 }
 
+/** A trigram's bit in the filter, from its three (lower-cased) UTF-16 codes. */
+function trigramBit(a: number, b: number, c: number): number {
+  return (Math.imul(a * 65_599 + b * 257 + c, 0x9e3779b1) >>> 15) & BLOOM_MASK;
+}
+
 function lowerTrigramHashes(text: string, each: (h: number) => void): void {
   const s = text.toLowerCase();
   if (s.length < 3) return;
@@ -189,18 +198,38 @@ function lowerTrigramHashes(text: string, each: (h: number) => void): void {
   let b = s.charCodeAt(1);
   for (let i = 2; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    each((Math.imul(a * 65_599 + b * 257 + c, 0x9e3779b1) >>> 15) & BLOOM_MASK);
+    each(trigramBit(a, b, c));
     a = b;
     b = c;
   }
 }
 
-/** The trigram filter of a text. */
+const MARK = DIGIT_MARK.charCodeAt(0);
+const folds = (code: number): number => (code >= 48 && code <= 57 ? MARK : code);
+
+/**
+ * The trigram filter of a text: its lower-cased trigrams, and each one that holds a digit once more
+ * with every digit as `DIGIT_MARK` (`core/search/trigram-sets.ts`), in one pass.
+ */
 export function trigramFilter(text: string): Uint8Array {
   const bloom = new Uint8Array(BLOOM_BYTES);
-  lowerTrigramHashes(text, (h) => {
+  const set = (h: number): void => {
     bloom[h >>> 3] |= 1 << (h & 7);
-  });
+  };
+  const s = text.toLowerCase();
+  if (s.length < 3) return bloom;
+  let a = s.charCodeAt(0);
+  let b = s.charCodeAt(1);
+  for (let i = 2; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    set(trigramBit(a, b, c));
+    const fa = folds(a);
+    const fb = folds(b);
+    const fc = folds(c);
+    if (fa !== a || fb !== b || fc !== c) set(trigramBit(fa, fb, fc));
+    a = b;
+    b = c;
+  }
   return bloom;
 }
 
@@ -471,6 +500,14 @@ export class SessionSearchIndex {
     const clock = limits.clock ?? (() => performance.now());
     const every = limits.partialEveryMs ?? 150;
     let lastPartial = clock();
+    // The filters (in memory) pick the sessions to read; their texts are read a few ahead, so the
+    // reading overlaps the scanning of the one before.
+    const candidates = order.filter(
+      (e) => (!q.literal || mayHold(e.bloom, q.literal)) && mayHoldSets(e.bloom, sets),
+    );
+    const toRead = new Set(candidates);
+    const reading = new Map<Entry, Promise<SessionText | undefined>>();
+    let next = 0;
     for (let i = 0; i < order.length; i++) {
       const e = order[i];
       if (budget.left <= 0) {
@@ -485,9 +522,15 @@ export class SessionSearchIndex {
           { done: i, total: order.length },
         );
       }
-      if (q.literal && !mayHold(e.bloom, q.literal)) continue;
-      if (!mayHoldSets(e.bloom, sets)) continue;
-      const text = await this.#readText(e);
+      if (!toRead.has(e)) continue;
+      while (next < candidates.length && reading.size < READ_AHEAD) {
+        const c = candidates[next++];
+        const read = this.#readText(c);
+        read.catch(() => undefined); // one read ahead and never awaited (the search stopped) must not go unhandled
+        reading.set(c, read);
+      }
+      const text = await (reading.get(e) ?? this.#readText(e));
+      reading.delete(e);
       if (!text) continue;
       const ranges = budget.take(q, text.text);
       if (ranges.length === 0) continue;

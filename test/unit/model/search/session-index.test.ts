@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SearchField } from '../../../../src/core/search/fields';
+import { foldDigits } from '../../../../src/core/search/trigram-sets';
 import { applyEvent, beginTurn, createTranscript } from '../../../../src/core/transcript/reducer';
 import { folderStore, memoryStore } from '../../../../src/model/search/search-store';
 import {
@@ -60,21 +61,42 @@ describe('model/search/session-index', () => {
     assert.equal(r.sessions[0].turns[1].hits[0].start, 'the '.length);
   });
 
-  it('skips the sessions whose filter holds none of a regex class trigrams, and still finds the rest', async () => {
+  /** Indexes one answer per session, then runs the regex: the sessions found, and the texts read. */
+  async function regexOver(texts: Record<string, string>, regex: string) {
     const store = memoryStore();
     const index = new SessionSearchIndex({ store });
-    await index.put('yes', [answer('t', 'code 123zz here')]);
-    await index.put('no', [answer('t', 'nothing of the kind, only zz and 123')]);
+    for (const [id, text] of Object.entries(texts)) await index.put(id, [answer('t', text)]);
     const reads: string[] = [];
     const read = store.read.bind(store);
     store.read = (name) => {
       reads.push(name);
       return read(name);
     };
-    const r = await index.search('[0-9]{3}zz', { regex: true });
+    const r = await index.search(regex, { regex: true });
     assert.ok(r.ok);
-    assert.deepEqual(sessionsOf(r), ['yes']);
+    return { found: sessionsOf(r), reads };
+  }
+
+  it('skips the sessions whose filter holds none of a regex class trigrams, and still finds the rest', async () => {
+    const { found, reads } = await regexOver(
+      { yes: 'code 123zz here', no: 'nothing of the kind, only zz and 123' },
+      '[0-9]{3}zz',
+    );
+    assert.deepEqual(found, ['yes']);
     assert.deepEqual(reads, ['yes.txt'], 'the other session is ruled out by its filter');
+  });
+
+  it('rules out by digits folded: a run of digits no plain set can spell out (\\d{3} is 1,000 trigrams)', async () => {
+    const { found, reads } = await regexOver(
+      {
+        yes: 'exit 127: 4096 bytes',
+        letters: 'exit code one twenty seven, no number here',
+        short: 'exit 12 and 7',
+      },
+      '\\d{3}',
+    );
+    assert.deepEqual(found, ['yes']);
+    assert.deepEqual(reads, ['yes.txt'], 'the sessions without three digits in a row are ruled out');
   });
 
   it('answers what it found so far while it reads, and stops when a newer search cancels it', async () => {
@@ -288,5 +310,9 @@ describe('model/search/session-index', () => {
     assert.ok(mayHold(bloom, 'QUICK BROWN'));
     assert.ok(mayHold(bloom, 'ab'), 'too short to rule out');
     assert.equal(mayHold(trigramFilter(''), 'xyz'), false);
+    // Digits also as the mark: any digit where the text has one.
+    const digits = trigramFilter('ticket-937 failed');
+    assert.ok(mayHold(digits, foldDigits('et-000 fa')));
+    assert.ok(mayHold(digits, 'et-937 fa'));
   });
 });
