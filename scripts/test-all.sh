@@ -62,13 +62,13 @@ setup_code_server() {
 
 # On two cores most stages keep one core busy (npm's installs, compiling code-server's native
 # modules, tsc, eslint, mocha in plain Node), so stages that need nothing from each other run side by
-# side. The package and the build come first (nothing may rewrite dist/ once tests read it). Then:
-#   - the check, then the unit and build tiers, run side by side at a lower priority (nice): plain
-#     Node, they only soak up what the rest leaves;
-#   - once the code-server setup is done, two lanes of VS Code run side by side: the ext tier then
-#     an e2e runner, and a second e2e runner. The runners take the e2e files from one queue, longest
-#     first, so they end together although one starts after the ext tier.
-# A side job's output is printed whole when it ends.
+# side. The package and the build come first (nothing may rewrite dist/ once tests read it). Then the
+# check, the unit and the build tiers run side by side at a lower priority (nice): plain Node, they
+# take what the rest leaves; beside the code-server setup, then beside the ext tier, which starts as
+# soon as code-server is set up. The e2e tier waits for all of it and has the machine to itself: two
+# runners side by side that take the e2e files from one queue (scripts/run-e2e.sh); a third lane of
+# VS Code beside them was tried and overloaded two cores (docs/testing.md). A side job's output is
+# printed whole when it ends.
 side_logs=()
 side_pids=()
 side() {
@@ -145,27 +145,17 @@ run_plain_tiers() {
 }
 side run_check
 side run_plain_tiers
-e2e_queue=$(mktemp -d)
-e2e_runner() {
-  step "end-to-end tests, runner $1 (real VS Code in Chromium; files from a shared queue)"
-  DEN_E2E_QUEUE="$e2e_queue" DEN_E2E_NAME="e2e $1" node dist/test/harness/e2e-runner.js
-}
-if wants ext || wants e2e; then
-  if setup_wait; then
-    wants e2e && side e2e_runner 2/2
-    if wants ext; then
-      step "integration tests (real VS Code extension host)"
-      DEN_EXT_BUILT=1 bash scripts/run-ext-tests.sh || status=1
-    fi
-    if wants e2e; then
-      e2e_runner 1/2 || status=1
-    fi
-  else
-    status=1
-  fi
+vscode_ready=1
+setup_wait || { status=1; vscode_ready=0; }
+if [ "$vscode_ready" = 1 ] && wants ext; then
+  step "integration tests (real VS Code extension host; the plain tiers beside it, niced)"
+  DEN_EXT_BUILT=1 bash scripts/run-ext-tests.sh || status=1
 fi
-step "the side jobs (the check, the unit and build tiers, the second e2e runner)"
+step "the side jobs: the check, the unit and build tiers"
 side_wait || status=1
-rm -rf "$e2e_queue"
+if [ "$vscode_ready" = 1 ] && wants e2e; then
+  step "end-to-end tests (real VS Code in Chromium: two runners side by side, files from one queue)"
+  DEN_E2E_PACKAGED=1 bash scripts/run-e2e.sh || status=1
+fi
 
 finish

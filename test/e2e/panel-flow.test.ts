@@ -493,15 +493,17 @@ describe('A person works in the Session panel (emulator, packaged .vsix)', funct
     noDialogs();
   });
 
-  it('restores the panel with its transcript after the window reloads', async () => {
+  it('restores the panel with its transcript after the window reloads', async function () {
+    // a whole workbench start again, which a busy machine slows down
+    this.timeout(150_000);
     await openSession();
     assert.match(await stopSlowTurn('A slow refactor of the parser'), /^Stopped/);
     const before = await frame.locator('.rows > .turn-header .turn-title').allTextContents();
     // reload once the workbench has saved the panel's state (it does so on a timer)
     await panelStateSaved(page, await sessionId(emu, SESSION));
     await page.reload();
-    await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 30_000 });
-    await frame.locator('#session-title', { hasText: SESSION }).waitFor({ timeout: 30_000 });
+    await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+    await frame.locator('#session-title', { hasText: SESSION }).waitFor({ timeout: 60_000 });
     await frame.locator('.rows > .turn-status[data-status="aborted"]').waitFor({ timeout: 15_000 });
     const after = await frame.locator('.rows > .turn-header .turn-title').allTextContents();
     assert.deepEqual(after.slice(-before.length), before);

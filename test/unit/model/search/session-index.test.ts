@@ -3,14 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SearchField } from '../../../../src/core/search/fields';
-import { foldDigits } from '../../../../src/core/search/trigram-sets';
 import { applyEvent, beginTurn, createTranscript } from '../../../../src/core/transcript/reducer';
 import { folderStore, memoryStore } from '../../../../src/model/search/search-store';
 import {
   indexSessions,
-  mayHold,
   SessionSearchIndex,
-  trigramFilter,
   type SearchResults,
 } from '../../../../src/model/search/session-index';
 import { eventFactory } from '../../../support/events';
@@ -301,18 +298,5 @@ describe('model/search/session-index', () => {
     const r = await found(index, 'run_command');
     assert.deepEqual(sessionsOf(r).sort(), ['a', 'b']);
     assert.equal(r.sessions[0].turns[0].hits[0].address.kind, 'tool-name');
-  });
-
-  it('the trigram filter never rules out text it holds', () => {
-    const text = 'The quick brown Fox jumps over the lazy dog; ÉCOLE résumé';
-    const bloom = trigramFilter(text);
-    for (let i = 0; i + 3 <= text.length; i++) assert.ok(mayHold(bloom, text.slice(i, i + 5)));
-    assert.ok(mayHold(bloom, 'QUICK BROWN'));
-    assert.ok(mayHold(bloom, 'ab'), 'too short to rule out');
-    assert.equal(mayHold(trigramFilter(''), 'xyz'), false);
-    // Digits also as the mark: any digit where the text has one.
-    const digits = trigramFilter('ticket-937 failed');
-    assert.ok(mayHold(digits, foldDigits('et-000 fa')));
-    assert.ok(mayHold(digits, 'et-937 fa'));
   });
 });
