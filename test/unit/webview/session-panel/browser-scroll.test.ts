@@ -89,6 +89,38 @@ describe('webview: fast scrolling in a long transcript (Chromium)', function () 
     assert.equal(await h.page.locator('.turn-status').count(), 1);
   });
 
+  it('a fling upwards mounts rows above the view without moving what is read', async () => {
+    await openLong(300);
+    const moves = await h.page.evaluate(async () => {
+      const t = document.getElementById('transcript')!;
+      const raf = (): Promise<number> => new Promise((r) => requestAnimationFrame(r));
+      t.scrollTop = t.scrollHeight;
+      for (let i = 0; i < 5; i++) await raf();
+      const out: number[] = [];
+      for (let step = 0; step < 30 && t.scrollTop > t.clientHeight; step++) {
+        // the first row whose top is in the view, and where it is
+        const top = t.getBoundingClientRect().top;
+        const row = [...t.querySelectorAll('.rows > .row')].find(
+          (r) => r.getBoundingClientRect().top >= top,
+        )!;
+        const before = row.getBoundingClientRect().top;
+        const by = Math.round(t.clientHeight * 0.8);
+        t.scrollTop -= by;
+        await raf();
+        await raf();
+        // rows just mounted above it were measured and the view put back where the scroll left it
+        out.push(Math.round(row.getBoundingClientRect().top - before - by));
+      }
+      return out;
+    });
+    assert.ok(moves.length >= 10, `${moves.length} steps`);
+    assert.deepEqual(
+      moves.filter((m) => Math.abs(m) > 1),
+      [],
+      `the row read moved by the scroll and more: ${moves.join()}`,
+    );
+  });
+
   it('a row reused for another block shows that block as it is now, open or closed as left', async () => {
     const next = await openLong(300);
     await h.page.evaluate(() => (document.getElementById('transcript')!.scrollTop = 0));
