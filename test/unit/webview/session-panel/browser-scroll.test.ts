@@ -5,7 +5,7 @@
  * current state (changed while it was out of the DOM), and open/closed state follows the block.
  */
 import assert from 'node:assert/strict';
-import type { Block } from '../../../../src/core/transcript/model';
+import type { Block, ToolBlock } from '../../../../src/core/transcript/model';
 import type { Delta } from '../../../../src/protocol/session-panel/messages';
 import { closeBrowser, openHarness, started, toolBlock, type Harness } from './browser-harness';
 import { AGENT } from './helpers';
@@ -174,8 +174,8 @@ describe('webview: fast scrolling in a long transcript (Chromium)', function () 
       [...document.querySelectorAll('.rows > .block-thought')].map((r) => (r as HTMLDetailsElement).open),
     );
     assert.ok(open.length > 0 && open.every((o) => !o), `thoughts open: ${open.join()}`);
-    const failed: Block = {
-      ...toolBlock('tool:1', 'step 1\n'),
+    const failed: ToolBlock = {
+      ...(toolBlock('tool:1', 'step 1\n') as ToolBlock),
       status: 'error',
       output: 'exit 1: 2 failing in case1',
     };
