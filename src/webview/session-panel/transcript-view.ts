@@ -3,12 +3,18 @@
  * heights (measured rows, estimates for the others) keep the scrollbar right. Follows the bottom while
  * streaming until the person scrolls up ("Jump to latest" brings it back). Scroll anchoring is done
  * by hand, so rows changing height above the viewport never make the text jump.
+ *
+ * A scroll costs little per frame: the scroll handler mounts the window's rows in one pass (their
+ * estimated heights) and the ResizeObserver measures them once the frame is laid out, before it is
+ * painted; the rows it then finds mounted are kept while they cover the viewport and half the
+ * overscan (no second wave of rows for an estimate a few pixels off); rows leaving the DOM lend
+ * their elements to the next rows of their kind (`RowPool`).
  */
 import { l10n } from '../../core/shared/l10n';
 import { h } from '../shared/dom';
 import { advanceSections, newSectionState, type SectionState } from './markdown-sections';
 import type { RowView, ViewContext } from './render/context';
-import { createRowView } from './render/row-view';
+import { RowPool } from './render/row-view';
 import {
   buildRows,
   estimateRowHeight,
@@ -39,6 +45,8 @@ export class TranscriptView {
   private sizes: Float64Array = new Float64Array(0);
   private offsets: Float64Array = new Float64Array(1);
   private mounted = new Map<string, { row: Row; view: RowView }>();
+  /** The rows [start, end) in the DOM (undefined after a rebuild, until the next layout). */
+  private range: { start: number; end: number } | undefined;
   /**
    * Mounted rows not measured since they were mounted or re-rendered: a layout measures only these
    * (each measure forces the browser's layout); the ResizeObserver reports any later change.
@@ -56,6 +64,8 @@ export class TranscriptView {
   private expectedTop = 0;
   private metrics: Metrics = { lineHeight: 20, charsPerLine: 80 };
   private readonly ro: ResizeObserver | undefined;
+  /** Views of rows that left the DOM, reused for the next rows of their kind. */
+  private readonly pool: RowPool;
 
   /** Called when the scroll position changes (undefined: following the bottom). */
   onScroll: (scrollTop: number | undefined) => void = () => undefined;
@@ -69,6 +79,7 @@ export class TranscriptView {
       redraw: (turnId) => this.redrawStatus(turnId),
       regroup: () => this.regroup(),
     };
+    this.pool = new RowPool(this.ctx);
     this.top = h('div', { class: 'spacer', attrs: { 'aria-hidden': 'true' } });
     this.bottom = h('div', { class: 'spacer', attrs: { 'aria-hidden': 'true' } });
     this.list = h('div', { class: 'rows' });
@@ -96,7 +107,8 @@ export class TranscriptView {
         for (const e of entries) {
           const key = this.keyOf.get(e.target);
           if (key === undefined || !this.mounted.has(key)) continue;
-          const hgt = e.target.getBoundingClientRect().height;
+          this.unmeasured.delete(key);
+          const hgt = e.borderBoxSize?.[0]?.blockSize ?? e.target.getBoundingClientRect().height;
           if (Math.abs((this.heights.get(key) ?? -1) - hgt) > 0.5) {
             this.heights.set(key, hgt);
             const i = this.rowIndex.get(key);
@@ -104,7 +116,9 @@ export class TranscriptView {
             changed = true;
           }
         }
-        if (changed) this.layout(this.anchor());
+        // Heights the estimates got wrong move the window's edges a little: the rows already
+        // mounted are kept while they still cover the viewport and half the overscan.
+        if (changed) this.layout(this.anchor(), undefined, true, true);
       });
     }
   }
@@ -155,6 +169,7 @@ export class TranscriptView {
     let rebuild = c.structure || c.reset;
     if (c.reset) {
       for (const key of [...this.mounted.keys()]) this.unmount(key);
+      this.pool.clear();
       this.sections.clear();
       this.heights.clear();
       this.estimates.clear();
@@ -330,7 +345,9 @@ export class TranscriptView {
     const distance = this.el.scrollHeight - this.el.clientHeight - top;
     const up = top < this.expectedTop;
     this.follow = !up && distance <= Math.max(4, this.metrics.lineHeight);
-    this.layout(this.anchor());
+    // The rows mounted here are measured by the ResizeObserver once the frame is laid out (before
+    // it is painted), not here: measuring them now would force a layout in the scroll handler.
+    this.layout(this.anchor(), undefined, this.ro === undefined);
     this.onScroll(this.follow ? undefined : this.el.scrollTop);
   }
 
@@ -370,6 +387,7 @@ export class TranscriptView {
       (key) => this.ctx.expanded.has(groupOpenKey(key)),
     );
     this.rowIndex = new Map(this.rows.map((r, i) => [r.key, i]));
+    this.range = undefined;
     // every block once, whether shown in its own row(s) or inside a closed group of tool calls
     this.blockCount = 0;
     for (const t of store.turns) this.blockCount += t.blocks.length;
@@ -418,12 +436,16 @@ export class TranscriptView {
     return row ? { key: row.key, delta: top - this.offsets[i] } : undefined;
   }
 
-  /** Measures mounted rows, positions the scroll, mounts the rows of the window; settles in ≤ 3 passes. */
-  private layout(anchor?: Anchor, explicitTop?: number): void {
+  /**
+   * Measures mounted rows, positions the scroll, mounts the rows of the window; settles in ≤ 3 passes.
+   * Without `measure`, one pass that leaves the rows it mounts to the ResizeObserver; with `keep`,
+   * the mounted rows stay as they are while they cover the viewport and half the overscan.
+   */
+  private layout(anchor?: Anchor, explicitTop?: number, measure = true, keep = false): void {
     const viewport = this.el.clientHeight || 600;
     let target = 0;
-    for (let pass = 0; pass < 3; pass++) {
-      this.measureMounted();
+    for (let pass = 0; pass < (measure ? 3 : 1); pass++) {
+      if (measure) this.measureMounted();
       this.offsets = prefixSums(this.sizes, this.offsets);
       const total = this.offsets[this.offsets.length - 1];
       const max = Math.max(0, total - viewport);
@@ -432,7 +454,13 @@ export class TranscriptView {
       else if (anchor && this.rowIndex.has(anchor.key))
         target = this.offsets[this.rowIndex.get(anchor.key)!] + anchor.delta;
       else target = Math.min(this.el.scrollTop, max);
-      const w = computeWindow(this.offsets, target, viewport, viewport);
+      let w = computeWindow(this.offsets, target, viewport, viewport);
+      const r = this.range;
+      if (keep && r && r.end <= this.rows.length) {
+        const need = computeWindow(this.offsets, target, viewport, viewport / 2);
+        if (r.start <= need.start && r.end >= need.end)
+          w = { start: r.start, end: r.end, top: this.offsets[r.start], bottom: total - this.offsets[r.end] };
+      }
       const added = this.mountRange(w.start, w.end);
       this.top.style.height = `${w.top}px`;
       this.bottom.style.height = `${w.bottom}px`;
@@ -461,16 +489,19 @@ export class TranscriptView {
 
   /** Makes the DOM hold exactly rows [start, end), in order; returns whether rows were created. */
   private mountRange(start: number, end: number): boolean {
-    const keep = new Set<string>();
-    for (let i = start; i < end; i++) keep.add(this.rows[i].key);
-    for (const key of [...this.mounted.keys()]) if (!keep.has(key)) this.unmount(key);
+    this.range = { start, end };
+    // (deleting the entry being visited is safe while iterating a Map)
+    for (const key of this.mounted.keys()) {
+      const i = this.rowIndex.get(key);
+      if (i === undefined || i < start || i >= end) this.unmount(key);
+    }
     let added = false;
     let cursor = this.list.firstChild;
     for (let i = start; i < end; i++) {
       const row = this.rows[i];
       let m = this.mounted.get(row.key);
       if (!m) {
-        m = { row, view: createRowView(row, this.ctx) };
+        m = { row, view: this.pool.take(row) };
         this.mounted.set(row.key, m);
         this.keyOf.set(m.view.el, row.key);
         this.ro?.observe(m.view.el);
@@ -490,6 +521,7 @@ export class TranscriptView {
     m.view.el.remove();
     this.mounted.delete(key);
     this.unmeasured.delete(key);
+    this.pool.give(m.view);
   }
 
   /** Measures the rows not measured since mounted or re-rendered (all of them without a ResizeObserver). */

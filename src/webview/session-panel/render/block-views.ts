@@ -11,6 +11,7 @@ import { blockKey } from '../state';
 import type { VNode } from '../../shared/vnode';
 import { clippedValue } from './clipped-value';
 import type { RowView, ViewContext } from './context';
+import type { Row } from './rows';
 import { jsonFields } from './json-fields';
 
 function blockEl(
@@ -34,12 +35,23 @@ export class MarkdownSectionView implements RowView {
 
   constructor(
     private readonly ctx: ViewContext,
-    private readonly turnId: string,
-    private readonly blockId: string,
-    private readonly part: number,
+    private turnId: string,
+    private blockId: string,
+    private part: number,
   ) {
     this.el = blockEl('div', 'markdown', turnId, blockId, ' md-part');
     this.el.setAttribute('data-part', String(part));
+    this.update();
+  }
+
+  /** Shows another section (this row left the DOM): what it shared with the last one is kept. */
+  rebind(row: Row): void {
+    if (row.kind !== 'md') return;
+    this.turnId = row.turnId;
+    this.blockId = row.blockId;
+    this.part = row.part;
+    setBlockAttrs(this.el, row.turnId, row.blockId);
+    this.el.setAttribute('data-part', String(row.part));
     this.update();
   }
 
@@ -61,13 +73,26 @@ export class ThoughtView implements RowView {
 
   constructor(
     private readonly ctx: ViewContext,
-    private readonly turnId: string,
-    private readonly blockId: string,
+    private turnId: string,
+    private blockId: string,
   ) {
     this.el = rememberedDetails(ctx, 'thought', turnId, blockId, () => this.update());
     this.summary = h('summary', { class: 'thought-summary' });
     this.body = h('div', { class: 'thought-body' });
     this.el.append(this.summary, this.body);
+    this.update();
+  }
+
+  /** Shows another thought (this row left the DOM), open if that one was left open. */
+  rebind(row: Row): void {
+    if (row.kind !== 'block') return;
+    this.turnId = row.turnId;
+    this.blockId = row.blockId;
+    setBlockAttrs(this.el, row.turnId, row.blockId);
+    this.el.open = this.ctx.expanded.has(openKey(row.turnId, row.blockId));
+    clear(this.body);
+    this.rendered = undefined;
+    this.shown = undefined;
     this.update();
   }
 
@@ -166,13 +191,25 @@ function rememberedDetails(
   blockId: string,
   onToggle?: () => void,
 ): HTMLDetailsElement {
-  const key = `open\u0000${blockKey(turnId, blockId)}`;
   const el = blockEl('details', type, turnId, blockId) as HTMLDetailsElement;
-  el.open = ctx.expanded.has(key);
+  el.open = ctx.expanded.has(openKey(turnId, blockId));
   el.addEventListener('toggle', () => {
+    // the block it shows now (a reused view shows another: see `rebind`)
+    const key = openKey(el.getAttribute('data-turn-id') ?? '', el.getAttribute('data-block-id') ?? '');
     if (el.open) ctx.expanded.add(key);
     else ctx.expanded.delete(key);
     onToggle?.();
   });
   return el;
+}
+
+/** The `ctx.expanded` key of an open thought or generic block. */
+function openKey(turnId: string, blockId: string): string {
+  return `open\u0000${blockKey(turnId, blockId)}`;
+}
+
+/** A reused row's block attributes (see `blockEl`). */
+function setBlockAttrs(el: HTMLElement, turnId: string, blockId: string): void {
+  el.setAttribute('data-block-id', blockId);
+  el.setAttribute('data-turn-id', turnId);
 }

@@ -2,6 +2,7 @@
 import type { WebviewMessage } from '../../../protocol/session-panel/messages';
 import type { Store } from '../state';
 import type { AnswerDrafts } from './answer-box';
+import type { Row } from './rows';
 
 export interface ViewContext {
   store: Store;
@@ -25,6 +26,11 @@ export interface ViewContext {
 /** One rendered row of the transcript. */
 export interface RowView {
   readonly el: HTMLElement;
+  /**
+   * Views that can show another row of their kind once their own left the DOM (see `RowPool`):
+   * `el` and what it holds are kept, and patched to show `row` from the store.
+   */
+  rebind?(row: Row): void;
   /** Re-renders from the store (the row's data changed). */
   update(): void;
   /** Tool rows: text appended to the log (rendered incrementally). */

@@ -15,7 +15,7 @@ import { blockKey } from '../state';
 import { clippedValue } from './clipped-value';
 import type { RowView, ViewContext } from './context';
 import { jsonFields } from './json-fields';
-import { toolOpenKey } from './rows';
+import { toolOpenKey, type Row } from './rows';
 import { ToolLogView } from './tool-log';
 
 const ICONS: Record<ToolLineState, string> = { running: '◌', success: '✓', error: '✕', 'cut-off': '■' };
@@ -30,17 +30,44 @@ export function isCutOff(ctx: ViewContext, turnId: string, b: ToolBlock): boolea
   return b.status === 'running' && turnStatus !== undefined && !LIVE_TURN.has(turnStatus);
 }
 
-/** The line's parts (icon, name, subject, outcome) for a tool run, into `line`. */
+/**
+ * The line's parts (icon, name, subject, outcome) for a tool run, into `line`: the spans already
+ * there are kept where they fit (a line re-rendered, or a reused row's), only their text changed.
+ */
 export function fillToolLine(line: HTMLElement, b: ToolBlock, cutOff: boolean): ToolLineState {
   const s = toolSummary(b, cutOff);
-  clear(line);
-  line.append(
-    h('span', { class: 'tool-icon', text: ICONS[s.state], attrs: { 'aria-hidden': 'true' } }),
-    h('span', { class: 'tool-name', text: s.name }),
-  );
-  if (s.subject) line.append(' ', h('span', { class: 'tool-subject', text: s.subject }));
-  for (const o of s.outcome) line.append(h('span', { class: 'tool-outcome', text: ` · ${o}` }));
-  if (s.state === 'success') line.append(h('span', { class: 'visually-hidden', text: l10n.t(' (done)') }));
+  let at: ChildNode | null = line.firstChild;
+  /** Makes the next child a span of class `cls` (a bare text node for `cls` '') with `text`. */
+  const put = (cls: string, text: string, hidden = false): void => {
+    const fits = cls
+      ? at instanceof HTMLSpanElement && at.className === cls
+      : at !== null && at.nodeType === Node.TEXT_NODE;
+    if (fits) {
+      const textNode = cls ? at!.firstChild : at;
+      if (textNode?.nodeType === Node.TEXT_NODE && textNode.nextSibling === null) {
+        if ((textNode as Text).data !== text) (textNode as Text).data = text;
+      } else at!.textContent = text;
+      at = at!.nextSibling;
+      return;
+    }
+    const made = cls
+      ? h('span', { class: cls, text, attrs: hidden ? { 'aria-hidden': 'true' } : undefined })
+      : document.createTextNode(text);
+    line.insertBefore(made, at);
+  };
+  put('tool-icon', ICONS[s.state], true);
+  put('tool-name', s.name);
+  if (s.subject) {
+    put('', ' ');
+    put('tool-subject', s.subject);
+  }
+  for (const o of s.outcome) put('tool-outcome', ` · ${o}`);
+  if (s.state === 'success') put('visually-hidden', l10n.t(' (done)'));
+  while (at !== null) {
+    const after: ChildNode | null = at.nextSibling;
+    at.remove();
+    at = after;
+  }
   return s.state;
 }
 
@@ -53,13 +80,13 @@ export class ToolCardView implements RowView {
   private readonly params: HTMLElement;
   private readonly output: HTMLElement;
   private log: ToolLogView | undefined;
-  private readonly key: string;
-  private readonly openKey: string;
+  private key: string;
+  private openKey: string;
 
   constructor(
     private readonly ctx: ViewContext,
-    private readonly turnId: string,
-    private readonly blockId: string,
+    private turnId: string,
+    private blockId: string,
     inGroup = false,
   ) {
     this.key = blockKey(turnId, blockId);
@@ -86,6 +113,21 @@ export class ToolCardView implements RowView {
       },
       [this.line, this.card],
     );
+    this.update();
+  }
+
+  /** Shows another tool call (this row left the DOM): the same elements, patched. */
+  rebind(row: Row): void {
+    if (row.kind !== 'block') return;
+    this.turnId = row.turnId;
+    this.blockId = row.blockId;
+    this.key = blockKey(row.turnId, row.blockId);
+    this.openKey = toolOpenKey(row.turnId, row.blockId);
+    this.el.classList.toggle('in-group', row.inGroup === true);
+    this.el.setAttribute('data-block-id', row.blockId);
+    this.el.setAttribute('data-turn-id', row.turnId);
+    this.log?.el.remove();
+    this.log = undefined;
     this.update();
   }
 
