@@ -62,13 +62,13 @@ setup_code_server() {
 
 # On two cores most stages keep one core busy (npm's installs, compiling code-server's native
 # modules, tsc, eslint, mocha in plain Node), so stages that need nothing from each other run side by
-# side. The package and the build come first (nothing may rewrite dist/ once tests read it). Then the
-# check, the unit and the build tiers run side by side at a lower priority (nice): plain Node, they
-# take what the rest leaves; beside the code-server setup, then beside the ext tier, which starts as
-# soon as code-server is set up. The e2e tier waits for all of it and has the machine to itself: two
-# runners side by side that take the e2e files from one queue (scripts/run-e2e.sh); a third lane of
-# VS Code beside them was tried and overloaded two cores (docs/testing.md). A side job's output is
-# printed whole when it ends.
+# side, with at most two lanes of VS Code at a time (a third overloaded two cores: docs/testing.md).
+# The package and the build come first (nothing may rewrite dist/ once tests read it). Then:
+#   - the check, and the unit then build tiers, at a lower priority (nice): plain Node, they take what
+#     the code-server setup and the ext tier leave; after the build tier, an e2e runner;
+#   - once code-server is set up: the ext tier, then a second e2e runner.
+# The two runners take the e2e files from one queue, longest first, so they end close together
+# although they start at different times. A side job's output is printed whole when it ends.
 side_logs=()
 side_pids=()
 side() {
@@ -143,19 +143,36 @@ run_plain_tiers() {
   fi
   return $rc
 }
+# One e2e runner, the second lane: after the plain tiers (so that at most two lanes of VS Code run:
+# the ext tier and this runner), once code-server is set up.
+e2e_queue=$(mktemp -d)
+e2e_runner() {
+  step "end-to-end tests, runner $1 (real VS Code in Chromium; files from a shared queue)"
+  DEN_E2E_QUEUE="$e2e_queue" DEN_E2E_NAME="e2e $1" node dist/test/harness/e2e-runner.js
+}
+plain_then_e2e() {
+  local rc=0
+  run_plain_tiers || rc=1
+  if wants e2e; then
+    # the setup writes its status when it ends (bounded: it has its own timeouts, 30 minutes at most)
+    for _ in $(seq 1 900); do [ -s "$setup_rc" ] || [ -z "$setup_pid" ] && break; sleep 2; done
+    if [ -z "$setup_pid" ] || [ "$(cat "$setup_rc")" = 0 ]; then e2e_runner 2/2 || rc=1; fi
+  fi
+  return $rc
+}
 side run_check
-side run_plain_tiers
+side plain_then_e2e
 vscode_ready=1
 setup_wait || { status=1; vscode_ready=0; }
 if [ "$vscode_ready" = 1 ] && wants ext; then
-  step "integration tests (real VS Code extension host; the plain tiers beside it, niced)"
+  step "integration tests (real VS Code extension host; beside it the plain tiers, niced, then an e2e runner)"
   DEN_EXT_BUILT=1 bash scripts/run-ext-tests.sh || status=1
 fi
-step "the side jobs: the check, the unit and build tiers"
-side_wait || status=1
 if [ "$vscode_ready" = 1 ] && wants e2e; then
-  step "end-to-end tests (real VS Code in Chromium: two runners side by side, files from one queue)"
-  DEN_E2E_PACKAGED=1 bash scripts/run-e2e.sh || status=1
+  e2e_runner 1/2 || status=1
 fi
+step "the side jobs: the check; the unit and build tiers, then the second e2e runner"
+side_wait || status=1
+rm -rf "$e2e_queue"
 
 finish
