@@ -17,7 +17,8 @@ trap 'rm -f "$results"' EXIT
 step() { printf '\n=== %s (at %d s) ===\n' "$*" "$SECONDS"; }
 record() { echo "{\"suite\":\"$1\",\"passed\":$2,\"failed\":$3,\"pending\":0}" >> "$results"; }
 
-# Prints each suite's counts and the closing "N passed, N failed" line; exits with the status.
+# Prints each suite's counts, the titles of what failed (here at the end, where a CI excerpt shows
+# them) and the closing "N passed, N failed" line; exits with the status.
 finish() {
   local passed=0 failed=0 p
   while IFS= read -r line; do
@@ -26,6 +27,8 @@ finish() {
     printf '%-8s %s passed, %s failed\n' "$3:" "$1" "$2"
     passed=$((passed + $1)); failed=$((failed + $2))
   done < "$results"
+  node -e 'for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean))
+    for (const t of JSON.parse(l).failures ?? []) console.log(`failed: ${JSON.parse(l).suite}: ${t}`);' "$results"
   [ "$failed" -gt 0 ] && status=1
   [ "$passed" -eq 0 ] && { echo "no test ran"; status=1; }
   echo "whole run: $SECONDS s"

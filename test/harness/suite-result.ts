@@ -6,6 +6,8 @@ export interface SuiteCounts {
   passed: number;
   failed: number;
   pending: number;
+  /** Full titles of the failed tests and hooks (absent in lines written before they were kept). */
+  failures?: string[];
 }
 
 /**
@@ -25,18 +27,20 @@ export function settleSuite(suite: string, reporterFile: string, harnessError?: 
         passed: (counts?.passed ?? 0) + c.passed,
         failed: (counts?.failed ?? 0) + c.failed,
         pending: (counts?.pending ?? 0) + c.pending,
+        failures: [...(counts?.failures ?? []), ...(c.failures ?? [])],
       };
     }
   } catch {
     // no totals: handled below
   }
   const result: SuiteCounts = counts
-    ? { suite, passed: counts.passed, failed: counts.failed, pending: counts.pending }
-    : { suite, passed: 0, failed: 0, pending: 0 };
+    ? { suite, passed: counts.passed, failed: counts.failed, pending: counts.pending, failures: counts.failures ?? [] }
+    : { suite, passed: 0, failed: 0, pending: 0, failures: [] };
   const problem = harnessError ?? (counts ? undefined : 'the test run reported no totals');
   if (problem) {
     console.error(`${suite}: harness failure: ${problem}`);
     result.failed += 1;
+    result.failures?.push(`harness: ${problem}`);
   }
   if (result.passed + result.failed === 0) {
     console.error(`${suite}: no test ran`);
