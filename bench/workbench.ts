@@ -5,6 +5,8 @@
  * - live event → painted at 200 events/s (quiet, and with a second CPU-heavy process running), and
  *   in a 10,000-event burst; the floor is a bare `ws` client on the same session socket;
  * - reopening that 10,000-event session (from Den's cache: click → first paint → caught up);
+ * - switching the preview panel to it from another session (`switch`, needs `burst`: the same page
+ *   gets its `init`, no new webview; click → first paint → caught up);
  * - opening a 20,000-event session Den never saw (no cache: click → first paint → the last chunk);
  *   the floor of both is a bare `fetch` + `JSON.parse` of the session's history;
  * - the Sessions tree's first page with 10,000 sessions (click on Den's icon → first row; floor: a
@@ -20,7 +22,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { startEmulator, type Emulator } from '../test/emulator';
 import { repoRoot } from '../test/harness/paths';
@@ -45,7 +47,7 @@ const HEAP_SESSIONS = 100;
 const HEAP_SNAPSHOTS = process.env.DEN_BENCH_HEAP_SNAPSHOTS === '1';
 const RUNS = Number(process.env.DEN_BENCH_RUNS ?? 3);
 /** Which parts run (default all): `DEN_BENCH_PARTS=live,burst`. */
-const PARTS = new Set((process.env.DEN_BENCH_PARTS ?? 'tree,live,burst,open,heap').split(','));
+const PARTS = new Set((process.env.DEN_BENCH_PARTS ?? 'tree,live,burst,switch,open,heap').split(','));
 /** `DEN_BENCH_TRACE=1`: each live turn also traces the extension host and Chromium (`workbench-trace.ts`). */
 const TRACE = process.env.DEN_BENCH_TRACE === '1';
 /** Every wait here is bounded. */
@@ -85,6 +87,18 @@ export interface WorkbenchResult {
   burst?: LiveRun & { allPaintedMs: number };
   /** One per run (`DEN_BENCH_RUNS`), each a click on the same cached session. */
   reopen?: ({ firstPaintMs: number; caughtUpMs: number; floorMs: number } & OpenSteps)[];
+  /**
+   * One per run: the preview panel showing another session, then a click on the cached 10,000-event
+   * session (the same page gets its `init`; `newFrame`: VS Code made a webview after all).
+   */
+  switch?: {
+    firstPaintMs: number;
+    caughtUpMs: number;
+    initMs: number;
+    initBytes: number;
+    newFrame: boolean;
+    floorMs: number;
+  }[];
   /** One per run, each a session Den never saw. */
   open?: ({ firstPaintMs: number; lastChunkMs: number; floorMs: number } & OpenSteps)[];
   /** One per run: the first row after a window reload, a new session's row after a refresh. */
@@ -296,14 +310,9 @@ async function historyFloor(emu: Emulator, sessionId: string): Promise<number> {
   return performance.now() - t;
 }
 
-/** Clicks a session's row in the Sessions tree; times the first painted mark and mark `lastMark`. */
-async function openFromTree(
-  wb: Workbench,
-  title: string,
-  lastMark: number,
-): Promise<{ firstPaintMs: number; lastMs: number } & OpenSteps> {
+/** A session's row in the Sessions tree, shown (its day group expanded). */
+async function sessionRow(wb: Workbench, title: string): Promise<Locator> {
   const { page } = wb;
-  await closeEditors(page);
   await clickActivityBar(page, 'Den');
   const pane = sideBarPane(page, 'Sessions');
   const row = pane.locator('[role="treeitem"][aria-level="2"]', { hasText: title }).first();
@@ -314,6 +323,18 @@ async function openFromTree(
     else await row.waitFor({ timeout: WAIT_MS });
   }
   await row.waitFor({ timeout: WAIT_MS });
+  return row;
+}
+
+/** Clicks a session's row in the Sessions tree; times the first painted mark and mark `lastMark`. */
+async function openFromTree(
+  wb: Workbench,
+  title: string,
+  lastMark: number,
+): Promise<{ firstPaintMs: number; lastMs: number } & OpenSteps> {
+  const { page } = wb;
+  await closeEditors(page);
+  const row = await sessionRow(wb, title);
   await page.evaluate(noteNextFrame);
   const clicked = Date.now();
   await row.click();
@@ -589,6 +610,66 @@ async function burstAndReopen(wb: Workbench, emu: Emulator, result: WorkbenchRes
       note('reopen', { ...reopened, caughtUpMs: lastMs, floorMs: await historyFloor(emu, burstId) }),
     );
   }
+  if (PARTS.has('switch'))
+    result.switch = await switchPreview(wb, emu, warmUpTask(burstTask), burstId, BURST_EVENTS - 1);
+}
+
+/**
+ * The preview panel switching sessions, `RUNS` times: a click shows a short session in a new preview
+ * panel; then, timed, a click on the cached 10,000-event session `title` shows it in the same page
+ * (click → the first painted mark, and its last mark).
+ */
+async function switchPreview(
+  wb: Workbench,
+  emu: Emulator,
+  title: string,
+  sessionId: string,
+  lastMark: number,
+): Promise<NonNullable<WorkbenchResult['switch']>> {
+  const { page } = wb;
+  const fromTitle = '40 events (the preview before the switch)';
+  emu.seedTurn('5e5510a0-0000-4000-8000-000000030000', fromTitle);
+  await runCommand(page, 'Den: Refresh Sessions');
+  const out: NonNullable<WorkbenchResult['switch']> = [];
+  for (let i = 0; i < RUNS; i++) {
+    await closeEditors(page);
+    await (await sessionRow(wb, fromTitle)).click();
+    const frame = await denFrame(page);
+    await until('the first session in the preview', () =>
+      frame.evaluate(
+        (t) => (document.getElementById('session-title')?.textContent === t ? true : undefined),
+        fromTitle,
+      ),
+    );
+    // the probe starts over in the same page: marks, and the next post as the first
+    await frame.evaluate(() => {
+      const s = (window as unknown as { __denBench: ProbeState }).__denBench;
+      s.marks = {};
+      s.firstPostAt = undefined;
+      s.firstPostBytes = undefined;
+    });
+    const row = await sessionRow(wb, title);
+    await settle(page);
+    await page.evaluate(noteNextFrame);
+    const clicked = Date.now();
+    await row.click();
+    const state = await until(`mark ${lastMark} painted after the switch`, async () => {
+      const st = await probeState(frame).catch(() => undefined);
+      return st && st.marks[lastMark] !== undefined ? st : undefined;
+    });
+    const frameAt = await page.evaluate(() => (window as unknown as { __denFrameAt?: number }).__denFrameAt);
+    out.push(
+      note('switch', {
+        firstPaintMs: Math.min(...Object.values(state.marks)) - clicked,
+        caughtUpMs: state.marks[lastMark] - clicked,
+        initMs: (state.firstPostAt ?? NaN) - clicked,
+        initBytes: state.firstPostBytes ?? NaN,
+        newFrame: frameAt !== undefined,
+        floorMs: await historyFloor(emu, sessionId),
+      }),
+    );
+  }
+  return out;
 }
 
 /** A 20,000-event session Den never saw: click → first paint → its last chunk (`run`: a new one each). */

@@ -126,10 +126,10 @@ describe('Sessions tree', () => {
     await signIn(den.api, den.emu.url, den.emu.keys.primary);
     const session = findSession(await rows(den.api), 'Refactor auth middleware');
     const id = (session.node as { sessionId: string }).sessionId;
-    // a click opens the session; it still has children to expand
+    // a click shows the session in the preview panel; it still has children to expand
     assert.deepEqual(session.item.command && [session.item.command.command, session.item.command.arguments], [
-      'den.openSession',
-      [id],
+      'den.previewSession',
+      [id, 'Refactor auth middleware'],
     ]);
     assert.equal(session.item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     const groups = await rows(den.api, session.node);

@@ -36,6 +36,7 @@ const USUAL_SECONDS: Record<string, number> = {
   'demo.test.js': 50,
   'review-loop.test.js': 48,
   'panel-narrow.test.js': 35,
+  'panel-preview.test.js': 40,
   'panel-snapshot.test.js': 25,
   'panel-find.test.js': 25,
   'session-search.test.js': 25,

@@ -25,9 +25,27 @@ async function pickTurn(turns: RunningTurn[], title: string): Promise<RunningTur
  * `den.showTurnOutline`: opens the focused Session panel's outline of the turn in view.
  * `den.showRunningTurns` (pick a running turn, open its panel) and `den.stopTurn` (stop the turn of
  * the focused panel, the only running turn, or a picked one; a session id may be passed).
+ * `den.previewSession` (a Sessions view row's click: the preview panel) and `den.keepSessionOpen`
+ * (the preview's session keeps its panel).
  */
 export function registerPanelCommands(registry: SessionRegistry, panels: SessionPanels): vscode.Disposable[] {
   return [
+    vscode.commands.registerCommand('den.previewSession', async (sessionId?: unknown, title?: unknown) => {
+      if (typeof sessionId !== 'string' || !sessionId) return;
+      try {
+        await panels.preview(sessionId, typeof title === 'string' && title ? title : undefined);
+      } catch (err) {
+        void showError(err, l10n.t('open the session'));
+      }
+    }),
+    vscode.commands.registerCommand('den.keepSessionOpen', () => {
+      const panel = panels.activePanel() ?? panels.previewPanel;
+      if (!panel?.preview) {
+        void vscode.window.showInformationMessage(l10n.t('Den: no session is shown as a preview.'));
+        return;
+      }
+      panels.keepOpen(panel);
+    }),
     vscode.commands.registerCommand('den.findInSession', (query?: unknown) => {
       const panel = panels.activePanel();
       if (!panel) {

@@ -13,6 +13,8 @@ import { sessionFilePath } from '../../model/session-files/file-index';
 import { dispatch, type Handlers } from '../../protocol/shared/handlers';
 import {
   checkWebviewMessage,
+  messageSession,
+  type HostMessage,
   type WebviewDigest,
   type WebviewMessage,
 } from '../../protocol/session-panel/messages';
@@ -39,16 +41,33 @@ export interface SessionPanelDeps {
   onDidDispose: (panel: SessionPanel) => void;
   /** Attempts from the composer (a new session's task as 2–4 sessions, follow-ups to the chosen one). */
   attempts?: () => PanelAttempts | undefined;
+  /** The preview panel is to keep its session open (Keep Open, an edit, a send). */
+  keepOpen?: (panel: SessionPanel) => void;
 }
+
+/** What a person does in a preview panel that keeps its session open, as an edit pins a preview editor. */
+const KEEPS_OPEN: ReadonlySet<WebviewMessage['type']> = new Set([
+  'keepOpen',
+  'send',
+  'answer',
+  'pickAttachments',
+  'dropUris',
+  'removeAttachment',
+  'heldTurn',
+]);
 
 /**
  * One session's webview panel: its page, its messages, and what needs the editor (links, files,
- * clipboard, the file dialog). The transcript and turns live in its `SessionHost`.
+ * clipboard, the file dialog). The transcript and turns live in its `SessionHost`. The preview panel
+ * shows one session after another in the same page (`show`): no new webview per click.
  */
 export class SessionPanel implements vscode.Disposable {
   readonly #subscriptions: vscode.Disposable[] = [];
   /** What every message of the webview does: the session's handlers and the editor's. */
-  readonly #handlers: Handlers<WebviewMessage>;
+  #handlers: Handlers<WebviewMessage>;
+  #host: SessionHost;
+  #preview = false;
+  readonly #post: (m: HostMessage) => void;
 
   /** Options of the webview: scripts on; only dist/ and media/ may be loaded. */
   static webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
@@ -61,12 +80,12 @@ export class SessionPanel implements vscode.Disposable {
     };
   }
 
-  /** A new panel in the active editor group. */
-  static create(host: SessionHost, deps: SessionPanelDeps): SessionPanel {
+  /** A new panel in the active editor group (`preserveFocus`: the focus stays where it is). */
+  static create(host: SessionHost, deps: SessionPanelDeps, preserveFocus = false): SessionPanel {
     const panel = vscode.window.createWebviewPanel(
       PANEL_VIEW_TYPE,
       host.title,
-      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus },
       SessionPanel.webviewOptions(deps.extensionUri),
     );
     return new SessionPanel(panel, host, deps);
@@ -76,11 +95,12 @@ export class SessionPanel implements vscode.Disposable {
   readonly #deps: SessionPanelDeps;
   constructor(
     readonly panel: vscode.WebviewPanel,
-    readonly host: SessionHost,
+    host: SessionHost,
     deps: SessionPanelDeps,
   ) {
     this.#deps = deps;
-    this.#handlers = { ...host.handlers, ...this.#editorHandlers(), send: (m) => this.#send(m) };
+    this.#host = host;
+    this.#handlers = this.#handlersFor(host);
     const webview = panel.webview;
     webview.options = SessionPanel.webviewOptions(deps.extensionUri);
     panel.title = host.title;
@@ -88,20 +108,21 @@ export class SessionPanel implements vscode.Disposable {
     this.#subscriptions.push(
       webview.onDidReceiveMessage((m: unknown) => void this.handleMessage(m)),
       panel.onDidChangeViewState(() => {
-        host.link.setVisible(panel.visible);
-        if (panel.active) host.lookedAt();
+        this.#host.link.setVisible(panel.visible);
+        if (panel.active) this.#host.lookedAt();
       }),
       // Back in this window: a turn may have been started in another one meanwhile.
       vscode.window.onDidChangeWindowState((state) => {
-        if (state.focused && panel.visible) host.lookedAt();
+        if (state.focused && panel.visible) this.#host.lookedAt();
       }),
       panel.onDidDispose(() => {
-        host.link.detach();
+        this.#host.link.detach();
         for (const d of this.#subscriptions) d.dispose();
         deps.onDidDispose(this);
       }),
     );
-    host.link.attach((m) => void webview.postMessage(m));
+    this.#post = (m) => void webview.postMessage(m);
+    host.link.attach(this.#post);
     webview.html = panelHtml({
       cspSource: webview.cspSource,
       scriptUri: webview
@@ -113,8 +134,48 @@ export class SessionPanel implements vscode.Disposable {
     if (!panel.visible) host.link.setVisible(false);
   }
 
+  /** The session the panel shows (the preview panel shows one after another). */
+  get host(): SessionHost {
+    return this.#host;
+  }
+
   get sessionId(): string {
-    return this.host.sessionId;
+    return this.#host.sessionId;
+  }
+
+  /** Whether the panel is the preview: the next single click in the Sessions view shows another session here. */
+  get preview(): boolean {
+    return this.#preview;
+  }
+
+  setPreview(preview: boolean): void {
+    this.#preview = preview;
+    this.#host.view.setPreview(preview);
+  }
+
+  /**
+   * Shows another session in this panel's page (the preview's next single click): the page keeps
+   * running and gets the session's `init` (no new webview), and it keeps where the person was in the
+   * session it leaves. What the page still says about that session is dropped (`handleMessage`).
+   */
+  show(host: SessionHost): void {
+    const old = this.#host;
+    if (old === host) return;
+    old.link.detach();
+    old.view.setPreview(false);
+    this.#host = host;
+    this.#handlers = this.#handlersFor(host);
+    host.view.setPreview(this.#preview);
+    this.panel.title = host.title;
+    host.link.attach(this.#post);
+    // The page is loaded and says no `ready` for the new session: it gets its `init` now. A hidden
+    // page is reloaded when shown, and its `ready` brings the `init` then.
+    if (this.panel.visible) host.link.ready(null);
+    else host.link.setVisible(false);
+  }
+
+  #handlersFor(host: SessionHost): Handlers<WebviewMessage> {
+    return { ...host.handlers, ...this.#editorHandlers(), send: (m) => this.#send(m) };
   }
 
   /** The host's model of the session (tests). */
@@ -156,8 +217,9 @@ export class SessionPanel implements vscode.Disposable {
     this.panel.title = title;
   }
 
-  reveal(): void {
-    this.panel.reveal(undefined, false);
+  /** Brings the panel to the front (`preserveFocus`: without taking the focus). */
+  reveal(preserveFocus = false): void {
+    this.panel.reveal(undefined, preserveFocus);
   }
 
   /** Handles one message from the webview (public so tests can act as the webview). */
@@ -167,6 +229,13 @@ export class SessionPanel implements vscode.Disposable {
       this.#deps.logger.debug('Session panel: ignored a malformed message from the webview');
       return;
     }
+    const about = messageSession(raw);
+    if (about !== undefined && about !== this.sessionId) {
+      // Posted before the page drew the session the preview shows now: about one it left.
+      this.#deps.logger.debug(`Session panel: ignored ${msg.type} about a session the panel no longer shows`);
+      return;
+    }
+    if (this.#preview && KEEPS_OPEN.has(msg.type)) this.#deps.keepOpen?.(this);
     try {
       await dispatch(this.#handlers, msg);
     } catch (err) {
@@ -236,6 +305,8 @@ export class SessionPanel implements vscode.Disposable {
       },
       pickAttachments: () => this.#pickAttachments(),
       dropUris: (m) => this.#attachDropped(m.uris, m.otherFiles ?? 0),
+      // Done before any handler runs (`handleMessage`).
+      keepOpen: () => undefined,
     };
   }
 

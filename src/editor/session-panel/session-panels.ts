@@ -23,12 +23,31 @@ export interface SessionPanelsDeps {
 /** A turn to start from a command (New Session, Ask Agent About Selection, File or Open Editors). */
 export type PanelTurnRequest = TurnRequest;
 
+/** Two clicks on the same session closer than this are a double-click: it keeps the session open. */
+const DOUBLE_CLICK_MS = 500;
+
+/** The context key: the focused Session panel is the preview (Keep Open in its title bar). */
+export const PREVIEW_CONTEXT_KEY = 'den.sessionPreview';
+
+/** Whether a single click opens the preview (`workbench.editor.enablePreview`, as for editors). */
+function previewEnabled(): boolean {
+  return vscode.workspace.getConfiguration('workbench.editor').get<boolean>('enablePreview', true);
+}
+
 /**
  * Owns the Session panels (one per session): the webviews, which the registry's hosts post to. A
  * host outlives its panel while one of its turns runs (`model/session/session-registry.ts`).
+ *
+ * A single click in the Sessions view opens the **preview** (`preview`): at most one panel, reused
+ * for the next session clicked, as VS Code reuses a preview editor. A double-click, an edit or a send
+ * in it, a running turn or Keep Open keeps its session open (`keepOpen`): the panel is then the
+ * session's own, and the next click opens a new preview.
  */
 export class SessionPanels implements vscode.Disposable {
   readonly #panels = new Map<string, SessionPanel>();
+  #preview: SessionPanel | undefined;
+  #lastClick: { sessionId: string; at: number } | undefined;
+  #previewFocused = false;
   readonly #shown = new vscode.EventEmitter<string>();
   /** A session's panel was opened, revealed or became visible (by session id). */
   readonly onDidShowPanel = this.#shown.event;
@@ -43,7 +62,63 @@ export class SessionPanels implements vscode.Disposable {
     this.#disposables = [
       this.#shown,
       deps.registry.onDidChangeTitle(({ sessionId, title }) => this.#panels.get(sessionId)?.setTitle(title)),
+      // A running turn keeps the preview's session open, as unsaved changes pin a preview editor.
+      deps.registry.onDidChangeRunningTurns((c) => {
+        const p = this.#preview;
+        if (p && c.sessions.some((s) => s.sessionId === p.sessionId && s.running)) this.keepOpen(p);
+      }),
     ];
+  }
+
+  /**
+   * A single click on a session in the Sessions view: shows it in the preview panel (made if there is
+   * none) without taking the focus from the view; a second click on it within a double-click's time
+   * keeps it open and focuses it. A session with a panel already is revealed. With
+   * `workbench.editor.enablePreview` off, the same as `open`. `title`: the session's, as the view
+   * lists it (shown until its history names it).
+   */
+  async preview(sessionId: string, title?: string): Promise<void> {
+    if (!previewEnabled()) return this.open(sessionId, title ? { title } : {});
+    const now = Date.now();
+    const double = this.#lastClick?.sessionId === sessionId && now - this.#lastClick.at < DOUBLE_CLICK_MS;
+    this.#lastClick = double ? undefined : { sessionId, at: now };
+    const existing = this.#panels.get(sessionId);
+    if (existing) {
+      if (double) this.keepOpen(existing);
+      existing.reveal(!double);
+      this.#shown.fire(sessionId);
+      return;
+    }
+    const host = this.#registry.attach(sessionId, title ? { title } : {});
+    const p = this.#preview;
+    if (p) {
+      const left = p.sessionId;
+      this.#panels.delete(left);
+      p.show(host);
+      this.#panels.set(sessionId, p);
+      this.#registry.detach(left);
+      p.reveal(true);
+    } else {
+      this.#preview = this.#adopt(host, undefined, true);
+      this.#preview.setPreview(true);
+      this.#updatePreviewContext();
+    }
+    this.#shown.fire(sessionId);
+    if (host.runningTurns().length > 0) this.keepOpen(this.#preview!);
+    void host.open();
+  }
+
+  /** Keeps the preview's session open in its panel: the next single click opens a new preview. */
+  keepOpen(panel: SessionPanel | undefined = this.#preview): void {
+    if (!panel || panel !== this.#preview) return;
+    this.#preview = undefined;
+    panel.setPreview(false);
+    this.#updatePreviewContext();
+  }
+
+  /** The preview panel, if one is open. */
+  get previewPanel(): SessionPanel | undefined {
+    return this.#preview;
   }
 
   /**
@@ -106,20 +181,27 @@ export class SessionPanels implements vscode.Disposable {
   serializer(): vscode.WebviewPanelSerializer {
     return {
       deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: unknown) => {
-        const id = (state as Partial<WebviewPersistedState> | undefined)?.sessionId;
+        const saved = state as Partial<WebviewPersistedState> | undefined;
+        const id = saved?.sessionId;
         if (typeof id !== 'string' || !id || this.#panels.has(id)) {
           panel.dispose();
           return;
         }
         const host = this.#registry.attach(id);
-        this.#adopt(host, panel);
+        const p = this.#adopt(host, panel);
+        // The preview before the reload is the preview again (one at most).
+        if (saved?.preview === true && !this.#preview) {
+          this.#preview = p;
+          p.setPreview(true);
+          this.#updatePreviewContext();
+        }
         await host.open();
       },
     };
   }
 
   /** A panel for a host the registry keeps for it (`attach`), until the panel closes (`detach`). */
-  #adopt(host: SessionHost, existing?: vscode.WebviewPanel): SessionPanel {
+  #adopt(host: SessionHost, existing?: vscode.WebviewPanel, preserveFocus = false): SessionPanel {
     const sessionId = host.sessionId;
     const deps = {
       extensionUri: this.deps.context.extensionUri,
@@ -129,17 +211,33 @@ export class SessionPanels implements vscode.Disposable {
       maxFileBytes: () => this.deps.connection.settings.maxAttachmentBytes,
       onDidDispose: (p: SessionPanel) => this.#panelClosed(p),
       attempts: () => this.#attempts,
+      keepOpen: (p: SessionPanel) => this.keepOpen(p),
     };
-    const p = existing ? new SessionPanel(existing, host, deps) : SessionPanel.create(host, deps);
+    const p = existing
+      ? new SessionPanel(existing, host, deps)
+      : SessionPanel.create(host, deps, preserveFocus);
     this.#panels.set(sessionId, p);
     // Disposed with the panel.
     p.panel.onDidChangeViewState((e) => {
-      if (e.webviewPanel.visible) this.#shown.fire(sessionId);
+      if (e.webviewPanel.visible) this.#shown.fire(p.sessionId);
+      this.#updatePreviewContext();
     });
     return p;
   }
 
+  /** Sets the context key that shows Keep Open: the focused panel is the preview. */
+  #updatePreviewContext(): void {
+    const focused = this.#preview !== undefined && this.#preview.panel.active;
+    if (focused === this.#previewFocused) return;
+    this.#previewFocused = focused;
+    void vscode.commands.executeCommand('setContext', PREVIEW_CONTEXT_KEY, focused);
+  }
+
   #panelClosed(p: SessionPanel): void {
+    if (p === this.#preview) {
+      this.#preview = undefined;
+      this.#updatePreviewContext();
+    }
     if (this.#panels.get(p.sessionId) !== p) return;
     this.#panels.delete(p.sessionId);
     this.#registry.detach(p.sessionId);

@@ -85,8 +85,13 @@ export function sessionItem(s: Session, look: SessionLook, now: number): vscode.
   );
   item.tooltip = tip;
   item.accessibilityInformation = { label: [title, ...marks, l10n.t('updated {0}', when)].join(', ') };
-  // A click (or Enter) opens the session, what a person came for; the twistie (or →) still expands it.
-  item.command = { command: 'den.openSession', title: l10n.t('Open Session'), arguments: [s.sessionId] };
+  // A click (or Enter) shows the session in the preview panel (a double-click keeps it open), what a
+  // person came for; the twistie (or →) still expands it.
+  item.command = {
+    command: 'den.previewSession',
+    title: l10n.t('Open Session'),
+    arguments: [s.sessionId, s.title],
+  };
   return item;
 }
 
@@ -154,7 +159,7 @@ export function turnItem(
       : new vscode.ThemeIcon('comment');
   item.tooltip = new vscode.MarkdownString().appendText(m.content || l10n.t('(empty prompt)'));
   item.contextValue = aborted ? 'turn.aborted' : 'turn';
-  item.command = { command: 'den.openSession', title: l10n.t('Open Session'), arguments: [n.sessionId] };
+  item.command = { command: 'den.previewSession', title: l10n.t('Open Session'), arguments: [n.sessionId] };
   return item;
 }
 

@@ -21,7 +21,10 @@ export type OnceDelta = Extract<Delta, { type: 'sendResult' }>;
 /** Deltas about the panel rather than the transcript; of each type only the latest is sent. */
 export type ViewDelta = Extract<
   Delta,
-  { type: 'composer' | 'connection' | 'notice' | 'title' | 'fileStatus' | 'reviewComments' | 'reviewed' }
+  {
+    type:
+      'composer' | 'connection' | 'notice' | 'title' | 'fileStatus' | 'reviewComments' | 'reviewed' | 'panel';
+  }
 >;
 
 export interface DeltaBatcherOptions {

@@ -68,6 +68,7 @@ export class HostView {
   #noticeValue: Notice | null = null;
   #fileStatusValue: FileStatusView[] = [];
   #reviewComments = 0;
+  #preview = false;
   #reviewedValue: ReviewedView[] = [];
   /** The lists last posted (`fileStatus`, `reviewed`), as JSON. */
   readonly #lastLists = new Map<string, string>();
@@ -108,6 +109,7 @@ export class HostView {
       fileStatus: this.#fileStatusValue,
       reviewComments: this.#reviewComments,
       reviewed: this.#reviewedValue,
+      preview: this.#preview,
       l10n: this.#src.settings.settings().l10n ?? null,
     };
   }
@@ -124,6 +126,18 @@ export class HostView {
     if (open === this.#reviewComments) return;
     this.#reviewComments = open;
     this.#batcher.pushView({ type: 'reviewComments', open });
+  }
+
+  /** Posts whether the panel shows the session as the preview, when it changed. */
+  setPreview(preview: boolean): void {
+    if (preview === this.#preview) return;
+    this.#preview = preview;
+    this.#batcher.pushView({ type: 'panel', preview });
+  }
+
+  /** Whether the panel shows the session as the preview. */
+  get preview(): boolean {
+    return this.#preview;
   }
 
   /** Posts the session's reviewed marks when they changed. */

@@ -9,6 +9,7 @@ import type { Block, FileChange, Plan } from '../../core/transcript/model';
 import {
   arrayOf,
   custom,
+  isBoolean,
   isNonNegativeInteger,
   isRecord,
   isString,
@@ -118,6 +119,11 @@ export const isDelta = variant('type', {
   /** How many open line comments of the session the next Send Feedback sends (0: none). */
   reviewComments: { open: isNonNegativeInteger },
   /**
+   * The panel shows the session as the preview: the one panel a single click in the Sessions view
+   * reuses for the next session clicked (false: a panel of its own, kept open).
+   */
+  panel: { preview: isBoolean },
+  /**
    * The session's reviewed marks: all of them, by path, each the versions marked reviewed (a
    * turn's file is reviewed when its version is among them). See `model/review/review-marks.ts`.
    */
@@ -153,6 +159,8 @@ export const isHostMessage = variant('type', {
     reviewComments: optional(isNonNegativeInteger),
     /** The reviewed marks, as the last `reviewed` delta gave them. */
     reviewed: optional(arrayOf(isReviewed)),
+    /** As the last `panel` delta said (absent: not the preview). */
+    preview: optional(isBoolean),
     /** `vscode.l10n.bundle`: the webview's texts translated (null: English). */
     l10n: nullable(recordOf(isString)),
   },

@@ -22,6 +22,7 @@ export {
   checkWebviewMessage,
   isWebviewMessage,
   MAX_DROPPED_URIS,
+  messageSession,
   type WebviewMessage,
 } from './webview-messages';
 export * from './view';

@@ -135,6 +135,20 @@ export interface WebviewPersistedState {
   scrollTop?: number;
   /** A send the host has not answered yet (its `sendResult` may reach a reloaded page). */
   pendingSend?: { id: string; text: string };
+  /** The panel is the preview (a restored panel is the preview again). */
+  preview?: boolean;
+  /**
+   * Where the transcript was scrolled in each session this page showed last (the preview panel
+   * shows one after another; going back lands there). Newest last; a few at most.
+   */
+  scrolls?: SessionScroll[];
+}
+
+/** A session's scroll position: the row at the top and how far into it, or following the end. */
+export interface SessionScroll {
+  sessionId: string;
+  /** The row's key and the pixels of it above the viewport; absent: following the end. */
+  anchor?: { key: string; delta: number };
 }
 
 /** What applying one of the agent's files would do to the workspace (see `model/session-files/file-status.ts`). */

@@ -2,6 +2,9 @@
  * Webview → host: every message the Session panel's webview may post, written once as a schema.
  * Its type is derived from it, and the host acts on nothing that fails it: the webview renders
  * untrusted agent output, so nothing it sends is taken on trust (a type not listed here is refused).
+ * Every message also carries `session`: the session the page showed when it posted (absent before
+ * its first `init`). One page shows session after session when it is the preview panel, so the host
+ * drops what a page said about a session it no longer shows (`messageSession`).
  * No `vscode` import: the webview bundle uses it too.
  */
 import { EFFORTS, MODES } from '../../core/client/types';
@@ -89,10 +92,21 @@ export const isWebviewMessage = variant('type', {
   composerChoice: { mode, effort },
   /** A notice's button: runs a command, only Den's own (see `isAllowedCommand`). */
   runCommand: { command: id, args: optional(arrayOf(isUnknown)) },
+  /**
+   * Keep the preview panel's session open in a panel of its own (its Keep Open button, or the first
+   * edit in its composer): the next single click opens another panel instead of replacing it.
+   */
+  keepOpen: {},
 });
 
 /** Webview → host. */
 export type WebviewMessage = Infer<typeof isWebviewMessage>;
+
+/** The session a webview message was posted about (`session`), if it says one. */
+export function messageSession(v: unknown): string | undefined {
+  const s = typeof v === 'object' && v !== null ? (v as { session?: unknown }).session : undefined;
+  return typeof s === 'string' ? s : undefined;
+}
 
 /** The message when it is well-formed, else undefined. */
 export function checkWebviewMessage(v: unknown): WebviewMessage | undefined {

@@ -27,6 +27,8 @@ export interface ComposerDeps {
   hasTurnWithText: (text: string) => boolean;
   /** Whether the page shows no turn yet (the host's `attempts` says whether the session is new). */
   isNewSession?: () => boolean;
+  /** The person edited the draft (typed, pasted, cut). */
+  edited?: () => void;
   now?: () => number;
 }
 
@@ -247,6 +249,7 @@ export class ComposerView {
   }
 
   private onInput(): void {
+    this.deps.edited?.();
     this.grow();
     this.render();
     if (this.draftTimer) clearTimeout(this.draftTimer);

@@ -31,6 +31,8 @@ export class HeaderView {
   private readonly retry: HTMLButtonElement;
   private readonly connection: HTMLElement;
   private readonly meter = new ContextMeter();
+  /** Shown while the panel is the preview: the word, and Keep Open. */
+  private readonly previewMark: HTMLElement;
 
   constructor(post: Post) {
     this.title = h('h1', { id: 'session-title', class: 'session-title', text: l10n.t('Session') });
@@ -49,8 +51,22 @@ export class HeaderView {
       this.detail,
       this.retry,
     ]);
+    this.previewMark = h('span', { class: 'preview-mark', attrs: { hidden: '' } }, [
+      h('span', {
+        class: 'preview-word',
+        text: l10n.t('Preview'),
+        attrs: { title: l10n.t('A single click on another session shows it here instead') },
+      }),
+      h('button', {
+        id: 'keep-open',
+        class: 'secondary small',
+        text: l10n.t('Keep Open'),
+        attrs: { type: 'button', title: l10n.t('Keep this session open in a panel of its own') },
+        on: { click: () => post({ type: 'keepOpen' }) },
+      }),
+    ]);
     this.el = h('header', { class: 'panel-header' }, [
-      h('div', { class: 'title-line' }, [this.title]),
+      h('div', { class: 'title-line' }, [this.title, this.previewMark]),
       h('div', { class: 'header-status' }, [this.meter.el, this.connection]),
     ]);
     this.setConnection({ state: 'loading' });
@@ -61,6 +77,12 @@ export class HeaderView {
     this.title.title = this.title.textContent;
     this.service = s.service;
     this.setConnection(this.shown);
+  }
+
+  /** The panel is the preview (its title in italics, as VS Code shows a preview editor's). */
+  setPreview(preview: boolean): void {
+    this.title.classList.toggle('preview', preview);
+    this.previewMark.hidden = !preview;
   }
 
   /** The context window's use, as the latest turn that reported it says (none: hidden). */

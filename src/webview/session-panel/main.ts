@@ -8,6 +8,7 @@ import { setL10nBundle } from '../../core/shared/l10n';
 import {
   isHostMessage,
   type HostMessage,
+  type SessionScroll,
   type WebviewDigest,
   type WebviewPersistedState,
 } from '../../protocol/session-panel/messages';
@@ -23,7 +24,7 @@ import { HeaderView, NoticeView } from './header';
 import { OutlineView } from './outline-view';
 import type { Post } from '../shared/post';
 import { Store } from './state';
-import { TranscriptView } from './transcript-view';
+import { TranscriptView, type Anchor } from './transcript-view';
 import { AnswerDrafts } from './render/answer-box';
 
 function readPersisted(v: unknown): Partial<WebviewPersistedState> {
@@ -38,17 +39,50 @@ function readPersisted(v: unknown): Partial<WebviewPersistedState> {
   const p = s.pendingSend as Record<string, unknown> | undefined;
   if (typeof p === 'object' && p !== null && typeof p.id === 'string' && typeof p.text === 'string')
     out.pendingSend = { id: p.id, text: p.text };
+  if (s.preview === true) out.preview = true;
+  if (Array.isArray(s.scrolls)) out.scrolls = s.scrolls.filter(isSessionScroll).slice(-MAX_SCROLLS);
   return out;
+}
+
+/** How many sessions' scroll positions a page keeps (the preview shows one after another). */
+const MAX_SCROLLS = 20;
+
+function isSessionScroll(v: unknown): v is SessionScroll {
+  if (typeof v !== 'object' || v === null) return false;
+  const s = v as Record<string, unknown>;
+  const a = s.anchor as Record<string, unknown> | undefined;
+  return (
+    typeof s.sessionId === 'string' &&
+    (a === undefined ||
+      (typeof a === 'object' && a !== null && typeof a.key === 'string' && Number.isFinite(a.delta)))
+  );
+}
+
+/** The scroll positions with `sessionId`'s put last (newest), at most MAX_SCROLLS. */
+function withScroll(
+  list: SessionScroll[] | undefined,
+  sessionId: string,
+  anchor: Anchor | undefined,
+): SessionScroll[] {
+  const rest = (list ?? []).filter((x) => x.sessionId !== sessionId);
+  return [
+    ...rest,
+    anchor ? { sessionId, anchor: { key: anchor.key, delta: anchor.delta } } : { sessionId },
+  ].slice(-MAX_SCROLLS);
 }
 
 function start(): void {
   const vscode = acquireVsCodeApi();
-  const post: Post = (m) => vscode.postMessage(m);
+  // Every message says which session the page showed (the preview panel shows one after another).
+  let shownSession: string | undefined;
+  const post: Post = (m) =>
+    vscode.postMessage(shownSession === undefined ? m : { ...m, session: shownSession });
   let persisted = readPersisted(vscode.getState());
   const persist = (patch: Partial<WebviewPersistedState>): void => {
     persisted = { ...persisted, ...patch };
     if ('scrollTop' in patch && patch.scrollTop === undefined) delete persisted.scrollTop;
     if ('pendingSend' in patch && patch.pendingSend === undefined) delete persisted.pendingSend;
+    if ('preview' in patch && !patch.preview) delete persisted.preview;
     vscode.setState({ sessionId: '', draft: '', ...persisted });
   };
 
@@ -72,6 +106,8 @@ function start(): void {
     });
     document.addEventListener('keydown', (e) => find.globalKey(e));
     const outline = new OutlineView({ store, transcript, announce: (t) => announcer.status(t) });
+    /** keepOpen was posted for this session (the host's `panel` delta follows). */
+    let keepAsked = false;
     const findDigest = (): Pick<WebviewDigest, 'find' | 'outline'> => {
       const f = find.digest();
       const o = outline.digest();
@@ -87,6 +123,13 @@ function start(): void {
         persist,
         hasTurnWithText: (text) => store.turns.some((t) => t.header.userMessage.text.trim() === text.trim()),
         isNewSession: () => store.turns.length === 0,
+        // An edit keeps the preview's session open, as typing in a preview editor pins it.
+        edited: () => {
+          if (store.preview && !keepAsked) {
+            keepAsked = true;
+            post({ type: 'keepOpen' });
+          }
+        },
       },
       persisted,
     );
@@ -110,23 +153,59 @@ function start(): void {
     installDropTarget(app, post);
 
     let scrollTimer: ReturnType<typeof setTimeout> | undefined;
+    /** Saves where the transcript is, as the scroll position of the session it shows. */
+    const saveScroll = (sessionId: string, top: number | undefined): void => {
+      if (scrollTimer) clearTimeout(scrollTimer);
+      scrollTimer = undefined;
+      persist({
+        scrollTop: top,
+        scrolls: withScroll(persisted.scrolls, sessionId, transcript.scrollAnchor()),
+      });
+    };
     transcript.onScroll = (top) => {
       if (scrollTimer) clearTimeout(scrollTimer);
-      scrollTimer = setTimeout(() => persist({ scrollTop: top }), 300);
+      const sessionId = persisted.sessionId;
+      scrollTimer = setTimeout(
+        () => sessionId && sessionId === persisted.sessionId && saveScroll(sessionId, top),
+        300,
+      );
     };
 
     let restoreScroll = true;
+    /** The session the page showed last; on another's `init`, where it was is kept for going back. */
+    let drawnSession: string | undefined;
+    let switched: SessionScroll | undefined;
     const flush = (): void => {
       const c = store.takeChanges();
+      switched = undefined;
       if (c.reset) {
         const session = store.session!;
+        const before = drawnSession ?? persisted.sessionId;
+        if (before && before !== session.sessionId) {
+          // The preview panel shows another session: the one it leaves keeps its scroll position.
+          if (drawnSession) saveScroll(drawnSession, transcript.follow ? undefined : transcript.el.scrollTop);
+          switched = persisted.scrolls?.find((x) => x.sessionId === session.sessionId) ?? {
+            sessionId: session.sessionId,
+          };
+          keepAsked = false;
+        }
         if (persisted.sessionId && persisted.sessionId !== session.sessionId) {
           // State saved by a panel of another session: its draft and scroll position do not apply.
-          persisted = { sessionId: session.sessionId, draft: '' };
+          persisted = {
+            sessionId: session.sessionId,
+            draft: '',
+            ...(persisted.scrolls ? { scrolls: persisted.scrolls } : {}),
+          };
           composer.setDraft('');
           restoreScroll = false;
         }
+        drawnSession = session.sessionId;
         persist({ sessionId: session.sessionId });
+      }
+      if (c.reset || c.panel) {
+        header.setPreview(store.preview);
+        persist({ preview: store.preview });
+        if (!store.preview) keepAsked = false;
       }
       if (c.reset || c.title) header.setSession(store.session!);
       if (c.reset || c.connection) header.setConnection(store.connection);
@@ -146,6 +225,7 @@ function start(): void {
         restoreScroll = false;
         if (persisted.scrollTop !== undefined) transcript.restoreScroll(persisted.scrollTop);
       }
+      if (switched) transcript.restoreAnchor(switched.anchor);
       if (store.composer && (c.reset || c.composer || c.turns.size > 0 || c.structure)) {
         composer.setState(store.composer, store.continuable()?.header.id, store.waiting()?.header.needsInput);
       }
@@ -199,6 +279,7 @@ function start(): void {
       apply ??= ui();
     }
     store.receive(msg);
+    if (msg.type === 'init') shownSession = store.session?.sessionId;
     apply?.(msg);
   });
   post({ type: 'ready', lastSeq: null });

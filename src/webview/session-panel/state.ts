@@ -65,6 +65,8 @@ export interface StoreChanges {
   notice: boolean;
   title: boolean;
   reviewComments: boolean;
+  /** Whether the panel is the preview changed. */
+  panel: boolean;
 }
 
 /** How a message was handled. */
@@ -99,6 +101,7 @@ function emptyChanges(): StoreChanges {
     notice: false,
     title: false,
     reviewComments: false,
+    panel: false,
   };
 }
 
@@ -123,6 +126,8 @@ export class Store {
   fileStatus: ReadonlyMap<string, FileStatusView> = new Map();
   /** Open line comments of the session that Send Feedback would send. */
   reviewComments = 0;
+  /** The panel is the preview: the next single click in the Sessions view shows another session here. */
+  preview = false;
   /** The session's reviewed marks: the versions marked, by path (see `isReviewed`). */
   reviewed: ReadonlyMap<string, readonly string[]> = new Map();
   /** Whole logs the host sent after "Show all" (and what its cap had dropped before), by block key. */
@@ -236,6 +241,7 @@ export class Store {
     this.fileStatus = statusMap(msg.fileStatus ?? []);
     this.reviewComments = msg.reviewComments ?? 0;
     this.reviewed = marksByPath(msg.reviewed ?? []);
+    this.preview = msg.preview ?? false;
     this.turns = [];
     this.byId.clear();
     this.fullLogs.clear();
@@ -326,6 +332,10 @@ export class Store {
     reviewComments: (d) => {
       this.reviewComments = d.open;
       this.changes.reviewComments = true;
+    },
+    panel: (d) => {
+      this.preview = d.preview;
+      this.changes.panel = true;
     },
     reviewed: (d) => {
       this.reviewed = marksByPath(d.files);

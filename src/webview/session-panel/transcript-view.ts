@@ -26,7 +26,8 @@ import {
 import { blockKey, type StoreChanges } from './state';
 import { computeWindow, prefixSums, rowAt } from '../shared/windowing';
 
-interface Anchor {
+/** A scroll position that survives rows above it changing height: a row's key and the pixels of it above the viewport. */
+export interface Anchor {
   key: string;
   delta: number;
 }
@@ -56,6 +57,8 @@ export class TranscriptView {
   private sections = new Map<string, SectionState>();
   private userTexts = new Map<string, string>();
   private following = true;
+  /** A saved position whose row has not come yet (`restoreAnchor`). */
+  private awaited: Anchor | undefined;
   /** Blocks in the transcript when the view stopped following (undefined: following). */
   private blocksWhenLeft: number | undefined;
   private blockCount = 0;
@@ -242,7 +245,8 @@ export class TranscriptView {
       this.unmeasured.add(rowKey);
     }
     if (!rebuild && dirty.size + c.logAppends.length > 0) this.refreshSizes();
-    this.layout(anchor);
+    if (this.awaited && this.rowIndex.has(this.awaited.key)) this.restoreAnchor(this.awaited);
+    else this.layout(anchor);
   }
 
   /** Distinct blocks with at least one row in the DOM. */
@@ -289,6 +293,23 @@ export class TranscriptView {
   restoreScroll(scrollTop: number | undefined): void {
     this.follow = scrollTop === undefined;
     this.layout(undefined, scrollTop);
+  }
+
+  /** Where the view is (a saved scroll position, or the one it waits to go back to); undefined while it follows the end. */
+  scrollAnchor(): Anchor | undefined {
+    return this.awaited ?? this.anchor();
+  }
+
+  /**
+   * Goes back to a saved position (undefined: the end, followed). A row not shown yet (the session's
+   * history still loading) is waited for: the view follows the end meanwhile, and goes there when the
+   * row comes, unless the person scrolled first.
+   */
+  restoreAnchor(anchor: Anchor | undefined): void {
+    this.awaited = anchor && !this.rowIndex.has(anchor.key) ? anchor : undefined;
+    this.follow = anchor === undefined || this.awaited !== undefined;
+    this.layout(this.follow ? undefined : anchor);
+    this.onScroll(this.follow ? undefined : this.el.scrollTop);
   }
 
   /** Whether the view follows the bottom (a streaming turn stays in sight). */
@@ -344,6 +365,7 @@ export class TranscriptView {
     if (Math.abs(top - this.expectedTop) < 1) return;
     const distance = this.el.scrollHeight - this.el.clientHeight - top;
     const up = top < this.expectedTop;
+    this.awaited = undefined;
     this.follow = !up && distance <= Math.max(4, this.metrics.lineHeight);
     // The rows mounted here are measured by the ResizeObserver once the frame is laid out (before
     // it is painted), not here: measuring them now would force a layout in the scroll handler.

@@ -25,6 +25,7 @@ export class ViewMirror {
   title = '';
   fileStatus: FileStatusView[] = [];
   reviewComments = 0;
+  preview = false;
   reviewed: ReviewedView[] = [];
   /** How the composer's sends ended, in the order told. */
   sendResults: { sendId: string; outcome: string }[] = [];
@@ -46,6 +47,7 @@ export class ViewMirror {
       this.title = m.session.title;
       this.fileStatus = m.fileStatus ?? [];
       this.reviewComments = m.reviewComments ?? 0;
+      this.preview = m.preview ?? false;
       this.reviewed = m.reviewed ?? [];
     } else if (m.type === 'batch') {
       for (const d of m.deltas) this.delta(d);
@@ -132,6 +134,9 @@ export class ViewMirror {
         return;
       case 'reviewed':
         this.reviewed = d.files;
+        return;
+      case 'panel':
+        this.preview = d.preview;
         return;
       case 'sendResult':
         this.sendResults.push({ sendId: d.sendId, outcome: d.outcome });

@@ -70,6 +70,10 @@ describe('webview message checks', () => {
     const partly = { path: 'p.ts', state: 'partly', added: 1, removed: 0, hunks: { applied: 2, total: 5 } };
     assert.ok(isDelta({ type: 'fileStatus', files: [partly] }));
     assert.ok(!isDelta({ type: 'fileStatus', files: [{ ...partly, hunks: { applied: -1, total: 5 } }] }));
+    assert.ok(isDelta({ type: 'panel', preview: true }));
+    assert.ok(!isDelta({ type: 'panel', preview: 'yes' }));
+    assert.ok(isHostMessage({ ...initMessage(liveTranscript(), 1), preview: true }));
+    assert.ok(!isHostMessage({ ...initMessage(liveTranscript(), 1), preview: 1 }));
   });
 });
 

@@ -3,10 +3,18 @@ import {
   checkWebviewMessage,
   isAllowedCommand,
   isOpenableLink,
+  messageSession,
 } from '../../../../src/protocol/session-panel/webview-messages';
 import { escapeHtml, panelCsp, panelHtml } from '../../../../src/editor/session-panel/panel-html';
 
 describe('Webview messages', () => {
+  it('say which session they are about when the page says one (the preview shows one after another)', () => {
+    assert.equal(messageSession({ type: 'stop', session: 's-1' }), 's-1');
+    assert.equal(messageSession({ type: 'stop' }), undefined);
+    assert.equal(messageSession({ type: 'stop', session: 7 }), undefined);
+    assert.equal(messageSession(null), undefined);
+  });
+
   const accepted: unknown[] = [
     { type: 'ready', lastSeq: null },
     { type: 'ready', lastSeq: 12 },
@@ -26,6 +34,8 @@ describe('Webview messages', () => {
     { type: 'composerChoice', mode: 'plan', effort: 'fast' },
     { type: 'runCommand', command: 'den.setApiKey' },
     { type: 'heldTurn', action: 'sendWhenReady' },
+    { type: 'keepOpen' },
+    { type: 'keepOpen', session: 's-1' },
   ];
   for (const m of accepted) {
     it(`accepts a well-formed ${(m as { type: string }).type} message`, () => {

@@ -80,6 +80,7 @@ describe('Handler maps', () => {
       probeResult: record,
       composerChoice: record,
       runCommand: record,
+      keepOpen: record,
     };
     const m = checkWebviewMessage({ type: 'heldTurn', action: 'edit' });
     assert.ok(m);
