@@ -58,17 +58,18 @@ function isSessionScroll(v: unknown): v is SessionScroll {
   );
 }
 
-/** The scroll positions with `sessionId`'s put last (newest), at most MAX_SCROLLS. */
+/**
+ * The scroll positions with `sessionId`'s put last (newest), at most MAX_SCROLLS; a session that
+ * follows its end has none (going back lands at the end, as a first visit does).
+ */
 function withScroll(
   list: SessionScroll[] | undefined,
   sessionId: string,
   anchor: Anchor | undefined,
-): SessionScroll[] {
+): SessionScroll[] | undefined {
   const rest = (list ?? []).filter((x) => x.sessionId !== sessionId);
-  return [
-    ...rest,
-    anchor ? { sessionId, anchor: { key: anchor.key, delta: anchor.delta } } : { sessionId },
-  ].slice(-MAX_SCROLLS);
+  const all = anchor ? [...rest, { sessionId, anchor: { key: anchor.key, delta: anchor.delta } }] : rest;
+  return all.length ? all.slice(-MAX_SCROLLS) : undefined;
 }
 
 function start(): void {
@@ -83,6 +84,7 @@ function start(): void {
     if ('scrollTop' in patch && patch.scrollTop === undefined) delete persisted.scrollTop;
     if ('pendingSend' in patch && patch.pendingSend === undefined) delete persisted.pendingSend;
     if ('preview' in patch && !patch.preview) delete persisted.preview;
+    if ('scrolls' in patch && patch.scrolls === undefined) delete persisted.scrolls;
     vscode.setState({ sessionId: '', draft: '', ...persisted });
   };
 

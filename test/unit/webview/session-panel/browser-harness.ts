@@ -186,8 +186,10 @@ export interface WebviewPage {
   page: Page;
   /** Delivers host messages (in order, each in its own event), unchecked. */
   deliver(msgs: unknown[]): Promise<void>;
-  /** Everything the webview posted so far. */
+  /** Everything the webview posted so far, without the session each message says it is about. */
   posted(): Promise<{ type: string; [k: string]: unknown }[]>;
+  /** Everything the webview posted so far, as posted (with `session`). */
+  postedAsIs(): Promise<{ type: string; [k: string]: unknown }[]>;
   /** The last `setState` value. */
   saved(): Promise<unknown>;
   /** Waits for the next animation frames. */
@@ -225,7 +227,14 @@ export async function openWebviewPage(
     page,
     // One round trip; postMessage keeps the order and delivers each message as its own event.
     deliver: (msgs) => page.evaluate((ms) => ms.forEach((m) => window.postMessage(m, '*')), msgs),
-    posted: () => page.evaluate(() => (window as unknown as { __posted: { type: string }[] }).__posted),
+    posted: () =>
+      page.evaluate(() =>
+        (window as unknown as { __posted: { type: string; session?: unknown }[] }).__posted.map((m) => {
+          const { session: _, ...rest } = m;
+          return rest;
+        }),
+      ),
+    postedAsIs: () => page.evaluate(() => (window as unknown as { __posted: { type: string }[] }).__posted),
     saved: () => page.evaluate(() => (window as unknown as { __saved: unknown }).__saved),
     frames: (n = 2) =>
       page.evaluate(
