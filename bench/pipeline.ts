@@ -1,3 +1,4 @@
+import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { SessionStream } from '../src/core/stream/session-stream';
 import { applyEvent, beginTurn, createTranscript } from '../src/core/transcript/reducer';
@@ -7,6 +8,8 @@ import { makeFrames, startBlastServer, type BlastServer } from './blast-server';
 export interface PipelineRun {
   events: number;
   ms: number;
+  /** Performance-clock start of the run (to attribute garbage collections to it). */
+  t0: number;
 }
 
 const SESSION = '11111111-2222-4333-8444-555555555555';
@@ -26,7 +29,7 @@ function bareLoop(server: BlastServer): Promise<PipelineRun> {
       events++;
       if (f.kind === 'task.completed') {
         ws.terminate();
-        resolve({ events, ms: performance.now() - t0 });
+        resolve({ events, ms: performance.now() - t0, t0 });
       }
     });
     ws.on('error', reject);
@@ -51,7 +54,7 @@ function denPipeline(server: BlastServer): Promise<PipelineRun> {
     );
     void stream.done.then(() => {
       stream.close();
-      resolve({ events, ms: performance.now() - t0 });
+      resolve({ events, ms: performance.now() - t0, t0 });
     });
     stream.start();
   });
@@ -59,14 +62,34 @@ function denPipeline(server: BlastServer): Promise<PipelineRun> {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/** Milliseconds of garbage collection (any kind) that started inside a run. */
+function gcMs(gcs: readonly PerformanceEntry[], run: PipelineRun): number {
+  let ms = 0;
+  for (const e of gcs) if (e.startTime >= run.t0 && e.startTime < run.t0 + run.ms) ms += e.duration;
+  return ms;
+}
+
+/** The medians of a pipeline benchmark: events/s, and ms of garbage collection per run. */
+export interface PipelineResult {
+  bare: number;
+  den: number;
+  ratio: number;
+  bareGcMs: number;
+  denGcMs: number;
+  bareMs: number;
+  denMs: number;
+}
+
 /** Runs both loops alternately `rounds` times over `count` events; returns events/s medians. */
-export async function benchPipeline(
-  count = 100_000,
-  rounds = 5,
-): Promise<{ bare: number; den: number; ratio: number }> {
+export async function benchPipeline(count = 100_000, rounds = 5): Promise<PipelineResult> {
   const server = await startBlastServer(makeFrames(count, MESSAGE));
   const bare: number[] = [];
   const den: number[] = [];
+  const bareRuns: PipelineRun[] = [];
+  const denRuns: PipelineRun[] = [];
+  const gcs: PerformanceEntry[] = [];
+  const gcObserver = new PerformanceObserver((list) => gcs.push(...list.getEntries()));
+  gcObserver.observe({ entryTypes: ['gc'] });
   try {
     await bareLoop(server); // warm-up
     await denPipeline(server);
@@ -77,11 +100,24 @@ export async function benchPipeline(
         throw new Error(`lost events: bare ${b.events}, den ${d.events} of ${count}`);
       bare.push((b.events / b.ms) * 1000);
       den.push((d.events / d.ms) * 1000);
+      bareRuns.push(b);
+      denRuns.push(d);
     }
   } finally {
     await server.close();
   }
+  // GC entries are delivered after the fact: let the observer see the last ones.
+  await new Promise((r) => setTimeout(r, 0));
+  gcObserver.disconnect();
   const b = median(bare);
   const d = median(den);
-  return { bare: b, den: d, ratio: d / b };
+  return {
+    bare: b,
+    den: d,
+    ratio: d / b,
+    bareGcMs: median(bareRuns.map((r) => gcMs(gcs, r))),
+    denGcMs: median(denRuns.map((r) => gcMs(gcs, r))),
+    bareMs: median(bareRuns.map((r) => r.ms)),
+    denMs: median(denRuns.map((r) => r.ms)),
+  };
 }

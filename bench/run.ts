@@ -39,7 +39,8 @@ async function main(): Promise<void> {
     const r = await benchPipeline();
     console.log(
       `pipeline: bare ws+JSON.parse ${Math.round(r.bare)} events/s; Den stream+reducer ${Math.round(r.den)} events/s; ` +
-        `ratio ${(r.ratio * 100).toFixed(1)} % (targets: ≥ 50,000 events/s and ≥ 80 %)`,
+        `ratio ${(r.ratio * 100).toFixed(1)} % (targets: ≥ 50,000 events/s and ≥ 80 %); median run ` +
+        `bare ${r.bareMs.toFixed(0)} ms (GC ${r.bareGcMs.toFixed(0)} ms), Den ${r.denMs.toFixed(0)} ms (GC ${r.denGcMs.toFixed(0)} ms)`,
     );
   }
   if (!only || only === 'resume') {

@@ -16,6 +16,7 @@ import type {
 } from './model';
 import { isRecord } from '../shared/schema';
 import { assignSafe, copyRecord, readFiles, str, type Rec } from './read';
+import { streamedBlock } from './streamed-text';
 
 interface BlockIndex {
   ids: Map<string, number>;
@@ -80,12 +81,14 @@ export function toolNameFromId(id: string): string {
   return last > 0 ? rest.slice(0, last) : rest;
 }
 
+/** An answer block; its text grows by `appendText` (`streamed-text.ts`). */
 export function newMarkdown(id: string, text = ''): MarkdownBlock {
-  return { type: 'markdown', id, text, final: false };
+  return streamedBlock('markdown', id, text);
 }
 
+/** A reasoning block; its text grows by `appendText` (`streamed-text.ts`). */
 export function newThought(id: string, text = ''): ThoughtBlock {
-  return { type: 'thought', id, text, final: false };
+  return streamedBlock('thought', id, text);
 }
 
 export function newText(id: string, text = ''): TextBlock {

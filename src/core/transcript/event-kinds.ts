@@ -25,6 +25,7 @@ import { noteCreated, noteUpdated } from './change-set';
 import { readContextUsage, sameUsage } from './context-usage';
 import { applySnapshot } from './files';
 import { applyLegacyState } from './legacy';
+import { appendText } from './streamed-text';
 import {
   isTerminalStatus,
   type Block,
@@ -97,7 +98,7 @@ function writeText(
   }
   if (b.type === 'tool' || b.type === 'generic') return keepGeneric(c);
   if (text && !opts.replace) {
-    b.text += text;
+    appendText(b, text);
     noteUpdated(c.cs, id, { text });
   } else if (text !== undefined && opts.replace && text !== b.text) {
     // A re-send that extends the old text is still an append for the host.

@@ -3,9 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Transcript } from '../../../../src/core/transcript/model';
+import { applyEvent } from '../../../../src/core/transcript/reducer';
 import { serializeTranscript } from '../../../../src/core/transcript/serialize';
+import { JOIN_EVERY } from '../../../../src/core/transcript/streamed-text';
+import { eventFactory } from '../../../support/events';
 import { TranscriptCache } from '../../../../src/model/session/transcript-cache';
-import { fold, loadFixture } from '../../core/transcript/helpers';
+import { AGENT, fold, liveTranscript, loadFixture } from '../../core/transcript/helpers';
 import { FakeClock } from '../shared/fake-clock';
 
 /** A transcript of a recorded coding turn, for session `id`. */
@@ -163,5 +166,24 @@ describe('TranscriptCache', () => {
     await Promise.all([1, 2, 3, 4, 5].map((n) => cache.write('s1', transcript('s1', `v${n}`))));
     assert.equal((await cache.read('s1'))?.title, 'v5');
     assert.deepEqual(fs.readdirSync(dir), ['s1.json']);
+  });
+
+  it('keeps a streaming answer’s text whole through a write and a read, chunks not yet joined included', async () => {
+    const cache = new TranscriptCache({ dir: path.join(dir, 'transcripts') });
+    const t = liveTranscript();
+    const ev = eventFactory();
+    const chunks = Array.from({ length: JOIN_EVERY * 2 + 7 }, (_, i) => `chunk ${i}, `);
+    for (const delta of chunks) applyEvent(t, AGENT, ev('markdown.chunk', { delta }, 'answer:main'));
+    await cache.write(t.sessionId, t);
+    const back = await cache.read(t.sessionId);
+    assert.ok(back);
+    assert.deepEqual(back.turns[0].blocks, [
+      { type: 'markdown', id: 'answer:main', text: chunks.join(''), final: false },
+    ]);
+    // Reopened from the cache, the answer goes on streaming where it stopped.
+    applyEvent(back, AGENT, ev('markdown.chunk', { delta: 'the end.' }, 'answer:main'));
+    const b = back.turns[0].blocks[0];
+    assert.ok(b.type === 'markdown');
+    assert.equal(b.text, `${chunks.join('')}the end.`);
   });
 });
