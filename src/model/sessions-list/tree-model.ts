@@ -125,8 +125,8 @@ export class SessionsTreeModel {
   #drawnRoots: string | undefined;
   /**
    * The view will list the root's rows anew: a redraw of the root was asked for, or the view asked
-   * for them and is waiting (`listingRoots`); until it lists them, a root redraw would only draw
-   * the same rows twice. At first: VS Code lists them when it first shows the view.
+   * for them and is waiting (`willListRoots`); until it lists them, a root redraw would only draw
+   * the same rows twice. At first too: VS Code lists them when it first shows the view.
    */
   #rootsDue = true;
   /** The groups last listed at the root, and the time they were grouped by. */
