@@ -112,6 +112,8 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
   /** Marks sessions that are attempts of a task (`attempt 2 of 3`); redraws when they change. */
   setAttemptMark(markOf: (sessionId: string) => string | undefined): void {
     this.#attemptMark = markOf;
+    // (the rows the view is about to list draw the marks)
+    if (this.#tree.willListRoots()) return;
     this.#changed.fire(undefined);
   }
 
@@ -266,13 +268,24 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
     return this.#tree.parent(n);
   }
 
+  /**
+   * The root's rows wait for the key and the first page only. The context keys pick the welcome,
+   * which VS Code shows only while the tree is empty: an empty root waits for them too, rows do
+   * not (each `setContext` is a round trip to a workbench that may be busy starting). A change
+   * while this waits is drawn with these rows, not in a redraw after them (`willListRoots`).
+   */
   async getChildren(n?: SessionNode): Promise<SessionNode[]> {
     if (n) return this.#tree.children(n);
-    const shown = await this.model.loadForView();
+    this.#tree.willListRoots();
+    let rows: SessionNode[] = [];
+    try {
+      if (await this.model.loadForView()) rows = this.#tree.roots();
+    } finally {
+      if (!rows.length) this.#tree.drewNoRoots();
+    }
+    if (rows.length) return rows;
     await this.#keysApplied;
-    if (shown) return this.#tree.roots();
-    this.#tree.drewNoRoots();
-    return [];
+    return rows;
   }
 
   /** Does what the model says changed: redraws, the message, the description, the context keys. */

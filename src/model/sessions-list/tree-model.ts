@@ -123,6 +123,12 @@ export class SessionsTreeModel {
   #elsewhere = 0;
   /** What the root rows were last drawn from (`rootsKey`); none when the view drew no rows. */
   #drawnRoots: string | undefined;
+  /**
+   * The view will list the root's rows anew: a redraw of the root was asked for, or the view asked
+   * for them and is waiting (`willListRoots`); until it lists them, a root redraw would only draw
+   * the same rows twice. At first too: VS Code lists them when it first shows the view.
+   */
+  #rootsDue = true;
   /** The groups last listed at the root, and the time they were grouped by. */
   #grouped = { at: 0, groups: new Map<SessionGroup, Session[]>() };
   /** The turn count each Turns group was last drawn with, so it is redrawn only when that changes. */
@@ -238,6 +244,7 @@ export class SessionsTreeModel {
    * empty scope has its welcome); then "Load more" while there is more.
    */
   roots(): SessionNode[] {
+    this.#rootsDue = false;
     const at = this.#now();
     const groups = groupSessions(this.list.sessions, this.#scope, at);
     this.#grouped = { at, groups: new Map(groups.map((g) => [g.group, g.sessions])) };
@@ -246,13 +253,28 @@ export class SessionsTreeModel {
     this.#elsewhere = this.#showAll || shown === 0 ? 0 : this.#elsewhereCount(at);
     if (this.#elsewhere > 0) out.push(this.#nodes.node({ kind: 'elsewhere' }));
     if (this.list.hasMore) out.push(this.#nodes.node({ kind: 'more' }));
-    this.#drawnRoots = out.length ? rootsKey(groups, this.#elsewhere, this.list.hasMore, at) : undefined;
+    this.#drawnRoots = out.length ? rootsKey(groups, this.#elsewhere, this.#more(), at) : undefined;
     return out;
   }
 
   /** The view drew no rows (not shown yet, or signed out): the next change redraws. */
   drewNoRoots(): void {
+    this.#rootsDue = false;
     this.#drawnRoots = undefined;
+  }
+
+  /**
+   * The view will list the root's rows anew: it asked for them and waits (for the key, the first
+   * page) before it lists them (`roots`, `drewNoRoots`), or the root was redrawn. Until it lists
+   * them, a change asks for no root redraw: the rows listed then show it. So the tree settles in one
+   * draw; a redraw asked for meanwhile would reach VS Code after the rows and draw them all again,
+   * and a context-menu command chosen on a row while that runs would find no row. True when the
+   * view was going to list them already.
+   */
+  willListRoots(): boolean {
+    const due = this.#rootsDue;
+    this.#rootsDue = true;
+    return due;
   }
 
   /** The redraw part of an update: none when the rows would draw as drawn (after the keys: `afterKeys`). */
@@ -262,14 +284,24 @@ export class SessionsTreeModel {
     return afterKeys ? { redraw, redrawAfterKeys: true } : { redraw };
   }
 
-  /** `'all'` unless the root rows would draw exactly as last drawn (a redraw then only costs). */
+  /**
+   * `'all'` unless the view will list the root's rows anyway (`willListRoots`), or they would draw
+   * exactly as last drawn (a redraw then only costs).
+   */
   #rootsRedraw(): 'all' | undefined {
+    if (this.#rootsDue) return undefined;
     if (this.#drawnRoots === undefined) return 'all';
     const at = this.#now();
     const groups = groupSessions(this.list.sessions, this.#scope, at);
     const shown = groups.reduce((n, g) => n + g.sessions.length, 0);
     const elsewhere = this.#showAll || shown === 0 ? 0 : this.#elsewhereCount(at);
-    return rootsKey(groups, elsewhere, this.list.hasMore, at) === this.#drawnRoots ? undefined : 'all';
+    return rootsKey(groups, elsewhere, this.#more(), at) === this.#drawnRoots ? undefined : 'all';
+  }
+
+  /** What the "Load more" row counts, while there is more. */
+  #more(): { loaded: number; total: number } | undefined {
+    const m = this.list;
+    return m.hasMore ? { loaded: m.sessions.length, total: m.totalCount } : undefined;
   }
 
   /** The `elsewhere` row's count: loaded sessions All Sessions shows and This Workspace does not (as last listed). */
@@ -440,7 +472,7 @@ export class SessionsTreeModel {
       case 'list':
         // A page more can fill This Workspace (a reset waits for its outcome: no flicker).
         if (this.list.loaded) this.#regroup();
-        else this.#updates.fire({ redraw: 'all' });
+        else this.#fire({ redraw: 'all' });
         return;
       case 'session': {
         // A session that moves to another group (a rename updates it) redraws the groups.
@@ -449,13 +481,13 @@ export class SessionsTreeModel {
           list.some((x) => x.sessionId === c.sessionId),
         );
         const moved = s && drawn?.[0] !== this.#groupNow(c.sessionId);
-        this.#updates.fire({ redraw: moved ? 'all' : [this.#sessionNode(c.sessionId)] });
+        this.#fire({ redraw: moved ? 'all' : [this.#sessionNode(c.sessionId)] });
         return;
       }
       case 'removed':
         void this.#local.delete(c.sessionId);
         void this.#archived.delete(c.sessionId);
-        this.#updates.fire({
+        this.#fire({
           redraw: 'all',
           keys: 'scope',
           // the last match gone: drop the search message so the "no match" welcome can show
@@ -465,7 +497,7 @@ export class SessionsTreeModel {
         return;
       case 'settled':
         // A message hides the view's welcome content, which explains some problems with buttons.
-        this.#updates.fire({
+        this.#fire({
           message: { text: this.message(this.#problemMessage()) },
           keys: 'welcome',
           ...this.#redrawUnlessSame(),
@@ -474,9 +506,15 @@ export class SessionsTreeModel {
     }
   }
 
+  /** Fires `u`; a redraw of the whole tree means the view will list the root's rows anew. */
+  #fire(u: TreeUpdate): void {
+    if (u.redraw === 'all') this.#rootsDue = true;
+    this.#updates.fire(u);
+  }
+
   /** The groups change: redraw the whole tree, its message and its keys. */
   #regroup(extra: Pick<TreeUpdate, 'description'> = {}): void {
-    this.#updates.fire({
+    this.#fire({
       ...extra,
       ...this.#redrawUnlessSame(false),
       message: { text: this.message(this.#problemMessage()) },

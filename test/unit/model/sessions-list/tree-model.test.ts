@@ -339,17 +339,80 @@ describe('SessionsTreeModel (the Sessions tree as data)', () => {
     assert.equal(settled.redraw, undefined, 'the same rows: no second redraw');
     assert.deepEqual(settled.message, { text: undefined }, 'the message is still set');
 
-    // a session renamed on the server: the reload draws it
+    // a session renamed on the server: the reload draws it, in the rows the reset's redraw lists
     api.sessions = [session('a', { title: 'renamed' }), session('b')];
     updates.length = 0;
     await t.refresh();
-    assert.equal(updates.at(-1)?.redraw, 'all');
+    assert.deepEqual(
+      updates.map((u) => u.redraw),
+      ['all', undefined],
+      'the reset redraws; the view lists the renamed rows then, not in a second redraw',
+    );
     assert.deepEqual(await shape(t), [['today', ['a', 'b']]]);
+    assert.equal(t.sessionRow('a')?.session.title, 'renamed');
+
+    // the view listed the reset root before the outcome (no rows yet): the outcome redraws
+    api.sessions = [session('a', { title: 'renamed again' }), session('b')];
+    t.list.reset();
+    assert.deepEqual(t.roots(), []);
+    updates.length = 0;
+    await t.list.ensureLoaded();
+    assert.equal(updates.at(-1)?.redraw, 'all');
 
     // the view drew nothing (hidden, signed out): the next change redraws even when equal
+    t.roots();
     t.drewNoRoots();
     updates.length = 0;
-    await t.refresh();
+    t.setWebTaskSessions(new Set(['x']));
+    assert.equal(updates.at(-1)?.redraw, 'all');
+  });
+
+  it('asks for no redraw while the view waits for the root, whose rows then show the change: one draw', async () => {
+    api.sessions = [session('a'), session('b')];
+    const t = tree({ storage: memory({ 'den.sessions.showAll': true }) });
+    // VS Code lists the root when it first shows the view: the first page's outcome redraws nothing
+    await t.list.loadForView();
+    assert.equal(updates.at(-1)?.keys, 'welcome', 'the first page settled');
+    assert.deepEqual(
+      updates.map((u) => u.redraw),
+      [undefined],
+    );
+    assert.deepEqual(await shape(t), [['today', ['a', 'b']]]);
+
+    // listed: a regroup redraws
+    updates.length = 0;
+    await t.setArchived('a', true);
+    assert.equal(updates.at(-1)?.redraw, 'all');
+
+    // the view asks again (the redraw) and waits: changes meanwhile ask for nothing more
+    assert.equal(t.willListRoots(), true, 'the redraw made the view list the root');
+    updates.length = 0;
+    await t.setArchived('b', true);
+    t.setWebTaskSessions(new Set(['x']));
+    assert.deepEqual(
+      updates.map((u) => u.redraw),
+      [undefined, undefined],
+    );
+    assert.deepEqual(
+      t.roots().map((n) => n.kind),
+      ['day'],
+      'the rows listed show both changes',
+    );
+    assert.equal(t.groupSize('archived'), 2);
+
+    // listed again: the next change redraws
+    assert.equal(t.willListRoots(), false, 'nothing was due once listed');
+    t.roots();
+    updates.length = 0;
+    await t.setArchived('a', false);
+    assert.equal(updates.at(-1)?.redraw, 'all');
+
+    // an empty root drawn (drewNoRoots) is not waited for either
+    t.roots();
+    t.willListRoots();
+    t.drewNoRoots();
+    updates.length = 0;
+    await t.setArchived('b', false);
     assert.equal(updates.at(-1)?.redraw, 'all');
   });
 
@@ -361,14 +424,14 @@ describe('SessionsTreeModel (the Sessions tree as data)', () => {
     t.list.reset();
     assert.deepEqual(updates, [{ redraw: 'all' }], 'no message or keys until the outcome: no flicker');
     await t.list.ensureLoaded();
+    // (no second redraw: the view lists the reset root once the outcome is known)
     assert.deepEqual(updates[1], {
       message: {
         text: 'No sessions of this workspace among the 2 most recent: load more, or show All Sessions.',
       },
       keys: 'welcome',
-      redraw: 'all',
-      redrawAfterKeys: true,
     });
+    t.roots();
     await t.list.loadMore();
     assert.equal(updates[2].redraw, 'all');
     assert.equal(updates[2].keys, 'scope');
