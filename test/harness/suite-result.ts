@@ -34,7 +34,13 @@ export function settleSuite(suite: string, reporterFile: string, harnessError?: 
     // no totals: handled below
   }
   const result: SuiteCounts = counts
-    ? { suite, passed: counts.passed, failed: counts.failed, pending: counts.pending, failures: counts.failures ?? [] }
+    ? {
+        suite,
+        passed: counts.passed,
+        failed: counts.failed,
+        pending: counts.pending,
+        failures: counts.failures ?? [],
+      }
     : { suite, passed: 0, failed: 0, pending: 0, failures: [] };
   const problem = harnessError ?? (counts ? undefined : 'the test run reported no totals');
   if (problem) {

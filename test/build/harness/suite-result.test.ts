@@ -69,7 +69,10 @@ describe('settleSuite: a tier’s totals and the titles of its failures', () => 
   it('reads no totals as a failure, and a green run as green', () => {
     assert.equal(settleSuite('ext', path.join(dir, 'missing')), 1);
     const reporter = path.join(dir, 'reporter');
-    fs.writeFileSync(reporter, JSON.stringify({ suite: 'ext', passed: 4, failed: 0, pending: 0, failures: [] }) + '\n');
+    fs.writeFileSync(
+      reporter,
+      JSON.stringify({ suite: 'ext', passed: 4, failed: 0, pending: 0, failures: [] }) + '\n',
+    );
     assert.equal(settleSuite('ext', reporter), 0);
     assert.deepEqual(
       written().map((l) => [l.failed, l.failures]),
