@@ -10,28 +10,7 @@ import type { HostMessage } from '../src/protocol/session-panel/messages';
 import { transcriptViews } from '../src/model/session/turn-view';
 import { eventFactory } from '../test/support/events';
 import { AGENT, liveTranscript } from '../test/unit/core/transcript/helpers';
-import { FakeClock } from '../test/unit/model/shared/fake-clock';
-
-/** A fake clock whose n-th timer runs `late(n)` ms late, and which defers work to its next `advance`. */
-class LateClock extends FakeClock {
-  #n = 0;
-  #deferred: (() => void)[] = [];
-  constructor(private readonly late: (n: number) => number) {
-    super();
-  }
-  override setTimeout(fn: () => void, ms: number): unknown {
-    return super.setTimeout(fn, ms + this.late(this.#n++));
-  }
-  defer(fn: () => void): void {
-    this.#deferred.push(fn);
-  }
-  override advance(ms: number): void {
-    const fns = this.#deferred;
-    this.#deferred = [];
-    for (const fn of fns) fn();
-    super.advance(ms);
-  }
-}
+import { LateClock } from '../test/unit/model/shared/fake-clock';
 
 export interface BatcherRow {
   stream: string;

@@ -7,7 +7,7 @@ import type { Delta, HostMessage } from '../../../../src/protocol/session-panel/
 import { transcriptViews } from '../../../../src/model/session/turn-view';
 import { eventFactory } from '../../../support/events';
 import { AGENT, liveTranscript, loadFixture } from '../../core/transcript/helpers';
-import { FakeClock } from '../shared/fake-clock';
+import { FakeClock, LateClock } from '../shared/fake-clock';
 import { ViewMirror } from './view-mirror';
 
 interface Rig {
@@ -23,35 +23,6 @@ interface Rig {
   /** Applies events to the transcript and hands the change sets to the batcher. */
   feed(events: AgentEvent[], agentMessageId?: string): void;
   batches(): Delta[][];
-}
-
-/**
- * A fake clock whose timers run `late(n)` ms after they are due (the n-th timer set, from 0), as a
- * busy event loop runs them, and which runs `defer`red work on `drain()` (the end of the
- * synchronous work that deferred it), or on the next `advance` as a 0 ms timer would.
- */
-class BusyClock extends FakeClock {
-  #n = 0;
-  #deferred: (() => void)[] = [];
-  constructor(private readonly late: (n: number) => number = () => 0) {
-    super();
-  }
-  override setTimeout(fn: () => void, ms: number): unknown {
-    return super.setTimeout(fn, ms + this.late(this.#n++));
-  }
-  defer(fn: () => void): void {
-    this.#deferred.push(fn);
-  }
-  /** Runs what was deferred (the microtasks after the current synchronous work). */
-  drain(): void {
-    const fns = this.#deferred;
-    this.#deferred = [];
-    for (const fn of fns) fn();
-  }
-  override advance(ms: number): void {
-    this.drain();
-    super.advance(ms);
-  }
 }
 
 /** A live transcript, a batcher on a fake clock, shown and initialized, and a mirror of the view. */
@@ -253,7 +224,7 @@ describe('DeltaBatcher', () => {
   });
 
   it('posts a change of a sparse stream at once, when the synchronous work that brought it ends, without waiting for the window', () => {
-    const clock = new BusyClock();
+    const clock = new LateClock();
     const r = rig({ clock });
     const ev = eventFactory();
     r.feed([ev('block.create', { type: 'markdown' }, 'answer:main')]);
@@ -287,7 +258,7 @@ describe('DeltaBatcher', () => {
   });
 
   it('coalesces what comes inside the window after a post into one post at its end', () => {
-    const clock = new BusyClock();
+    const clock = new LateClock();
     const r = rig({ clock });
     const ev = eventFactory();
     r.feed([ev('block.create', { type: 'markdown' }, 'answer:main')]);
@@ -307,7 +278,7 @@ describe('DeltaBatcher', () => {
 
   it('keeps a steady 200 events/s stream near 30 posts/s although its timers run late, never more than 30 in a second, losing, repeating and reordering nothing', () => {
     // Timers late by 0 to 12 ms, unevenly (an event loop busy with other work).
-    const clock = new BusyClock((n) => [4, 0, 9, 2, 12, 5, 1][n % 7]);
+    const clock = new LateClock((n) => [4, 0, 9, 2, 12, 5, 1][n % 7]);
     const r = rig({ clock });
     const ev = eventFactory();
     r.feed([ev('block.create', { type: 'markdown' }, 'answer:main')]);
@@ -336,7 +307,7 @@ describe('DeltaBatcher', () => {
     ];
     // A 20 ms window would allow 50 posts a second: the cap holds it to 30.
     for (const [late, intervalMs] of lateness.flatMap((l) => [[l, 34] as const, [l, 20] as const])) {
-      const clock = new BusyClock(late);
+      const clock = new LateClock(late);
       const r = rig({ clock, intervalMs });
       const ev = eventFactory();
       r.feed([ev('block.create', { type: 'markdown' }, 'answer:main')]);
@@ -359,7 +330,7 @@ describe('DeltaBatcher', () => {
   });
 
   it('posts nothing for a sparse change once hidden, even one already on its way', () => {
-    const clock = new BusyClock();
+    const clock = new LateClock();
     const r = rig({ clock });
     const ev = eventFactory();
     r.feed([ev('block.create', { type: 'markdown' }, 'answer:main')]);
