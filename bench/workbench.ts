@@ -247,7 +247,8 @@ async function liveTurn(
   const { page } = wb;
   await closeEditors(page);
   let seen = emu.sockets().length;
-  await runCommand(page, 'Den: New Session');
+  // With its ellipsis: "Den: New Session" alone also starts "Den: New Session as Attempts…".
+  await runCommand(page, 'Den: New Session…');
   // The session's title: a short first turn (no marks, no pacing), named after the measured one.
   await answerInputBox(page, 'Den: New Session', warmUpTask(task));
   const warmUp = await nextSocket(emu, seen);
