@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { benchBatcher } from './batcher';
 import { benchCache } from './cache';
 import { benchHunks } from './hunks';
 import { benchPanel } from './panel';
@@ -114,6 +115,14 @@ async function main(): Promise<void> {
         `reopen (filters read) ${r.openMs.toFixed(0)} ms; ${rows} (target: ≤ 300 ms)`,
     );
   }
+  if (!only || only === 'batcher') {
+    for (const r of benchBatcher()) {
+      console.log(
+        `batcher (fake clock): ${r.stream}: ${r.postsPerSecond.toFixed(1)} posts/s, ${r.mostInASecond} in the busiest second; ` +
+          `an event's wait for its post p50 ${r.waitP50.toFixed(0)} / p99 ${r.waitP99.toFixed(0)} / max ${r.waitMax.toFixed(0)} ms (target: ≤ 30 posts/s)`,
+      );
+    }
+  }
   if (!only || only === 'panel') {
     const { reopen, live, large } = await benchPanel();
     console.log(
@@ -156,7 +165,8 @@ async function main(): Promise<void> {
       for (const run of runs) {
         console.log(
           `workbench live ${name} (200 events/s): painted ${ms(run.painted)}; reached the page ${ms(run.arrived)}; floor ${ms(run.floor)}; missing ${run.missing}; ` +
-            `${run.postsPerSecond.toFixed(1)} posts/s, ${run.bytesPerPost.toFixed(0)} bytes/post (targets: painted p99 ≤ 100 ms, p50 ≤ 40 ms)`,
+            `${run.postsPerSecond.toFixed(1)} posts/s, ${run.bytesPerPost.toFixed(0)} bytes/post; split: batch wait ${ms(run.split.batchWait)}, ` +
+            `the way to the page ${ms(run.split.way)}, the page ${ms(run.split.page)} (targets: painted p50 ≤ 25 ms, p99 ≤ 60 ms quiet, ≤ 80 ms loaded)`,
         );
       }
     }

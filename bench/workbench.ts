@@ -69,6 +69,22 @@ export interface LiveRun {
   missing: number;
   postsPerSecond: number;
   bytesPerPost: number;
+  /** Where emit → painted goes, mark by mark (see {@link splitMarks}). */
+  split: LiveSplit;
+}
+/**
+ * Emit → painted in three parts. The marks of one post reach the page together; the newest of them
+ * waited for no later event, so its emit → reached the page is the way there without the batching
+ * (the socket, the extension host's event and post, code-server's connection, the workbench and the
+ * iframe's `postMessage`; it also holds up to one event gap, 5 ms at 200 events/s, before the post).
+ */
+export interface LiveSplit {
+  /** Reached the page after the newest mark of its post: the wait for the batch to go. */
+  batchWait: Spread;
+  /** Emit → reached the page of each post's newest mark. */
+  way: Spread;
+  /** Reached the page → painted: the page's own work and its wait for the frame. */
+  page: Spread;
 }
 /** Where a click on a session's row spends its time before the first paint (ms after the click). */
 export interface OpenSteps {
@@ -117,6 +133,33 @@ function spread(values: number[]): Spread {
   const s = [...values].sort((a, b) => a - b);
   const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
   return { p50: at(0.5), p95: at(0.95), p99: at(0.99), max: s.at(-1) ?? NaN, n: s.length };
+}
+
+/** Emit → painted split into the batch's wait, the way to the page and the page (`LiveSplit`). */
+function splitMarks(
+  emitted: Map<number, number>,
+  arrivedAt: Record<number, number> | undefined,
+  paintedAt: Record<number, number>,
+): LiveSplit {
+  const newest = new Map<number, number>(); // reached-the-page time → the newest emit among its marks
+  for (const [i, at] of emitted) {
+    const a = arrivedAt?.[i];
+    if (a !== undefined) newest.set(a, Math.max(newest.get(a) ?? Number.NEGATIVE_INFINITY, at));
+  }
+  const batchWait: number[] = [];
+  const page: number[] = [];
+  for (const [i, at] of emitted) {
+    const a = arrivedAt?.[i];
+    if (a === undefined) continue;
+    batchWait.push((newest.get(a) ?? at) - at);
+    const p = paintedAt[i];
+    if (p !== undefined) page.push(p - a);
+  }
+  return {
+    batchWait: spread(batchWait),
+    way: spread([...newest].map(([a, e]) => a - e)),
+    page: spread(page),
+  };
 }
 
 /** Polls `probe` every 100 ms until it returns a value (bounded). */
@@ -218,7 +261,8 @@ async function liveTurn(
   const { page } = wb;
   await closeEditors(page);
   let seen = emu.sockets().length;
-  await runCommand(page, 'Den: New Session');
+  // With its ellipsis: "Den: New Session" alone also starts "Den: New Session as Attempts…".
+  await runCommand(page, 'Den: New Session…');
   // The session's title: a short first turn (no marks, no pacing), named after the measured one.
   await answerInputBox(page, 'Den: New Session', warmUpTask(task));
   const warmUp = await nextSocket(emu, seen);
@@ -296,6 +340,7 @@ async function liveTurn(
     missing,
     postsPerSecond: state.posts.count / seconds,
     bytesPerPost: state.posts.bytes / Math.max(1, state.posts.count),
+    split: splitMarks(emitted, state.arrived, state.marks),
     allPaintedMs: Math.max(...paintTimes) - Math.min(...emitted.values()),
   };
 }

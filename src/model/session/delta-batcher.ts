@@ -1,7 +1,16 @@
 /**
- * Turns the reducer's ChangeSets into the protocol's posts: coalesced `batch`es at most every
- * `intervalMs`, nothing while the view cannot receive, one catch-up when it can again. Every post
- * (init, batch, or a direct message) carries the next `seq`. No `vscode` import.
+ * Turns the reducer's ChangeSets into the protocol's posts: coalesced `batch`es, nothing while the
+ * view cannot receive, one catch-up when it can again. Every post (init, batch, or a direct message)
+ * carries the next `seq`. No `vscode` import.
+ *
+ * When posts go (a leading-edge throttle): a change that finds the window since the last post over
+ * is posted at once, as soon as the synchronous work that brought it ends (a sparse stream waits
+ * for nothing); changes inside the window are coalesced into one post at its end. A steady stream
+ * thus gets a post every `intervalMs`, and a timer that ran late does not push the next one back
+ * (up to half an interval), so the rate holds instead of sagging with the event loop's lateness.
+ * Whatever the stream and the timers do, a coalesced post never makes a second hold more than
+ * {@link MAX_POSTS_PER_SECOND} posts (`init`, direct messages and the catch-up on show go at once,
+ * and count).
  */
 import { findBlock } from '../../core/transcript/blocks';
 import type { ChangeSet, LogStream, Transcript, Turn } from '../../core/transcript/model';
@@ -34,7 +43,10 @@ export interface DeltaBatcherOptions {
   init: () => InitBody;
   post: (message: HostMessage) => void;
   clock?: Clock;
-  /** Least time between two posts (default 34 ms: at most 30 posts in any second). */
+  /**
+   * The throttle's window: after a post, changes wait until this long after it (default 34 ms,
+   * about 29 posts/s under a steady stream; never more than 30 in any second).
+   */
   intervalMs?: number;
   /**
    * A catch-up touching more than this many turns + blocks is sent as an `init` instead of a batch
@@ -74,6 +86,8 @@ interface TurnChanges {
 }
 
 const WHOLE: BlockChange = { whole: true };
+/** Most posts in any second (any 1,000 ms) that a coalesced post may join. */
+export const MAX_POSTS_PER_SECOND = 30;
 /** Most once-deltas kept for a view that does not listen (a send each: far more than can wait). */
 const MAX_ONCE = 50;
 
@@ -88,8 +102,14 @@ export class DeltaBatcher {
   #seqValue = 0;
   #visibleValue = false;
   #needsInit = false;
-  #lastPostAt = Number.NEGATIVE_INFINITY;
+  /** When the window after the last post ends: the earliest a coalesced post may go. */
+  #windowEnd = Number.NEGATIVE_INFINITY;
+  /** When the last {@link MAX_POSTS_PER_SECOND} posts went, oldest first. */
+  readonly #recent: number[] = [];
+  /** The timer of the pending post, when it waits for its window's end or the cap. */
   #timer: unknown;
+  /** The token of the pending post, when it goes as soon as the current synchronous work ends. */
+  #soon: object | undefined;
   readonly #counters: BatcherStats = { posts: 0, deltas: 0, inits: 0, batches: 0 };
 
   constructor(options: DeltaBatcherOptions) {
@@ -215,13 +235,18 @@ export class DeltaBatcher {
 
   /** Posts pending changes now, if visible and there are any. */
   flush(): void {
+    this.#post();
+  }
+
+  /** {@link flush}; `due`: see `#emit`. */
+  #post(due?: number): void {
     this.#cancelTimer();
     if (!this.#visibleValue || !this.hasPending) return;
     const deltas = this.#build();
     if (deltas.length === 0) return;
     this.#counters.batches++;
     this.#counters.deltas += deltas.length;
-    this.#emit({ type: 'batch', seq: 0, deltas });
+    this.#emit({ type: 'batch', seq: 0, deltas }, due);
   }
 
   dispose(): void {
@@ -229,24 +254,61 @@ export class DeltaBatcher {
     this.#visibleValue = false;
   }
 
-  #emit(message: HostMessage): void {
+  /**
+   * Posts with the next seq. `due`: when a coalesced post was due (its window's end); a timer that
+   * ran late starts the next window from there, not from now, unless it was late by half a window
+   * or more (a stalled event loop: no catching up with a run of posts then).
+   */
+  #emit(message: HostMessage, due?: number): void {
     message.seq = ++this.#seqValue;
     this.#counters.posts++;
-    this.#lastPostAt = this.#clock.now();
+    const now = this.#clock.now();
+    const from = due !== undefined && now - due < this.#intervalMs / 2 ? due : now;
+    this.#windowEnd = from + this.#intervalMs;
+    this.#recent.push(now);
+    if (this.#recent.length > MAX_POSTS_PER_SECOND) this.#recent.shift();
     this.#opts.post(message);
   }
 
+  /** The earliest time the cap of posts per second allows the next post. */
+  #capAllows(): number {
+    return this.#recent.length < MAX_POSTS_PER_SECOND ? Number.NEGATIVE_INFINITY : this.#recent[0] + 1000;
+  }
+
   #schedule(): void {
-    if (!this.#visibleValue || this.#timer !== undefined) return;
-    const delay = Math.max(0, this.#lastPostAt + this.#intervalMs - this.#clock.now());
-    // Even with no wait, a timer: a synchronous burst of events becomes one post.
+    if (!this.#visibleValue || this.#timer !== undefined || this.#soon !== undefined) return;
+    const now = this.#clock.now();
+    const at = Math.max(this.#windowEnd, this.#capAllows());
+    if (at > now) {
+      this.#arm(at, at - now);
+      return;
+    }
+    // The window is over: post at once, but after the synchronous work that brought this change,
+    // so that a burst of events handled in one go still becomes one post.
+    const token = {};
+    this.#soon = token;
+    const run = (): void => {
+      if (this.#soon !== token) return; // posted or cancelled meanwhile
+      this.#soon = undefined;
+      this.#timer = undefined;
+      this.#post();
+    };
+    if (this.#clock.defer) this.#clock.defer(run);
+    else this.#timer = this.#clock.setTimeout(run, 0);
+  }
+
+  /** A timer for the post due at `due`; it checks the cap again when it runs (timers can run early). */
+  #arm(due: number, delay: number): void {
     this.#timer = this.#clock.setTimeout(() => {
       this.#timer = undefined;
-      this.flush();
+      const wait = this.#capAllows() - this.#clock.now();
+      if (wait > 0) this.#arm(due, Math.max(1, wait));
+      else this.#post(due);
     }, delay);
   }
 
   #cancelTimer(): void {
+    this.#soon = undefined;
     if (this.#timer === undefined) return;
     this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;

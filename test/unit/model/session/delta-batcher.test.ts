@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../../src/core/client/types';
 import type { Transcript } from '../../../../src/core/transcript/model';
 import { applyEvent, beginTurn } from '../../../../src/core/transcript/reducer';
-import { DeltaBatcher } from '../../../../src/model/session/delta-batcher';
+import { DeltaBatcher, MAX_POSTS_PER_SECOND } from '../../../../src/model/session/delta-batcher';
 import type { Delta, HostMessage } from '../../../../src/protocol/session-panel/messages';
 import { transcriptViews } from '../../../../src/model/session/turn-view';
 import { eventFactory } from '../../../support/events';
 import { AGENT, liveTranscript, loadFixture } from '../../core/transcript/helpers';
-import { FakeClock } from '../shared/fake-clock';
+import { FakeClock, LateClock } from '../shared/fake-clock';
 import { ViewMirror } from './view-mirror';
 
 interface Rig {
@@ -16,6 +16,8 @@ interface Rig {
   batcher: DeltaBatcher;
   mirror: ViewMirror;
   posts: HostMessage[];
+  /** Each post as delivered (a JSON copy taken when posted). */
+  delivered: HostMessage[];
   /** Clock time of each post. */
   times: number[];
   /** Applies events to the transcript and hands the change sets to the batcher. */
@@ -24,16 +26,20 @@ interface Rig {
 }
 
 /** A live transcript, a batcher on a fake clock, shown and initialized, and a mirror of the view. */
-function rig(opts: { initThreshold?: number; visible?: boolean } = {}): Rig {
-  const clock = new FakeClock();
+function rig(
+  opts: { initThreshold?: number; visible?: boolean; clock?: FakeClock; intervalMs?: number } = {},
+): Rig {
+  const clock = opts.clock ?? new FakeClock();
   const mirror = new ViewMirror();
   const posts: HostMessage[] = [];
+  const delivered: HostMessage[] = [];
   const times: number[] = [];
   const r: Rig = {
     t: liveTranscript(),
     clock,
     mirror,
     posts,
+    delivered,
     times,
     batcher: new DeltaBatcher({
       transcript: () => r.t,
@@ -47,11 +53,13 @@ function rig(opts: { initThreshold?: number; visible?: boolean } = {}): Rig {
       }),
       post: (m) => {
         posts.push(m);
+        delivered.push(JSON.parse(JSON.stringify(m)) as HostMessage);
         times.push(clock.now());
         mirror.apply(m);
       },
       clock,
       initThreshold: opts.initThreshold,
+      intervalMs: opts.intervalMs,
     }),
     feed(events, id = AGENT) {
       for (const ev of events) r.batcher.push(applyEvent(r.t, id, ev));
@@ -64,8 +72,31 @@ function rig(opts: { initThreshold?: number; visible?: boolean } = {}): Rig {
   return r;
 }
 
-function chunks(ev: ReturnType<typeof eventFactory>, n: number, blockId = 'answer:main'): AgentEvent[] {
-  return Array.from({ length: n }, (_, i) => ev('markdown.chunk', { delta: `w${i} ` }, blockId));
+function chunks(
+  ev: ReturnType<typeof eventFactory>,
+  n: number,
+  blockId = 'answer:main',
+  from = 0,
+): AgentEvent[] {
+  return Array.from({ length: n }, (_, i) => ev('markdown.chunk', { delta: `w${from + i} ` }, blockId));
+}
+
+/** The most posts in any second (any 1,000 ms from a post) among `times`. */
+function mostInASecond(times: number[]): number {
+  return Math.max(0, ...times.map((t0) => times.filter((t) => t >= t0 && t < t0 + 1000).length));
+}
+
+/** The text of block `blockId` as the posts built it (`posts`: copies taken when posted), in order. */
+function textPosted(posts: HostMessage[], blockId: string): string {
+  let text = '';
+  for (const m of posts) {
+    if (m.type !== 'batch') continue;
+    for (const d of m.deltas) {
+      if (d.type === 'block' && d.block.id === blockId && 'text' in d.block) text = d.block.text;
+      else if (d.type === 'append' && d.blockId === blockId) text += d.text;
+    }
+  }
+  return text;
 }
 
 describe('DeltaBatcher', () => {
@@ -189,6 +220,135 @@ describe('DeltaBatcher', () => {
     }
     for (let i = 1; i < postTimes.length; i++) assert.ok(postTimes[i] - postTimes[i - 1] >= 33);
     assert.ok(r.batcher.stats.posts < 100, `${r.batcher.stats.posts} posts for 1,000 events`);
+    r.mirror.assertShows(r.t);
+  });
+
+  it('posts a change of a sparse stream at once, when the synchronous work that brought it ends, without waiting for the window', () => {
+    const clock = new LateClock();
+    const r = rig({ clock });
+    const ev = eventFactory();
+    r.feed([ev('block.create', { type: 'markdown' }, 'answer:main')]);
+    clock.advance(100);
+    for (let i = 0; i < 10; i++) {
+      const before = r.posts.length;
+      // Three events handled in one go (one socket message), 60 ms after the last post.
+      r.feed(chunks(ev, 3, 'answer:main', 3 * i));
+      assert.equal(r.posts.length, before, 'posted before the synchronous work ended');
+      clock.drain();
+      assert.equal(r.posts.length, before + 1, `change ${i} waited for a timer`);
+      assert.equal(r.times.at(-1), clock.now(), 'posted later than the change');
+      assert.equal(r.batches().at(-1)?.length, 1, 'the three appends as one delta');
+      clock.advance(60);
+    }
+    assert.equal(clock.pending, 0, 'a timer left behind');
+    r.mirror.assertShows(r.t);
+  });
+
+  it('posts a sparse change at once on a clock without `defer` too, on its next turn (a 0 ms timer)', () => {
+    const r = rig();
+    const ev = eventFactory();
+    r.feed([ev('block.create', { type: 'markdown' }, 'answer:main')]);
+    r.clock.advance(100);
+    const before = r.posts.length;
+    r.feed(chunks(ev, 2));
+    r.clock.advance(0);
+    assert.equal(r.posts.length, before + 1);
+    assert.equal(r.times.at(-1), 100);
+    r.mirror.assertShows(r.t);
+  });
+
+  it('coalesces what comes inside the window after a post into one post at its end', () => {
+    const clock = new LateClock();
+    const r = rig({ clock });
+    const ev = eventFactory();
+    r.feed([ev('block.create', { type: 'markdown' }, 'answer:main')]);
+    clock.advance(100);
+    r.feed(chunks(ev, 1));
+    clock.drain();
+    const first = r.times.at(-1) ?? 0;
+    for (let i = 1; i <= 6; i++) {
+      clock.advance(5);
+      r.feed(chunks(ev, 1, 'answer:main', i));
+    }
+    clock.advance(100);
+    assert.deepEqual(r.times.slice(-2), [first, first + 34]);
+    assert.equal(textPosted(r.delivered, 'answer:main'), 'w0 w1 w2 w3 w4 w5 w6 ');
+    r.mirror.assertShows(r.t);
+  });
+
+  it('keeps a steady 200 events/s stream near 30 posts/s although its timers run late, never more than 30 in a second, losing, repeating and reordering nothing', () => {
+    // Timers late by 0 to 12 ms, unevenly (an event loop busy with other work).
+    const clock = new LateClock((n) => [4, 0, 9, 2, 12, 5, 1][n % 7]);
+    const r = rig({ clock });
+    const ev = eventFactory();
+    r.feed([ev('block.create', { type: 'markdown' }, 'answer:main')]);
+    clock.advance(100);
+    const start = r.posts.length;
+    for (let i = 0; i < 1000; i++) {
+      r.feed(chunks(ev, 1, 'answer:main', i));
+      clock.advance(5);
+    }
+    clock.advance(200);
+    const times = r.times.slice(start);
+    assert.ok(mostInASecond(times) <= MAX_POSTS_PER_SECOND, `${mostInASecond(times)} posts in a second`);
+    // 5 s of stream: a fixed 34 ms window after each post would sag to 1000 / (34 + 4.7) ≈ 26 posts/s.
+    const rate = (times.length - 1) / ((times.at(-1)! - times[0]) / 1000);
+    assert.ok(rate >= 28.5, `${rate.toFixed(1)} posts/s`);
+    const expected = Array.from({ length: 1000 }, (_, i) => `w${i} `).join('');
+    assert.equal(textPosted(r.delivered, 'answer:main'), expected);
+    r.mirror.assertShows(r.t);
+  });
+
+  it('never posts more than 30 times in a second under a dense burst, whatever the lateness of its timers or the window', () => {
+    const lateness = [
+      (): number => 0,
+      (n: number): number => (n % 3 === 0 ? 16 : 0),
+      (n: number): number => n % 17,
+    ];
+    // A 20 ms window would allow 50 posts a second: the cap holds it to 30.
+    for (const [late, intervalMs] of lateness.flatMap((l) => [[l, 34] as const, [l, 20] as const])) {
+      const clock = new LateClock(late);
+      const r = rig({ clock, intervalMs });
+      const ev = eventFactory();
+      r.feed([ev('block.create', { type: 'markdown' }, 'answer:main')]);
+      const start = r.posts.length;
+      // 3 s of an event every millisecond.
+      for (let i = 0; i < 3000; i++) {
+        r.feed(chunks(ev, 1, 'answer:main', i));
+        clock.advance(1);
+      }
+      clock.advance(100);
+      const times = r.times.slice(start);
+      assert.ok(mostInASecond(times) <= MAX_POSTS_PER_SECOND, `${mostInASecond(times)} posts in a second`);
+      assert.ok(times.length >= 80, `only ${times.length} posts in 3 s`);
+      assert.equal(
+        textPosted(r.delivered, 'answer:main'),
+        Array.from({ length: 3000 }, (_, i) => `w${i} `).join(''),
+      );
+      r.mirror.assertShows(r.t);
+    }
+  });
+
+  it('posts nothing for a sparse change once hidden, even one already on its way', () => {
+    const clock = new LateClock();
+    const r = rig({ clock });
+    const ev = eventFactory();
+    r.feed([ev('block.create', { type: 'markdown' }, 'answer:main')]);
+    clock.advance(100);
+    const shown = r.posts.length;
+    r.feed(chunks(ev, 1));
+    r.batcher.setVisible(false); // before the synchronous work ends
+    clock.drain();
+    for (let i = 1; i < 10; i++) {
+      clock.advance(100);
+      r.feed(chunks(ev, 1, 'answer:main', i));
+      clock.drain();
+    }
+    clock.advance(1000);
+    assert.equal(r.posts.length, shown, 'posted while hidden');
+    assert.equal(clock.pending, 0, 'a timer runs while hidden');
+    r.batcher.setVisible(true);
+    assert.equal(r.posts.length, shown + 1);
     r.mirror.assertShows(r.t);
   });
 

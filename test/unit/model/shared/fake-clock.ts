@@ -44,3 +44,32 @@ export class FakeClock implements Clock {
     this.t = end;
   }
 }
+
+/**
+ * A fake clock whose timers run `late(n)` ms after they are due (the n-th timer set, from 0), as a
+ * busy event loop runs them, and which runs `defer`red work on `drain()` (the end of the
+ * synchronous work that deferred it), or on the next `advance` as a 0 ms timer would.
+ */
+export class LateClock extends FakeClock {
+  #n = 0;
+  #deferred: (() => void)[] = [];
+  constructor(private readonly late: (n: number) => number = () => 0) {
+    super();
+  }
+  override setTimeout(fn: () => void, ms: number): unknown {
+    return super.setTimeout(fn, ms + this.late(this.#n++));
+  }
+  defer(fn: () => void): void {
+    this.#deferred.push(fn);
+  }
+  /** Runs what was deferred (the microtasks after the current synchronous work). */
+  drain(): void {
+    const fns = this.#deferred;
+    this.#deferred = [];
+    for (const fn of fns) fn();
+  }
+  override advance(ms: number): void {
+    this.drain();
+    super.advance(ms);
+  }
+}
