@@ -49,7 +49,9 @@ const PRIMARY_SEEDS: SeedSession[] = [
   },
   {
     title: 'Fix flaky upload test',
-    ageMs: 2 * DAY,
+    // half a day off a day boundary: its last turn ends some minutes after it started, and at 2 days
+    // exactly that end fell in Yesterday in the last minutes before midnight
+    ageMs: 2 * DAY + 12 * HOUR,
     turns: [
       { task: 'Run the upload test suite and fail fast on the first error', mode: 'code' },
       { task: 'Fix the race in upload retry logic', mode: 'code' },

@@ -157,7 +157,10 @@ describe('Sessions history: This Workspace, day groups, state, archive', () => {
       'Add dark mode to settings page',
       'Write release notes for v2.3',
     ])
-      assert.ok(groups.get('Last 7 Days')?.includes(t), `${t} not in Last 7 Days`);
+      assert.ok(
+        groups.get('Last 7 Days')?.includes(t),
+        `${t} not in Last 7 Days: ${JSON.stringify([...groups])}`,
+      );
     assert.deepEqual(groups.get('Older'), ['Compare CSV parsing libraries', 'Set up CI dependency caching']);
     // Each group's row counts its sessions and starts expanded.
     for (const r of await den.api.sessions.getChildren()) {

@@ -172,6 +172,7 @@ describe('the package (.vsix)', function () {
     assert.deepEqual(keys.map((k) => k.command).sort(), [
       'den.acceptHunk',
       'den.askAboutSelection',
+      'den.keepSessionOpen',
       'den.newSession',
       'den.nextHunk',
       'den.previousHunk',
