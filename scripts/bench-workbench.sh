@@ -7,7 +7,10 @@
 #   DEN_BENCH_PARTS=a,b    which parts: tree,live,burst,open,heap (default all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# Installs only when what is installed does not match package.json (`npm ls` fails). Not by file
+# times: a fresh worktree's package-lock.json is newer than any install, and when its node_modules is
+# a link to another checkout's, `npm ci` there empties that checkout's node_modules.
+if [ ! -d node_modules ] || ! npm ls --depth=0 > /dev/null 2>&1; then
   npm ci --no-audit --no-fund
 fi
 bash scripts/setup-code-server.sh

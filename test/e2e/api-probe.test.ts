@@ -39,8 +39,10 @@ interface ProbeReport {
 
 describe("Another installed extension and the packaged Den's exports", function () {
   this.timeout(180_000);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'den-api-probe-'));
+  // Made when the suite runs, not when mocha loads the file (a filtered run would leave it behind).
+  const dir = path.join(os.tmpdir(), `den-api-probe-${process.pid}-${Date.now()}`);
   const reportFile = path.join(dir, 'report.json');
+  before(() => fs.mkdirSync(dir, { recursive: true }));
   const t = useSignedInWorkbench('api-probe', {
     emulator: {},
     extensions: [path.join(repoRoot(), 'test', 'api-probe')],
