@@ -74,10 +74,12 @@ function withScroll(
 
 function start(): void {
   const vscode = acquireVsCodeApi();
-  // Every message says which session the page showed (the preview panel shows one after another).
-  let shownSession: string | undefined;
-  const post: Post = (m) =>
-    vscode.postMessage(shownSession === undefined ? m : { ...m, session: shownSession });
+  // Every message says which session the page showed (the preview panel shows one after another):
+  // the store's, set by each `init`.
+  const post: Post = (m) => {
+    const session = store.session?.sessionId;
+    vscode.postMessage(session === undefined ? m : { ...m, session });
+  };
   let persisted = readPersisted(vscode.getState());
   const persist = (patch: Partial<WebviewPersistedState>): void => {
     persisted = { ...persisted, ...patch };
@@ -176,10 +178,9 @@ function start(): void {
     let restoreScroll = true;
     /** The session the page showed last; on another's `init`, where it was is kept for going back. */
     let drawnSession: string | undefined;
-    let switched: SessionScroll | undefined;
     const flush = (): void => {
       const c = store.takeChanges();
-      switched = undefined;
+      let switched: SessionScroll | undefined;
       if (c.reset) {
         const session = store.session!;
         const before = drawnSession ?? persisted.sessionId;
@@ -281,7 +282,6 @@ function start(): void {
       apply ??= ui();
     }
     store.receive(msg);
-    if (msg.type === 'init') shownSession = store.session?.sessionId;
     apply?.(msg);
   });
   post({ type: 'ready', lastSeq: null });
