@@ -6,9 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { Transcript } from '../../src/core/transcript/model';
+import type { TranscriptCache } from '../../src/model/session/transcript-cache';
 import { waitFor } from '../support/wait';
 import { useDen } from './fixtures';
+import { type RecordingProxy, startRecordingProxy } from './network-helpers';
 import { digestOf, seededSession, serverTranscript, waitShows } from './panel-helpers';
+import { signIn } from './sign-in-helpers';
 
 describe('Session panel: the preview', () => {
   const den = useDen({ emulator: { eventDelayMs: 20 }, trackContext: true });
@@ -17,8 +21,13 @@ describe('Session panel: the preview', () => {
     vscode.commands.executeCommand('den.previewSession', id, title);
   const previewSetting = () => vscode.workspace.getConfiguration('workbench.editor');
 
+  /** A proxy a test put between Den and the emulator (closed after the panels). */
+  let proxy: RecordingProxy | undefined;
+
   afterEach(async () => {
     await previewSetting().update('enablePreview', undefined, vscode.ConfigurationTarget.Global);
+    await proxy?.close();
+    proxy = undefined;
   });
 
   it('a single click shows the next session in the same panel and page, its own rows only; the one left goes', async () => {
@@ -47,6 +56,53 @@ describe('Session panel: the preview', () => {
     assert.equal(inits.n, 0, 'the page was loaded again (a new webview)');
     assert.equal(den.api.registry.isAttached(a), false, 'A is still held');
     assert.deepEqual(d.turns, digestOf(wantB));
+  });
+
+  it('back to a session shown lately: it shows whole in one post (kept in memory), before its history is read again', async () => {
+    proxy = await startRecordingProxy(den.emu.url);
+    await signIn(den.api, proxy.url, den.emu.keys.primary);
+    const cache = (den.api.registry as unknown as { cache?: TranscriptCache }).cache;
+    assert.ok(cache, 'the session registry keeps no `cache`: update this test');
+    const a = await seededSession(den.api, 'Refactor auth middleware');
+    const b = await seededSession(den.api, 'Compare CSV parsing libraries');
+    await click(a);
+    const p = den.api.panels.panel(a)!;
+    await waitFor('A’s history', () => p.host.loaded);
+    const shownA: Transcript = structuredClone(p.transcript);
+    await click(b);
+    await waitFor('B’s history', () => den.api.panels.panel(b)?.host.loaded === true);
+    await waitFor('A kept in memory', () => cache.keptInMemory.includes(a));
+    // A's history waits: what shows first can only come from what Den kept.
+    const history = proxy.hold((r) => r.method === 'GET' && r.url.split('?')[0] === `/sessions/${a}`);
+    await click(a);
+    assert.equal(den.api.panels.panel(a), p, 'A is not back in the same panel');
+    assert.equal(cache.keptInMemory.includes(a), false, 'A was not taken from memory');
+    assert.equal(p.stats.inits, 1, 'A was posted in more than one init (its title first?)');
+    assert.ok(p.transcript.turns.length > 0, 'A was shown before its rows');
+    await waitShows(p, () => shownA, 'A as it was shown');
+    assert.equal(p.host.loaded, false, 'the history came before A was shown');
+    await waitFor('A’s history to be asked for again', () => history.held > 0);
+    history.release();
+    await waitFor('A’s history', () => p.host.loaded);
+  });
+
+  it('clicks that come while a session is still being read: the last one shows; a double-click keeps it open', async () => {
+    const a = await seededSession(den.api, 'Refactor auth middleware');
+    const b = await seededSession(den.api, 'Compare CSV parsing libraries');
+    const c = await seededSession(den.api, 'Plan the Postgres 16 migration');
+    await click(c);
+    const p = den.api.panels.panel(c)!;
+    // A's and B's cached transcripts are read while the next click comes.
+    await Promise.all([click(a), click(b)]);
+    assert.equal(den.api.panels.panel(b), p, 'B is not in the preview');
+    assert.equal(den.api.panels.panel(a), undefined, 'A was shown after B was clicked');
+    assert.equal(den.api.registry.isAttached(a), false, 'A is still held');
+    assert.equal(den.api.registry.isAttached(c), false, 'C is still held');
+    await Promise.all([click(a), click(a)]);
+    assert.equal(den.api.panels.panel(a), p, 'A is not in the preview panel');
+    assert.equal(p.preview, false, 'the double-click did not keep A open');
+    assert.equal(den.api.registry.isAttached(a), true, 'A is not held');
+    assert.equal(den.api.registry.isAttached(b), false, 'B is still held');
   });
 
   it('drops what the page still says about the session it left (a send meant for A does not reach B)', async () => {

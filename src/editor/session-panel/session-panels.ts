@@ -47,6 +47,8 @@ export class SessionPanels implements vscode.Disposable {
   readonly #panels = new Map<string, SessionPanel>();
   #preview: SessionPanel | undefined;
   #lastClick: { sessionId: string; at: number } | undefined;
+  /** The click whose session is being painted before it goes into the preview (the latest wins). */
+  #pendingPreview: { sessionId: string } | undefined;
   #previewFocused = false;
   readonly #shown = new vscode.EventEmitter<string>();
   /** A session's panel was opened, revealed or became visible (by session id). */
@@ -82,14 +84,23 @@ export class SessionPanels implements vscode.Disposable {
     const now = Date.now();
     const double = this.#lastClick?.sessionId === sessionId && now - this.#lastClick.at < DOUBLE_CLICK_MS;
     this.#lastClick = double ? undefined : { sessionId, at: now };
-    const existing = this.#panels.get(sessionId);
-    if (existing) {
-      if (double) this.keepOpen(existing);
-      existing.reveal(!double);
-      this.#shown.fire(sessionId);
-      return;
-    }
+    // The latest click wins over one still waiting for its session's transcript.
+    const ticket = { sessionId };
+    this.#pendingPreview = ticket;
+    if (this.#revealShown(sessionId, double)) return;
     const host = this.#registry.attach(sessionId, title ? { title } : {});
+    if (this.#preview) {
+      // The page is there: the session goes into it once its cached transcript is painted, so it
+      // shows whole in one post (from memory when it was shown lately) instead of its title first.
+      await host.paint().catch(() => undefined);
+      if (this.#pendingPreview !== ticket) {
+        // A later click on this session holds the host (or its panel does).
+        if (this.#pendingPreview?.sessionId !== sessionId && !this.#panels.has(sessionId))
+          this.#registry.detach(sessionId);
+        return;
+      }
+      if (this.#revealShown(sessionId, double)) return;
+    }
     const p = this.#preview;
     if (p) {
       const left = p.sessionId;
@@ -97,15 +108,25 @@ export class SessionPanels implements vscode.Disposable {
       p.show(host);
       this.#panels.set(sessionId, p);
       this.#registry.detach(left);
-      p.reveal(true);
+      p.reveal(!double);
     } else {
-      this.#preview = this.#adopt(host, undefined, true);
+      this.#preview = this.#adopt(host, undefined, !double);
       this.#preview.setPreview(true);
       this.#updatePreviewContext();
     }
     this.#shown.fire(sessionId);
-    if (host.runningTurns().length > 0) this.keepOpen(this.#preview!);
+    if (double || host.runningTurns().length > 0) this.keepOpen(this.#preview!);
     void host.open();
+  }
+
+  /** A session with a panel already: revealed (a double-click keeps it open and focuses it). */
+  #revealShown(sessionId: string, double: boolean): boolean {
+    const existing = this.#panels.get(sessionId);
+    if (!existing) return false;
+    if (double) this.keepOpen(existing);
+    existing.reveal(!double);
+    this.#shown.fire(sessionId);
+    return true;
   }
 
   /** Keeps the preview's session open in its panel: the next single click opens a new preview. */

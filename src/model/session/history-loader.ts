@@ -74,9 +74,14 @@ export class HistoryLoader {
    * cursors, then loads the history. Later calls load again only when no load has succeeded yet.
    */
   async open(): Promise<void> {
-    this.#opening ??= this.#paintFromCache();
-    await this.#opening;
+    await this.paint();
     if (!this.#fetched) await this.load();
+  }
+
+  /** Paints from the cache (once; when nothing is shown yet) and follows its open turns. */
+  paint(): Promise<void> {
+    this.#opening ??= this.#paintFromCache();
+    return this.#opening;
   }
 
   /** Fetches the history, merges it into what is shown and follows open turns. */

@@ -223,6 +223,14 @@ export class SessionHost {
     return this.#turns.history.open();
   }
 
+  /**
+   * Paints from the cache only (what `open` does first): a view about to show the session awaits it
+   * to show it whole at once.
+   */
+  paint(): Promise<void> {
+    return this.#turns.history.paint();
+  }
+
   /** Fetches the history, merges it into what is shown and follows open turns. */
   load(): Promise<void> {
     return this.#turns.load();

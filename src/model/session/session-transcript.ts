@@ -104,11 +104,12 @@ export class SessionTranscript implements TranscriptReader {
     this.#deps.cache?.schedule(this.sessionId, () => this.#current);
   }
 
-  /** Nothing more is applied; the cache gets the last state. */
+  /** Nothing more is applied; the cache gets the last state (and keeps it in memory for a while). */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#current.turns.length > 0) void this.#deps.cache?.write(this.sessionId, this.#current);
+    if (this.#current.turns.length > 0)
+      void this.#deps.cache?.write(this.sessionId, this.#current, { keep: true });
   }
 
   /** Shows `cached` instead (painting from the cache before anything else is shown). */

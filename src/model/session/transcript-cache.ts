@@ -3,6 +3,11 @@
  * `serializeTranscript`), so a panel paints at once on reopen and after a window reload. Writes are
  * debounced; the folder's total size is capped by evicting the least recently used files (a file's
  * mtime is its last use: reads touch it). No index is kept anywhere else. No `vscode` import.
+ *
+ * The last few transcripts of sessions whose host closed are also kept in memory (`keep` on
+ * `write`): reopening one (clicking back through sessions in the preview) takes it from there, with
+ * no file read or parse. The object is handed over, not copied: the host that closed no longer
+ * changes it, and a read takes it out, so no two hosts ever share one.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -23,6 +28,8 @@ export interface TranscriptCacheOptions {
   maxWaitMs?: number;
   logger?: Logger;
   clock?: Clock;
+  /** Most transcripts kept in memory after their host closed (default 4; 0: none). */
+  keepInMemory?: number;
 }
 
 interface Entry {
@@ -40,6 +47,8 @@ interface Scheduled {
 const SUFFIX = '.json';
 const TMP_SUFFIX = '.tmp';
 const STALE_TEMP_MS = 10 * 60_000;
+/** Most characters of serialized transcript kept in memory in all (bounds the extension host's heap). */
+const MAX_KEPT_CHARS = 8_000_000;
 
 export class TranscriptCache {
   readonly #dir: string;
@@ -52,6 +61,9 @@ export class TranscriptCache {
   readonly #scheduled = new Map<string, Scheduled>();
   /** Writes in flight, chained per session so an older snapshot never lands after a newer one. */
   readonly #writing = new Map<string, Promise<void>>();
+  /** Transcripts of closed hosts, least recently kept first, with their serialized length. */
+  readonly #kept = new Map<string, { t: Transcript; chars: number }>();
+  readonly #keepMax: number;
 
   constructor(options: TranscriptCacheOptions) {
     this.#dir = options.dir;
@@ -60,15 +72,24 @@ export class TranscriptCache {
     this.#maxWaitMs = Math.max(this.#debounceMs, options.maxWaitMs ?? 10_000);
     this.#log = options.logger ?? silentLogger;
     this.#clock = options.clock ?? systemClock;
+    this.#keepMax = Math.max(0, options.keepInMemory ?? 4);
   }
 
   /**
    * The cached transcript of a session; undefined when missing, unreadable or not this version.
-   * Reading marks it used (evicted last) unless `touch` is false (the search index reads so).
+   * Reading marks it used (evicted last) unless `touch` is false (the search index reads so). A
+   * transcript kept in memory is taken out and returned (not to a `touch: false` read, which gets a
+   * copy from the file).
    */
   async read(sessionId: string, options: { touch?: boolean } = {}): Promise<Transcript | undefined> {
     const file = this.#fileOf(sessionId);
     if (!file) return undefined;
+    const kept = options.touch === false ? undefined : this.#kept.get(sessionId);
+    if (kept) {
+      // No touch: its file was written when it was kept, among the newest for the eviction.
+      this.#kept.delete(sessionId);
+      return kept.t;
+    }
     let text: string;
     try {
       text = await fs.readFile(file, 'utf8');
@@ -123,11 +144,18 @@ export class TranscriptCache {
     await Promise.all([...this.#writing.values()]);
   }
 
-  /** Writes a transcript now (serialized at once). */
-  write(sessionId: string, t: Transcript): Promise<void> {
+  /**
+   * Writes a transcript now (serialized at once). `keep`: its host closed and hands it over, so it
+   * is also kept in memory for the next read (the newest `keepInMemory`, within a size cap).
+   */
+  write(sessionId: string, t: Transcript, options: { keep?: boolean } = {}): Promise<void> {
     const file = this.#fileOf(sessionId);
     if (!file) return Promise.resolve();
     const text = serializeTranscript(t);
+    // A write of another transcript (a host that lives again) makes the kept one stale; the closed
+    // host's own scheduled write, landing after its close, does not.
+    if (this.#kept.get(sessionId)?.t !== t) this.#kept.delete(sessionId);
+    if (options.keep && text.length <= this.#maxBytes) this.#keep(sessionId, t, text.length);
     const prev = this.#writing.get(sessionId) ?? Promise.resolve();
     const next = prev.then(() => this.#writeFile(file, text));
     this.#writing.set(sessionId, next);
@@ -138,6 +166,7 @@ export class TranscriptCache {
   }
 
   async remove(sessionId: string): Promise<void> {
+    this.#kept.delete(sessionId);
     const file = this.#fileOf(sessionId);
     if (!file) return;
     this.#entries?.delete(path.basename(file));
@@ -166,9 +195,27 @@ export class TranscriptCache {
     return n;
   }
 
-  /** Stops the timers, writing what was scheduled. */
+  /** Stops the timers, writing what was scheduled; forgets what was kept in memory. */
   dispose(): Promise<void> {
+    this.#kept.clear();
     return this.flush();
+  }
+
+  /** The sessions kept in memory, least recently kept first (for tests). */
+  get keptInMemory(): string[] {
+    return [...this.#kept.keys()];
+  }
+
+  #keep(sessionId: string, t: Transcript, chars: number): void {
+    if (this.#keepMax === 0) return;
+    this.#kept.set(sessionId, { t, chars });
+    let total = 0;
+    for (const e of this.#kept.values()) total += e.chars;
+    for (const [id, e] of this.#kept) {
+      if (this.#kept.size <= this.#keepMax && total <= MAX_KEPT_CHARS) break;
+      this.#kept.delete(id);
+      total -= e.chars;
+    }
   }
 
   async #writeScheduled(sessionId: string): Promise<void> {

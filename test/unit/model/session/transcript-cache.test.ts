@@ -120,6 +120,63 @@ describe('TranscriptCache', () => {
     assert.ok((await fresh.totalBytes()) <= one * 3.5);
   });
 
+  describe('kept in memory (a host that closed hands its transcript over)', () => {
+    it('a read takes the kept transcript itself, without the file; the next read is the file', async () => {
+      const cache = new TranscriptCache({ dir });
+      const t = transcript('s');
+      await cache.write('s', t, { keep: true });
+      assert.deepEqual(cache.keptInMemory, ['s']);
+      fs.writeFileSync(path.join(dir, 's.json'), 'not JSON');
+      assert.equal(await cache.read('s'), t);
+      assert.deepEqual(cache.keptInMemory, []);
+      // taken out: the next read is the file's (here unreadable: removed)
+      assert.equal(await cache.read('s'), undefined);
+    });
+
+    it('a read with touch: false (the search index) gets the file, and leaves the kept one', async () => {
+      const cache = new TranscriptCache({ dir });
+      const t = transcript('s', 'kept');
+      await cache.write('s', t, { keep: true });
+      const copy = await cache.read('s', { touch: false });
+      assert.notEqual(copy, t);
+      assert.equal(copy?.title, 'kept');
+      assert.deepEqual(cache.keptInMemory, ['s']);
+    });
+
+    it('keeps the newest few (keepInMemory), none with 0, and not what is too big to cache', async () => {
+      const cache = new TranscriptCache({ dir, keepInMemory: 2 });
+      for (const id of ['a', 'b', 'c']) await cache.write(id, transcript(id), { keep: true });
+      assert.deepEqual(cache.keptInMemory, ['b', 'c']);
+      // keeping one again makes it the newest
+      await cache.write('b', transcript('b'), { keep: true });
+      assert.deepEqual(cache.keptInMemory, ['c', 'b']);
+      const none = new TranscriptCache({ dir: path.join(dir, 'none'), keepInMemory: 0 });
+      await none.write('a', transcript('a'), { keep: true });
+      assert.deepEqual(none.keptInMemory, []);
+      const small = new TranscriptCache({ dir: path.join(dir, 'small'), maxBytes: 1000 });
+      await small.write('big', transcript('big'), { keep: true });
+      assert.deepEqual(small.keptInMemory, []);
+    });
+
+    it('a write of another transcript, a removal and dispose drop the kept one', async () => {
+      const cache = new TranscriptCache({ dir });
+      const old = transcript('s', 'old');
+      await cache.write('s', old, { keep: true });
+      // the closed host's own scheduled write, landing after its close, keeps it
+      await cache.write('s', old);
+      assert.deepEqual(cache.keptInMemory, ['s']);
+      await cache.write('s', transcript('s', 'new'));
+      assert.deepEqual(cache.keptInMemory, []);
+      assert.equal((await cache.read('s'))?.title, 'new');
+      await cache.write('s', transcript('s'), { keep: true });
+      await cache.remove('s');
+      assert.equal(await cache.read('s'), undefined);
+      await cache.write('t', transcript('t'), { keep: true });
+      await cache.dispose();
+      assert.deepEqual(cache.keptInMemory, []);
+    });
+  });
+
   it('does not cache a transcript bigger than the whole cap', async () => {
     const cache = new TranscriptCache({ dir, maxBytes: 1000 });
     await cache.write('big', transcript('big'));
