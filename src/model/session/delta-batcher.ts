@@ -17,6 +17,7 @@ import type { ChangeSet, LogStream, Transcript, Turn } from '../../core/transcri
 import { findTurn } from '../../core/transcript/reducer';
 import { systemClock, type Clock } from '../shared/clock';
 import type { Delta, HostMessage } from '../../protocol/session-panel/messages';
+import { shortTurns } from './short-init';
 import { turnHeader } from './turn-view';
 
 type InitMessage = Extract<HostMessage, { type: 'init' }>;
@@ -53,6 +54,12 @@ export interface DeltaBatcherOptions {
    * (default 200): past that, a whole repaint is cheaper for the webview than that many replacements.
    */
   initThreshold?: number;
+  /**
+   * An `init` whose texts hold more characters than this goes first short (`partial`: the older
+   * texts left out, see `short-init.ts`), and whole at the end of the window (default 16,000; 0:
+   * always whole).
+   */
+  initTextBudget?: number;
 }
 
 /** Counters for tests and benchmarks. */
@@ -96,6 +103,7 @@ export class DeltaBatcher {
   readonly #clock: Clock;
   readonly #intervalMs: number;
   readonly #initThreshold: number;
+  readonly #initTextBudget: number;
   #pending = new Map<string, TurnChanges>();
   #views = new Map<ViewDelta['type'], ViewDelta>();
   #once: OnceDelta[] = [];
@@ -117,6 +125,7 @@ export class DeltaBatcher {
     this.#clock = options.clock ?? systemClock;
     this.#intervalMs = Math.max(1, options.intervalMs ?? 34);
     this.#initThreshold = Math.max(0, options.initThreshold ?? 200);
+    this.#initTextBudget = Math.max(0, options.initTextBudget ?? 16_000);
   }
 
   /** The seq of the last post (0 before any). */
@@ -212,16 +221,31 @@ export class DeltaBatcher {
 
   /**
    * Posts the whole view now (when visible) and forgets pending changes, which it covers; what
-   * happened once (`pushOnce`) follows in a batch right after it.
+   * happened once (`pushOnce`) follows in a batch right after it. A view whose texts exceed the
+   * budget goes short first (`partial`) and whole at the end of the window, before anything else.
    */
   sendInit(): boolean {
+    return this.#sendInit(true);
+  }
+
+  #sendInit(shortFirst: boolean): boolean {
     if (!this.#visibleValue) return false;
     this.#cancelTimer();
     this.#pending = new Map();
     this.#views = new Map();
     this.#needsInit = false;
     this.#counters.inits++;
-    this.#emit({ type: 'init', seq: 0, ...this.#opts.init() });
+    const body = this.#opts.init();
+    const short =
+      shortFirst && this.#initTextBudget > 0 ? shortTurns(body.turns, this.#initTextBudget) : undefined;
+    if (short) {
+      this.#emit({ type: 'init', seq: 0, ...body, turns: short, partial: true });
+      // The whole view is the next post, at the window's end (it covers any change meanwhile).
+      this.#needsInit = true;
+      this.#schedule();
+      return true;
+    }
+    this.#emit({ type: 'init', seq: 0, ...body });
     if (this.#once.length > 0) this.flush();
     return true;
   }
@@ -241,7 +265,12 @@ export class DeltaBatcher {
   /** {@link flush}; `due`: see `#emit`. */
   #post(due?: number): void {
     this.#cancelTimer();
-    if (!this.#visibleValue || !this.hasPending) return;
+    if (!this.#visibleValue) return;
+    if (this.#needsInit) {
+      this.#sendInit(false);
+      return;
+    }
+    if (!this.hasPending) return;
     const deltas = this.#build();
     if (deltas.length === 0) return;
     this.#counters.batches++;

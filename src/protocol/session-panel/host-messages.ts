@@ -161,6 +161,11 @@ export const isHostMessage = variant('type', {
     reviewed: optional(arrayOf(isReviewed)),
     /** As the last `panel` delta said (absent: not the preview). */
     preview: optional(isBoolean),
+    /**
+     * A long session's first, short `init`: older texts left out so the newest rows paint first;
+     * the whole `init` is the next post. The page shows it and keeps a saved position for that one.
+     */
+    partial: optional(isBoolean),
     /** `vscode.l10n.bundle`: the webview's texts translated (null: English). */
     l10n: nullable(recordOf(isString)),
   },

@@ -178,6 +178,8 @@ function start(): void {
     let restoreScroll = true;
     /** The session the page showed last; on another's `init`, where it was is kept for going back. */
     let drawnSession: string | undefined;
+    /** Where to go back to in the session shown, once its whole `init` follows a short one. */
+    let heldScroll: SessionScroll | undefined;
     const flush = (): void => {
       const c = store.takeChanges();
       let switched: SessionScroll | undefined;
@@ -204,6 +206,10 @@ function start(): void {
         }
         drawnSession = session.sessionId;
         persist({ sessionId: session.sessionId });
+        // A short first `init` leaves the older rows out: a saved position waits for the whole one.
+        if (switched?.anchor && store.partial) heldScroll = switched;
+        else if (heldScroll && !store.partial && heldScroll.sessionId === session.sessionId) switched = heldScroll;
+        if (!store.partial) heldScroll = undefined;
       }
       if (c.reset || c.panel) {
         header.setPreview(store.preview);
@@ -222,13 +228,15 @@ function start(): void {
       }
       fields.update(c);
       transcript.update(c);
+      // Rows shown at the bottom while a saved position further up waits would show, then jump.
+      transcript.el.style.visibility = heldScroll ? 'hidden' : '';
       find.storeChanged();
       outline.storeChanged(c);
-      if (c.reset && restoreScroll) {
+      if (c.reset && restoreScroll && !store.partial) {
         restoreScroll = false;
         if (persisted.scrollTop !== undefined) transcript.restoreScroll(persisted.scrollTop);
       }
-      if (switched) transcript.restoreAnchor(switched.anchor);
+      if (switched && !heldScroll) transcript.restoreAnchor(switched.anchor);
       if (store.composer && (c.reset || c.composer || c.turns.size > 0 || c.structure)) {
         composer.setState(store.composer, store.continuable()?.header.id, store.waiting()?.header.needsInput);
       }

@@ -128,6 +128,8 @@ export class Store {
   reviewComments = 0;
   /** The panel is the preview: the next single click in the Sessions view shows another session here. */
   preview = false;
+  /** The last `init` was a long session's short first one (older texts left out); the whole follows. */
+  partial = false;
   /** The session's reviewed marks: the versions marked, by path (see `isReviewed`). */
   reviewed: ReadonlyMap<string, readonly string[]> = new Map();
   /** Whole logs the host sent after "Show all" (and what its cap had dropped before), by block key. */
@@ -242,6 +244,7 @@ export class Store {
     this.reviewComments = msg.reviewComments ?? 0;
     this.reviewed = marksByPath(msg.reviewed ?? []);
     this.preview = msg.preview ?? false;
+    this.partial = msg.partial ?? false;
     this.turns = [];
     this.byId.clear();
     this.fullLogs.clear();

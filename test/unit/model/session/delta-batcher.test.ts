@@ -27,7 +27,13 @@ interface Rig {
 
 /** A live transcript, a batcher on a fake clock, shown and initialized, and a mirror of the view. */
 function rig(
-  opts: { initThreshold?: number; visible?: boolean; clock?: FakeClock; intervalMs?: number } = {},
+  opts: {
+    initThreshold?: number;
+    visible?: boolean;
+    clock?: FakeClock;
+    intervalMs?: number;
+    initTextBudget?: number;
+  } = {},
 ): Rig {
   const clock = opts.clock ?? new FakeClock();
   const mirror = new ViewMirror();
@@ -60,6 +66,7 @@ function rig(
       clock,
       initThreshold: opts.initThreshold,
       intervalMs: opts.intervalMs,
+      initTextBudget: opts.initTextBudget,
     }),
     feed(events, id = AGENT) {
       for (const ev of events) r.batcher.push(applyEvent(r.t, id, ev));
@@ -100,6 +107,71 @@ function textPosted(posts: HostMessage[], blockId: string): string {
 }
 
 describe('DeltaBatcher', () => {
+  describe('a long session goes short first', () => {
+    /** A rig whose transcript's answer holds `paragraphs` paragraphs of about 100 characters. */
+    function longRig(paragraphs: number, initTextBudget?: number, ev = eventFactory()): Rig {
+      const r = rig({ visible: false, initTextBudget });
+      r.feed([ev('block.create', { type: 'markdown' }, 'answer:main')]);
+      for (let i = 0; i < paragraphs; i++)
+        r.feed([ev('markdown.chunk', { delta: `Paragraph ${i} ${'x'.repeat(85)}.\n\n` }, 'answer:main')]);
+      return r;
+    }
+    const answerOf = (m: HostMessage | undefined): string => {
+      if (m?.type !== 'init') return '';
+      const b = m.turns.at(-1)?.blocks.find((x) => x.id === 'answer:main');
+      return b && 'text' in b ? b.text : '';
+    };
+
+    it('posts a short init (the newest paragraphs within the budget), then the whole one at the window’s end', () => {
+      const r = longRig(400, 2_000);
+      r.batcher.setVisible(true, 'init');
+      assert.equal(r.posts.length, 1);
+      const first = r.delivered[0];
+      assert.equal(first.type === 'init' && first.partial, true);
+      const short = answerOf(first);
+      assert.ok(short.length > 0 && short.length <= 2_000, `${short.length} characters`);
+      assert.ok(short.startsWith('Paragraph '), 'not cut at a paragraph');
+      assert.ok(short.endsWith('Paragraph 399 ' + 'x'.repeat(85) + '.\n\n'), 'the newest text is not whole');
+      r.clock.advance(40);
+      assert.equal(r.posts.length, 2);
+      const whole = r.delivered[1];
+      assert.equal(whole.type, 'init');
+      assert.equal(whole.type === 'init' && whole.partial, undefined);
+      assert.equal(answerOf(whole), (r.t.turns.at(-1)!.blocks[0] as { text: string }).text);
+      assert.equal(r.batcher.stats.inits, 2);
+      r.mirror.assertShows(r.t);
+    });
+
+    it('a change before the whole init is in it, not in a batch against the short one', () => {
+      const ev = eventFactory();
+      const r = longRig(400, 2_000, ev);
+      r.batcher.setVisible(true, 'init');
+      r.feed([ev('markdown.chunk', { delta: 'late words' }, 'answer:main')]);
+      r.batcher.flush();
+      assert.deepEqual(
+        r.posts.map((m) => m.type),
+        ['init', 'init'],
+      );
+      assert.ok(answerOf(r.delivered[1]).endsWith('late words'));
+      r.clock.advance(100);
+      assert.equal(r.posts.length, 2, 'the timer posted again');
+      r.mirror.assertShows(r.t);
+    });
+
+    it('posts one whole init when the texts fit the budget, or with a budget of 0', () => {
+      for (const [paragraphs, budget] of [
+        [10, 2_000],
+        [400, 0],
+      ] as const) {
+        const r = longRig(paragraphs, budget);
+        r.batcher.setVisible(true, 'init');
+        r.clock.advance(100);
+        assert.equal(r.posts.length, 1, `${paragraphs} paragraphs, budget ${budget}`);
+        assert.equal(r.delivered[0].type === 'init' && r.delivered[0].partial, undefined);
+      }
+    });
+  });
+
   it('merges consecutive appends to the same block of one window into one append delta', () => {
     const r = rig();
     const ev = eventFactory();

@@ -74,6 +74,9 @@ describe('webview message checks', () => {
     assert.ok(!isDelta({ type: 'panel', preview: 'yes' }));
     assert.ok(isHostMessage({ ...initMessage(liveTranscript(), 1), preview: true }));
     assert.ok(!isHostMessage({ ...initMessage(liveTranscript(), 1), preview: 1 }));
+    // a long session's short first init
+    assert.ok(isHostMessage({ ...initMessage(liveTranscript(), 1), partial: true }));
+    assert.ok(!isHostMessage({ ...initMessage(liveTranscript(), 1), partial: 'yes' }));
   });
 });
 

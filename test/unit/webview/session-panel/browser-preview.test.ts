@@ -159,6 +159,42 @@ describe('webview: the preview panel shows one session after another (Chromium)'
     );
   });
 
+  it('back through a long session’s short first init: hidden until the whole one, then where the person was', async () => {
+    const readInA = await readingA(0.4);
+    await h.send(...session('sess-b', 30));
+    await h.frames(3);
+
+    // A again, as a host sends a long session: short first (older answers left out), then whole
+    const whole = initMessage(liveTranscript(), 1, {
+      session: { sessionId: 'sess-a', title: 'Session sess-a', service: 'agents.example.test' },
+      preview: true,
+    });
+    const blocks = calls(200, 'sess-a').flatMap((d) => (d.type === 'block' ? [d.block] : []));
+    const shortBlocks = blocks.map((b, i) =>
+      b.type === 'markdown' && i < blocks.length - 20 ? { ...b, text: '' } : b,
+    );
+    const visibility = (): Promise<string> =>
+      h.page.evaluate(() => getComputedStyle(document.getElementById('transcript')!).visibility);
+    await h.send({ ...whole, partial: true, turns: [{ ...whole.turns[0]!, blocks: shortBlocks }] });
+    await h.frames(3);
+    assert.equal(await visibility(), 'hidden', 'A’s end showed before its saved place could be reached');
+    await h.send({ ...whole, seq: 2, turns: [{ ...whole.turns[0]!, blocks }] });
+    await h.frames(4);
+    assert.equal(await visibility(), 'visible');
+    assert.equal(await h.page.evaluate(FIRST_READ), readInA);
+
+    // C, never shown here: its short init shows its end at once
+    const c = initMessage(liveTranscript(), 1, {
+      session: { sessionId: 'sess-c', title: 'Session sess-c', service: 'agents.example.test' },
+      preview: true,
+    });
+    const cBlocks = calls(50, 'sess-c').flatMap((d) => (d.type === 'block' ? [d.block] : []));
+    await h.send({ ...c, partial: true, turns: [{ ...c.turns[0]!, blocks: cBlocks }] });
+    await h.frames(3);
+    assert.equal(await visibility(), 'visible');
+    assert.equal(await h.page.locator('[data-block-id="answer:49"]').isVisible(), true, 'C opens at its end');
+  });
+
   it('a page reloaded with saved positions goes back to a session where the person left it', async () => {
     const readInA = await readingA(0.3);
     await h.send(...session('sess-b', 5));
