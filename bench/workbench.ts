@@ -108,12 +108,18 @@ export interface WorkbenchResult {
    * session (the same page gets its `init`; `newFrame`: VS Code made a webview after all).
    */
   switch?: {
+    /** From the workbench's `mousedown` on the row (the click as the page gets it). */
     firstPaintMs: number;
+    /** The same from before Playwright's click (its checks that the row is visible and still). */
+    harnessFirstPaintMs: number;
     caughtUpMs: number;
     initMs: number;
     initBytes: number;
     newFrame: boolean;
     floorMs: number;
+    /** Back to the short session: click → its (small) `init` reached the page, and its size. */
+    shortInitMs: number;
+    shortInitBytes: number;
   }[];
   /** One per run, each a session Den never saw. */
   open?: ({ firstPaintMs: number; lastChunkMs: number; floorMs: number } & OpenSteps)[];
@@ -437,6 +443,23 @@ function noteNextFrame(): void {
   mo.observe(document.body, { childList: true, subtree: true });
 }
 
+/** The probe in a page that stays starts over: marks, and the next post as the first. */
+async function resetFirstPost(frame: Frame): Promise<void> {
+  await frame.evaluate(() => {
+    const s = (window as unknown as { __denBench: ProbeState }).__denBench;
+    s.marks = {};
+    s.firstPostAt = undefined;
+    s.firstPostBytes = undefined;
+  });
+}
+
+/** Notes when the workbench gets the next `mousedown` (the click, as the page sees it). */
+function notePress(): void {
+  const w = window as unknown as { __denPressedAt?: number };
+  w.__denPressedAt = undefined;
+  window.addEventListener('mousedown', () => (w.__denPressedAt = Date.now()), { capture: true, once: true });
+}
+
 /** The extension host's process (code-server's child running `--type=extensionHost`). */
 function extensionHostPid(root: number): number {
   const out = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
@@ -676,6 +699,7 @@ async function switchPreview(
   emu.seedTurn('5e5510a0-0000-4000-8000-000000030000', fromTitle);
   await runCommand(page, 'Den: Refresh Sessions');
   const out: NonNullable<WorkbenchResult['switch']> = [];
+  const inspector = TRACE ? await Inspector.open(extensionHostPid(wb.codeServer.pid), until) : undefined;
   for (let i = 0; i < RUNS; i++) {
     await closeEditors(page);
     await (await sessionRow(wb, fromTitle)).click();
@@ -686,34 +710,61 @@ async function switchPreview(
         fromTitle,
       ),
     );
-    // the probe starts over in the same page: marks, and the next post as the first
-    await frame.evaluate(() => {
-      const s = (window as unknown as { __denBench: ProbeState }).__denBench;
-      s.marks = {};
-      s.firstPostAt = undefined;
-      s.firstPostBytes = undefined;
-    });
+    await resetFirstPost(frame);
     const row = await sessionRow(wb, title);
     await settle(page);
     await page.evaluate(noteNextFrame);
-    const clicked = Date.now();
+    await page.evaluate(notePress);
+    const trace = inspector ? await TurnTrace.start(`switch-${i}`, inspector, wb.browser, page) : undefined;
+    const asked = Date.now();
     await row.click();
     const state = await until(`mark ${lastMark} painted after the switch`, async () => {
       const st = await probeState(frame).catch(() => undefined);
       return st && st.marks[lastMark] !== undefined ? st : undefined;
     });
-    const frameAt = await page.evaluate(() => (window as unknown as { __denFrameAt?: number }).__denFrameAt);
+    const { frameAt, pressedAt } = await page.evaluate(() => {
+      const w = window as unknown as { __denFrameAt?: number; __denPressedAt?: number };
+      return { frameAt: w.__denFrameAt, pressedAt: w.__denPressedAt };
+    });
+    const clicked = pressedAt ?? NaN;
+    const painted = Math.min(...Object.values(state.marks));
+    if (trace) note(`trace switch-${i}`, await trace.stop([{ emit: clicked, painted }]));
+    // The same way back to the short session: what VS Code's click → command → post → page costs
+    // with a small `init` (the title shows once it is in).
+    await resetFirstPost(frame);
+    // the hover of the row just clicked would cover the next one
+    await page.mouse.move(0, 0);
+    await page.keyboard.press('Escape');
+    await page.locator('.context-view .rendered-markdown').waitFor({ state: 'detached', timeout: WAIT_MS });
+    const backRow = await sessionRow(wb, fromTitle);
+    await settle(page);
+    await page.evaluate(notePress);
+    await backRow.click();
+    await until('the short session back in the preview', () =>
+      frame.evaluate(
+        (t) => (document.getElementById('session-title')?.textContent === t ? true : undefined),
+        fromTitle,
+      ),
+    );
+    const back = await probeState(frame);
+    const backPressed = await page.evaluate(
+      () => (window as unknown as { __denPressedAt?: number }).__denPressedAt,
+    );
     out.push(
       note('switch', {
-        firstPaintMs: Math.min(...Object.values(state.marks)) - clicked,
+        firstPaintMs: painted - clicked,
+        harnessFirstPaintMs: painted - asked,
         caughtUpMs: state.marks[lastMark] - clicked,
         initMs: (state.firstPostAt ?? NaN) - clicked,
         initBytes: state.firstPostBytes ?? NaN,
         newFrame: frameAt !== undefined,
         floorMs: await historyFloor(emu, sessionId),
+        shortInitMs: (back.firstPostAt ?? NaN) - (backPressed ?? NaN),
+        shortInitBytes: back.firstPostBytes ?? NaN,
       }),
     );
   }
+  inspector?.close();
   return out;
 }
 
