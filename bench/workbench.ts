@@ -59,6 +59,8 @@ const PROFILE = process.env.DEN_BENCH_PROFILE === '1';
  * gone, so both lists reach a workbench in the same state (by default each is answered when it asks).
  */
 const FLOOR_HOLD = process.env.DEN_BENCH_FLOOR_HOLD === '1';
+/** `DEN_BENCH_FLOOR_SECRET=1`: the floor extension reads SecretStorage before its request, as Den does. */
+const FLOOR_SECRET = process.env.DEN_BENCH_FLOOR_SECRET === '1';
 /** Every wait here is bounded. */
 const WAIT_MS = 120_000;
 
@@ -143,6 +145,8 @@ export interface WorkbenchResult {
     load: number;
     /** The floor's answer was held until Den's had gone (`DEN_BENCH_FLOOR_HOLD=1`). */
     floorHeld: boolean;
+    /** The floor read SecretStorage before its request (`DEN_BENCH_FLOOR_SECRET=1`). */
+    floorReadSecret: boolean;
     /** `DEN_BENCH_TRACE=1`: what the workbench did from Den's answer to its first row. */
     trace?: ReloadSummary;
   }[];
@@ -532,7 +536,7 @@ async function withWorkbench<T>(
 ): Promise<T> {
   const wb = await openWorkbench({
     settings: { 'den.baseUrl': baseUrl, 'den.showWalkthroughOnFirstRun': false },
-    env: { DEN_API_KEY: emu.keys.primary },
+    env: { DEN_API_KEY: emu.keys.primary, ...(FLOOR_SECRET ? { DEN_FLOOR_READ_SECRET: '1' } : {}) },
     ...(extraExtensions.length ? { extraExtensions } : {}),
   });
   try {
@@ -649,6 +653,7 @@ async function treeFirstPage(): Promise<NonNullable<WorkbenchResult['tree']>> {
         floorMs: performance.now() - t,
         load: os.loadavg()[0],
         floorHeld: FLOOR_HOLD,
+        floorReadSecret: FLOOR_SECRET,
       });
       runs.push(traced ? { ...run, trace: traced } : run);
     }

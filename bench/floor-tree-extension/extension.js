@@ -5,7 +5,8 @@
 // workbench in which Den does not activate (its container not shown). On activation it
 // fetches the same first page Den asks for, from the same address (with `floor=1`, so the bench's
 // proxy tells the two answers apart), and lists its rows at once, in Den's shape: day groups at the
-// root, expanded, sessions under them. No context keys, no SecretStorage, no welcome, no commands.
+// root, expanded, sessions under them. No context keys, no welcome, no commands, no
+// SecretStorage (unless DEN_FLOOR_READ_SECRET=1, below).
 const vscode = require('vscode');
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -18,9 +19,18 @@ function dayOf(s, now) {
 exports.activate = function activate(context) {
   const base = String(vscode.workspace.getConfiguration('den').get('baseUrl') ?? '').replace(/\/+$/, '');
   const key = process.env.DEN_API_KEY ?? '';
-  const page = fetch(`${base}/sessions?page=1&limit=50&sort=updatedAt&order=desc&floor=1`, {
-    headers: { authorization: `Bearer ${key}` },
-  })
+  // DEN_FLOOR_READ_SECRET=1: first reads SecretStorage (nothing there), as Den does before its
+  // first request: a round trip to the workbench.
+  const ready =
+    process.env.DEN_FLOOR_READ_SECRET === '1'
+      ? Promise.resolve(context.secrets.get('denFloor.apiKey')).catch(() => undefined)
+      : Promise.resolve();
+  const page = ready
+    .then(() =>
+      fetch(`${base}/sessions?page=1&limit=50&sort=updatedAt&order=desc&floor=1`, {
+        headers: { authorization: `Bearer ${key}` },
+      }),
+    )
     .then((r) => r.json())
     .then((body) => {
       const now = Date.now();
