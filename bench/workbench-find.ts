@@ -25,7 +25,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { startEmulator } from '../test/emulator';
 import { openWorkbench, runCommand, webviewFrame, type Workbench } from '../test/harness/workbench';
 import { currentFindMatch, openSessionFromTree, panelSettled } from '../test/e2e/panel-view';
-import type { TraceEvent } from './workbench-trace';
+import { attribute, type Attribution, type TraceEvent } from './workbench-trace';
 
 const RUNS = Number(process.env.DEN_BENCH_RUNS ?? 3);
 /** `DEN_BENCH_PROFILE=1`: the scroll's trace also samples JS (script by function; the sampler slows the page). */
@@ -219,78 +219,6 @@ async function findRun(page: Page, frame: FrameLocator, query: string): Promise<
     next: { den: next, floor: nextFloor },
     previous: { den: previous, floor: prevFloor },
     notShown,
-  };
-}
-
-/** Where the long tasks' time went: GC, style and layout, paint, and script by function (self time). */
-interface Attribution {
-  gcMs: number;
-  styleLayoutMs: number;
-  paintMs: number;
-  /** Self time of the functions sampled inside long tasks, the heaviest first (`name file`). */
-  script: { fn: string; ms: number }[];
-}
-
-interface ProfileNode {
-  id: number;
-  parent?: number;
-  callFrame: { functionName: string; url: string };
-}
-
-/** GC, style/layout and paint time inside the long tasks, and their script's self time by function. */
-function attribute(ev: TraceEvent[], long: TraceEvent[]): Attribution {
-  const inLong = (e: { pid: number; tid: number; ts: number }): boolean =>
-    long.some((t) => t.pid === e.pid && t.tid === e.tid && e.ts >= t.ts && e.ts < t.ts + (t.dur ?? 0));
-  // Only the outermost of nested events (a Paint inside a Paint, a GC phase inside a GC) counts.
-  const sum = (names: RegExp): number => {
-    let ms = 0;
-    const until = new Map<string, number>();
-    for (const e of ev
-      .filter((x) => x.ph === 'X' && names.test(x.name) && inLong(x))
-      .sort((a, b) => a.ts - b.ts)) {
-      const thread = `${e.pid}:${e.tid}`;
-      if (e.ts < (until.get(thread) ?? -1)) continue;
-      until.set(thread, e.ts + (e.dur ?? 0));
-      ms += (e.dur ?? 0) / 1000;
-    }
-    return ms;
-  };
-  // CPU profile samples (disabled-by-default-v8.cpu_profiler): chunks of nodes, samples, time deltas.
-  const nodes = new Map<string, ProfileNode>();
-  const self = new Map<string, number>();
-  const profiles = new Map<string, { pid: number; tid: number; t: number }>();
-  for (const e of ev as (TraceEvent & { id?: string; args?: { data?: Record<string, unknown> } })[]) {
-    if (e.name === 'Profile')
-      profiles.set(`${e.pid}:${String(e.id)}`, {
-        pid: e.pid,
-        tid: e.tid,
-        t: Number((e.args?.data as { startTime?: number })?.startTime ?? e.ts),
-      });
-    if (e.name !== 'ProfileChunk') continue;
-    const data = e.args?.data as
-      { cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] }; timeDeltas?: number[] } | undefined;
-    for (const n of data?.cpuProfile?.nodes ?? []) nodes.set(`${e.pid}:${n.id}`, n);
-    const p = profiles.get(`${e.pid}:${String(e.id)}`);
-    if (!p) continue;
-    const samples = data?.cpuProfile?.samples ?? [];
-    const deltas = data?.timeDeltas ?? [];
-    for (let i = 0; i < samples.length; i++) {
-      p.t += deltas[i] ?? 0;
-      if (!inLong({ pid: p.pid, tid: p.tid, ts: p.t })) continue;
-      const n = nodes.get(`${e.pid}:${samples[i]}`);
-      if (!n || ['(idle)', '(program)', '(root)'].includes(n.callFrame.functionName)) continue;
-      const key = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.split('/').pop() ?? ''}`;
-      self.set(key, (self.get(key) ?? 0) + (deltas[i] ?? 0) / 1000);
-    }
-  }
-  return {
-    gcMs: Math.round(sum(/^(MajorGC|MinorGC|V8\.GCIncrementalMarking|V8\.GCScavenger)$/)),
-    styleLayoutMs: Math.round(sum(/^(UpdateLayoutTree|Layout|RecalculateStyles)$/)),
-    paintMs: Math.round(sum(/^(Paint|PrePaint|Layerize|Commit)$/)),
-    script: [...self]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 8)
-      .map(([fn, ms]) => ({ fn, ms: Math.round(ms) })),
   };
 }
 

@@ -9,8 +9,9 @@
  *   gets its `init`, no new webview; click → first paint → caught up);
  * - opening a 20,000-event session Den never saw (no cache: click → first paint → the last chunk);
  *   the floor of both is a bare `fetch` + `JSON.parse` of the session's history;
- * - the Sessions tree's first page with 10,000 sessions (click on Den's icon → first row; floor: a
- *   bare fetch of the first page);
+ * - the Sessions tree's first page with 10,000 sessions after a window reload (answer → first row;
+ *   floor: a bare extension beside Den in the same reload, `floor-tree-extension/`, its answer → its
+ *   first row; `floor`: that extension alone, Den not activated), and after a refresh;
  * - the extension host's heap (after GC, through the inspector) after opening and closing 100
  *   sessions, against before;
  * - host → webview posts per second and bytes per post during the live run.
@@ -20,6 +21,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
@@ -35,7 +37,7 @@ import {
   type Workbench,
 } from '../test/harness/workbench';
 import { countPosts, installProbe, type ProbeState } from './workbench-probe';
-import { Inspector, TurnTrace } from './workbench-trace';
+import { Inspector, ReloadTrace, TurnTrace, type ReloadSummary } from './workbench-trace';
 
 const LIVE_EVENTS = 2000;
 const LIVE_RATE = 200;
@@ -47,9 +49,18 @@ const HEAP_SESSIONS = 100;
 const HEAP_SNAPSHOTS = process.env.DEN_BENCH_HEAP_SNAPSHOTS === '1';
 const RUNS = Number(process.env.DEN_BENCH_RUNS ?? 3);
 /** Which parts run (default all): `DEN_BENCH_PARTS=live,burst`. */
-const PARTS = new Set((process.env.DEN_BENCH_PARTS ?? 'tree,live,burst,switch,open,heap').split(','));
+const PARTS = new Set((process.env.DEN_BENCH_PARTS ?? 'tree,floor,live,burst,switch,open,heap').split(','));
 /** `DEN_BENCH_TRACE=1`: each live turn also traces the extension host and Chromium (`workbench-trace.ts`). */
 const TRACE = process.env.DEN_BENCH_TRACE === '1';
+/** `DEN_BENCH_PROFILE=1` (with the trace): the tree part's reload trace also samples the workbench's JS. */
+const PROFILE = process.env.DEN_BENCH_PROFILE === '1';
+/**
+ * `DEN_BENCH_FLOOR_HOLD=1`: the tree part's proxy holds the floor extension's answer until Den's has
+ * gone, so both lists reach a workbench in the same state (by default each is answered when it asks).
+ */
+const FLOOR_HOLD = process.env.DEN_BENCH_FLOOR_HOLD === '1';
+/** `DEN_BENCH_FLOOR_SECRET=1`: the floor extension reads SecretStorage before its request, as Den does. */
+const FLOOR_SECRET = process.env.DEN_BENCH_FLOOR_SECRET === '1';
 /** Every wait here is bounded. */
 const WAIT_MS = 120_000;
 
@@ -123,8 +134,39 @@ export interface WorkbenchResult {
   }[];
   /** One per run, each a session Den never saw. */
   open?: ({ firstPaintMs: number; lastChunkMs: number; floorMs: number } & OpenSteps)[];
-  /** One per run: the first row after a window reload, a new session's row after a refresh. */
-  tree?: { firstRowMs: number; refreshRowMs: number; floorMs: number }[];
+  /**
+   * One per run: the first row after a window reload (Den's answer → its first row; the floor
+   * extension's answer → its first row, in the same reload; each answer and row after the reload
+   * began), a new session's row after a refresh, a bare fetch of the page, the load average (1 min).
+   */
+  tree?: {
+    firstRowMs: number;
+    floorRowMs: number;
+    answeredMs: number;
+    floorAnsweredMs: number;
+    shownMs: number;
+    floorShownMs: number;
+    refreshRowMs: number;
+    floorMs: number;
+    load: number;
+    /** The floor's answer was held until Den's had gone (`DEN_BENCH_FLOOR_HOLD=1`). */
+    floorHeld: boolean;
+    /** The floor read SecretStorage before its request (`DEN_BENCH_FLOOR_SECRET=1`). */
+    floorReadSecret: boolean;
+    /** `DEN_BENCH_TRACE=1`: what the workbench did from Den's answer to its first row. */
+    trace?: ReloadSummary;
+  }[];
+  /**
+   * One per run (`floor`): the floor extension's first row after a window reload with the Explorer
+   * shown, in which Den does not activate (`denAsked`: it asked for the page after all).
+   */
+  treeFloorAlone?: {
+    floorRowMs: number;
+    floorAnsweredMs: number;
+    floorShownMs: number;
+    denAsked: boolean;
+    load: number;
+  }[];
   /** After 0, half and all of the sessions: growth that slows shows bounded caches, not a leak. */
   heap?: { beforeMb: number; halfMb: number; afterMb: number };
 }
@@ -513,10 +555,12 @@ async function withWorkbench<T>(
   emu: Emulator,
   run: (wb: Workbench) => Promise<T>,
   baseUrl = emu.url,
+  extraExtensions: string[] = [],
 ): Promise<T> {
   const wb = await openWorkbench({
     settings: { 'den.baseUrl': baseUrl, 'den.showWalkthroughOnFirstRun': false },
-    env: { DEN_API_KEY: emu.keys.primary },
+    env: { DEN_API_KEY: emu.keys.primary, ...(FLOOR_SECRET ? { DEN_FLOOR_READ_SECRET: '1' } : {}) },
+    ...(extraExtensions.length ? { extraExtensions } : {}),
   });
   try {
     await wb.context.addInitScript(installProbe);
@@ -534,6 +578,7 @@ export async function benchWorkbench(): Promise<WorkbenchResult> {
   if (!fs.existsSync(vsix)) throw new Error('dist/den.vsix is missing: run `npm run package` first');
   const result: WorkbenchResult = { quiet: [], loaded: [] };
   if (PARTS.has('tree')) result.tree = await treeFirstPage();
+  if (PARTS.has('floor')) result.treeFloorAlone = await treeFloorAlone();
   const emu = await startEmulator({ seed: false });
   try {
     await withWorkbench(emu, async (wb) => {
@@ -553,86 +598,179 @@ export async function benchWorkbench(): Promise<WorkbenchResult> {
   return result;
 }
 
+/** The floor of the tree's first row: a bare extension beside Den, in Den's container (bench/floor-tree-extension). */
+const FLOOR_EXTENSION = path.join(repoRoot(), 'bench', 'floor-tree-extension');
+
+/** A pane's first row (`text`: a row holding it) shown: the time of the frame that shows it. */
+async function rowShown(page: Page, pane: string, text?: string): Promise<number> {
+  const handle = await page.waitForFunction(
+    ([title, t]) => {
+      for (const p of document.querySelectorAll('.part.sidebar .pane')) {
+        const h = (p.querySelector('.pane-header h3.title')?.textContent ?? '').trim().toLowerCase();
+        if (h !== title.toLowerCase()) continue;
+        if ([...p.querySelectorAll('[role="treeitem"]')].some((e) => !t || (e.textContent ?? '').includes(t)))
+          return Date.now();
+      }
+      return 0;
+    },
+    [pane, text ?? ''] as const,
+    { polling: 'raf', timeout: WAIT_MS },
+  );
+  return Number(await handle.jsonValue());
+}
+
 /**
  * The Sessions tree's first page of 10,000 sessions, `RUNS` times: from the moment the service has
  * answered the first page (seen by a pass-through proxy in front of the emulator) to the frame that
  * shows the view's first row, in a window reloaded with Den's view open (Den activates and loads the
  * page while the workbench starts); then, in the settled window, from the answer to a refresh to the
- * frame showing the row of a session that was new in it.
+ * frame showing the row of a session that was new in it. The floor, in the same reload: a bare
+ * extension's view in Den's container, which fetches the same page on activation and lists it at
+ * once, measured the same way (its own answer → its first row). `DEN_BENCH_TRACE=1`: a Chromium
+ * trace of each reload (`ReloadTrace`: what the workbench's main thread did from Den's answer to
+ * Den's first row).
  */
 async function treeFirstPage(): Promise<NonNullable<WorkbenchResult['tree']>> {
-  const emu = await startEmulator({ seed: false, extraSessions: TREE_SESSIONS });
-  const proxy = await answerTimes(emu.url);
-  const rowShown = async (page: Page, text: string | undefined): Promise<number> => {
-    const handle = await page.waitForFunction(
-      (t) =>
-        [...document.querySelectorAll('.part.sidebar .pane [role="treeitem"]')].some(
-          (e) => t === undefined || (e.textContent ?? '').includes(t),
-        )
-          ? Date.now()
-          : 0,
-      text,
-      { polling: 'raf', timeout: WAIT_MS },
-    );
-    return Number(await handle.jsonValue());
-  };
-  const answeredBy = (shownAt: number): number => {
-    const at = proxy.answered.filter((t) => t <= shownAt).at(-1);
+  const answeredBy = (times: number[], shownAt: number): number => {
+    const at = times.filter((t) => t <= shownAt).at(-1);
     if (at === undefined) throw new Error('workbench bench: the first page was not requested');
     return at;
   };
+  return withTreeWorkbench(FLOOR_HOLD, async (wb, emu, proxy) => {
+    await showAllSessions(wb.page);
+    await wb.page.locator('.part.sidebar [role="treeitem"]').first().waitFor({ timeout: WAIT_MS });
+    const runs: NonNullable<WorkbenchResult['tree']> = [];
+    for (let i = 0; i < RUNS; i++) {
+      proxy.answered.length = 0;
+      proxy.floorAnswered.length = 0;
+      const trace = TRACE ? await ReloadTrace.start(wb.browser, wb.page, PROFILE) : undefined;
+      const reloadAt = Date.now();
+      await wb.page.reload();
+      const [shownAt, floorShownAt] = await Promise.all([
+        rowShown(wb.page, 'Sessions'),
+        rowShown(wb.page, 'Floor Sessions'),
+      ]);
+      const answeredAt = answeredBy(proxy.answered, shownAt);
+      const floorAnsweredAt = answeredBy(proxy.floorAnswered, floorShownAt);
+      const traced = await trace?.stop(`tree-reload-${i}`, answeredAt, shownAt);
+      if (traced) note('tree trace', traced);
+      await settle(wb.page);
+      const title = `tree refresh ${i} ${Date.now()}`;
+      emu.seedTurn(`5e5510a0-0000-4000-8000-0000000300${String(i).padStart(2, '0')}`, title);
+      proxy.answered.length = 0;
+      await runCommand(wb.page, 'Den: Refresh Sessions');
+      const refreshedAt = await rowShown(wb.page, 'Sessions', title);
+      const t = performance.now();
+      const res = await fetch(`${emu.url}/sessions?page=1&limit=50&sort=updatedAt&order=desc`, {
+        headers: { authorization: `Bearer ${emu.keys.primary}` },
+      });
+      await res.json();
+      const run = note('tree', {
+        firstRowMs: shownAt - answeredAt,
+        floorRowMs: floorShownAt - floorAnsweredAt,
+        answeredMs: answeredAt - reloadAt,
+        floorAnsweredMs: floorAnsweredAt - reloadAt,
+        shownMs: shownAt - reloadAt,
+        floorShownMs: floorShownAt - reloadAt,
+        refreshRowMs: refreshedAt - answeredBy(proxy.answered, refreshedAt),
+        floorMs: performance.now() - t,
+        load: os.loadavg()[0],
+        floorHeld: FLOOR_HOLD,
+        floorReadSecret: FLOOR_SECRET,
+      });
+      runs.push(traced ? { ...run, trace: traced } : run);
+    }
+    note('tree: the panes, after the runs', await wb.screenshot('bench-tree-panes'));
+    return runs;
+  });
+}
+
+/**
+ * A workbench over 10,000 sessions, through the answer-timing proxy, with the floor extension
+ * installed beside Den (`holdFloor`: see {@link answerTimes}).
+ */
+async function withTreeWorkbench<T>(
+  holdFloor: boolean,
+  run: (wb: Workbench, emu: Emulator, proxy: Awaited<ReturnType<typeof answerTimes>>) => Promise<T>,
+): Promise<T> {
+  const emu = await startEmulator({ seed: false, extraSessions: TREE_SESSIONS });
+  const proxy = await answerTimes(emu.url, holdFloor);
   try {
-    return await withWorkbench(
-      emu,
-      async (wb) => {
-        await showAllSessions(wb.page);
-        await wb.page.locator('.part.sidebar [role="treeitem"]').first().waitFor({ timeout: WAIT_MS });
-        const runs: NonNullable<WorkbenchResult['tree']> = [];
-        for (let i = 0; i < RUNS; i++) {
-          proxy.answered.length = 0;
-          await wb.page.reload();
-          const shownAt = await rowShown(wb.page, undefined);
-          const firstRowMs = shownAt - answeredBy(shownAt);
-          await settle(wb.page);
-          const title = `tree refresh ${i} ${Date.now()}`;
-          emu.seedTurn(`5e5510a0-0000-4000-8000-0000000300${String(i).padStart(2, '0')}`, title);
-          proxy.answered.length = 0;
-          await runCommand(wb.page, 'Den: Refresh Sessions');
-          const refreshedAt = await rowShown(wb.page, title);
-          const t = performance.now();
-          const res = await fetch(`${emu.url}/sessions?page=1&limit=100&sort=updatedAt&order=desc`, {
-            headers: { authorization: `Bearer ${emu.keys.primary}` },
-          });
-          await res.json();
-          runs.push(
-            note('tree', {
-              firstRowMs,
-              refreshRowMs: refreshedAt - answeredBy(refreshedAt),
-              floorMs: performance.now() - t,
-            }),
-          );
-        }
-        return runs;
-      },
-      proxy.url,
-    );
+    return await withWorkbench(emu, (wb) => run(wb, emu, proxy), proxy.url, [FLOOR_EXTENSION]);
   } finally {
     await proxy.close();
     await emu.close();
   }
 }
 
-/** A loopback pass-through proxy that notes when each first-page answer of the session list ended. */
+/**
+ * The floor extension alone, `RUNS` times: its first row after a window reload (its answer → its
+ * row), the Explorer shown instead of Den's container, so that Den does not activate: the workbench
+ * starting without Den's activation, its views or its requests.
+ */
+async function treeFloorAlone(): Promise<NonNullable<WorkbenchResult['treeFloorAlone']>> {
+  return withTreeWorkbench(false, async (wb, _emu, proxy) => {
+    await clickActivityBar(wb.page, 'Explorer');
+    // the Explorer's own views stay as they are; the floor's is expanded once (kept on reload)
+    const header = sideBarPane(wb.page, 'Floor Alone').locator('.pane-header');
+    await header.waitFor({ timeout: WAIT_MS });
+    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+    await rowShown(wb.page, 'Floor Alone').catch(async (err: unknown) => {
+      note('floor alone: no row; screenshot', await wb.screenshot('bench-floor-alone'));
+      throw err;
+    });
+    const runs: NonNullable<WorkbenchResult['treeFloorAlone']> = [];
+    for (let i = 0; i < RUNS; i++) {
+      proxy.answered.length = 0;
+      proxy.floorAnswered.length = 0;
+      const reloadAt = Date.now();
+      await wb.page.reload();
+      const shownAt = await rowShown(wb.page, 'Floor Alone');
+      const answeredAt = proxy.floorAnswered.filter((t) => t <= shownAt).at(-1);
+      if (answeredAt === undefined) throw new Error('workbench bench: the floor did not ask for the page');
+      await settle(wb.page);
+      runs.push(
+        note('tree floor alone', {
+          floorRowMs: shownAt - answeredAt,
+          floorAnsweredMs: answeredAt - reloadAt,
+          floorShownMs: shownAt - reloadAt,
+          denAsked: proxy.answered.length > 0,
+          load: os.loadavg()[0],
+        }),
+      );
+    }
+    return runs;
+  });
+}
+
+/**
+ * A loopback pass-through proxy that notes when each first-page answer of the session list ended,
+ * Den's and the floor extension's (its request says `floor=1`) apart. `holdFloor`: the floor's
+ * answer is held until Den's has gone (when Den has not answered yet since `answered` was
+ * emptied), so that both reach the workbench at the same moment.
+ */
 async function answerTimes(
   target: string,
-): Promise<{ url: string; answered: number[]; close(): Promise<void> }> {
+  holdFloor: boolean,
+): Promise<{ url: string; answered: number[]; floorAnswered: number[]; close(): Promise<void> }> {
   const answered: number[] = [];
+  const floorAnswered: number[] = [];
+  const held: (() => void)[] = [];
   const server = http.createServer((req, res) => {
+    const firstPage = /^\/sessions\?(?=.*\bpage=1\b)/.test(req.url ?? '');
+    const floor = /\bfloor=1\b/.test(req.url ?? '');
     const up = http.request(`${target}${req.url}`, { method: req.method, headers: req.headers }, (upRes) => {
-      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-      upRes.pipe(res);
-      if (/^\/sessions\?(?=.*\bpage=1\b)/.test(req.url ?? ''))
-        res.on('finish', () => answered.push(Date.now()));
+      const send = (): void => {
+        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+        upRes.pipe(res);
+      };
+      if (firstPage)
+        res.on('finish', () => {
+          (floor ? floorAnswered : answered).push(Date.now());
+          if (!floor) for (const release of held.splice(0)) release();
+        });
+      if (firstPage && floor && holdFloor && answered.length === 0) held.push(send);
+      else send();
     });
     up.on('error', () => res.destroy());
     req.pipe(up);
@@ -643,8 +781,10 @@ async function answerTimes(
   return {
     url: `http://127.0.0.1:${port}`,
     answered,
+    floorAnswered,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const release of held.splice(0)) release();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -4,7 +4,7 @@
 # needed, idempotent), builds and packages dist/den.vsix, then runs `bench/workbench.ts`
 # (`npm run bench -- workbench`). Prints each figure with its floor; writes dist/bench/workbench.json.
 #   DEN_BENCH_RUNS=N       live runs per condition (default 3)
-#   DEN_BENCH_PARTS=a,b    which parts: tree,live,burst,open,heap (default all)
+#   DEN_BENCH_PARTS=a,b    which parts: tree,floor,live,burst,switch,open,heap (default all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Installs only when what is installed does not match package.json (`npm ls` fails). Not by file
