@@ -111,7 +111,8 @@ export function terminalPhase(phase: string | undefined): 'completed' | 'aborted
 
 /** The text of a frame as `ws` hands it over (one buffer, fragments, or an ArrayBuffer). */
 export function frameText(data: RawData): string {
-  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  // Without an argument (utf8 is the default): `toString('utf8')` looks the encoding up per frame.
+  if (Buffer.isBuffer(data)) return data.toString();
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.from(data).toString('utf8');
 }
