@@ -1,6 +1,6 @@
 import type { RawData } from 'ws';
 import type { AgentEvent } from '../client/types';
-import { isFiniteNumber, isNonNegativeInteger, isRecord, isString, object, refine } from '../shared/schema';
+import { isFiniteNumber, isNonNegativeInteger, isRecord, isString, object } from '../shared/schema';
 
 /** One server frame of the session socket, classified. */
 export type StreamFrame =
@@ -18,7 +18,8 @@ export type StreamFrame =
 
 /** `payload.status` of a snapshot frame: its phase is all Den reads from it. */
 const isSnapshotStatus = object({ phase: isString });
-const isNonEmptyString = refine(isString, (s) => s.length > 0);
+// A plain function rather than `refine(isString, …)`: it runs once or twice per frame.
+const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
 /**
  * Reads one text frame: the `ack`, the older variant's `state.snapshot`, or an event. Anything
@@ -67,24 +68,31 @@ export function parseFrame(text: string): StreamFrame {
   return { type: 'event', event };
 }
 
-const EVENT_FIELDS: ReadonlySet<string> = new Set([
-  'event_id',
-  'kind',
-  'payload',
-  'timestamp',
-  'stream_entry_id',
-  'block_id',
-  'message_id',
-]);
-
-/** Whether a frame holds no field but `AgentEvent`'s, each optional one well typed when present. */
+/**
+ * Whether a frame holds no field but `AgentEvent`'s, each optional one well typed when present. One
+ * pass over the keys with a switch (the keys are interned strings: each case is a pointer compare),
+ * not a Set lookup per key: this runs once per frame.
+ */
 function onlyEventFields(raw: Record<string, unknown>): boolean {
-  for (const key in raw) if (!EVENT_FIELDS.has(key)) return false;
-  return (
-    (raw.stream_entry_id === undefined || isNonEmptyString(raw.stream_entry_id)) &&
-    (raw.block_id === undefined || isString(raw.block_id)) &&
-    (raw.message_id === undefined || isString(raw.message_id))
-  );
+  for (const key in raw) {
+    switch (key) {
+      case 'event_id':
+      case 'kind':
+      case 'payload':
+      case 'timestamp':
+        break;
+      case 'stream_entry_id':
+        if (!isNonEmptyString(raw.stream_entry_id)) return false;
+        break;
+      case 'block_id':
+      case 'message_id':
+        if (!isString(raw[key])) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
 }
 
 /** A non-negative integer, also when sent as a string of digits (tolerant reader). */
@@ -111,7 +119,8 @@ export function terminalPhase(phase: string | undefined): 'completed' | 'aborted
 
 /** The text of a frame as `ws` hands it over (one buffer, fragments, or an ArrayBuffer). */
 export function frameText(data: RawData): string {
-  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  // Without an argument (utf8 is the default): `toString('utf8')` looks the encoding up per frame.
+  if (Buffer.isBuffer(data)) return data.toString();
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.from(data).toString('utf8');
 }

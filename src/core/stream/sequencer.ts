@@ -126,6 +126,18 @@ export class Sequencer {
     return this.#deadline;
   }
 
+  /**
+   * `push` for the common case, without allocating its result: when `ev` is the next event and
+   * nothing is held back, takes it (as `push` would) and returns true: deliver it, alone, now.
+   * Otherwise changes nothing and returns false: call `push`.
+   */
+  pushNext(ev: AgentEvent, now: number): boolean {
+    if (ev.event_id !== this.#last + 1 || this.#held.size > 0) return false;
+    this.#take(ev);
+    this.#rearm(now);
+    return true;
+  }
+
   push(ev: AgentEvent, now: number): PushResult {
     const id = ev.event_id;
     if (id <= this.#last || this.#held.has(id)) return { outcome: 'duplicate', ready: [] };

@@ -267,6 +267,11 @@ export class SessionStream {
       this.#seq.passForeign(ev.stream_entry_id);
       return;
     }
+    // The next event with nothing held back (a healthy stream): straight to the listener.
+    if (this.#seq.pushNext(ev, now)) {
+      this.#deliverOne(ev);
+      return;
+    }
     const r = this.#seq.push(ev, now);
     switch (r.outcome) {
       case 'duplicate':
@@ -289,20 +294,24 @@ export class SessionStream {
   }
 
   #deliver(events: AgentEvent[]): void {
-    for (const ev of events) {
-      if (this.#phase !== 'running') return;
-      // Inline rather than through #safely: this runs once per event, and a closure per event shows.
-      try {
-        this.#listener.onEvent(ev);
-      } catch (err) {
-        this.#listenerThrew('onEvent', err);
-      }
-      const end = terminalKind(ev.kind);
-      if (end && this.#phase === 'running') {
-        this.#finish({ kind: end, event: ev }, 'ended', { attempt: this.#failures });
-        return;
-      }
+    for (const ev of events) if (!this.#deliverOne(ev)) return;
+  }
+
+  /** Hands one event to the listener; false once the stream is over (its end, or closed). */
+  #deliverOne(ev: AgentEvent): boolean {
+    if (this.#phase !== 'running') return false;
+    // Inline rather than through #safely: this runs once per event, and a closure per event shows.
+    try {
+      this.#listener.onEvent(ev);
+    } catch (err) {
+      this.#listenerThrew('onEvent', err);
     }
+    const end = terminalKind(ev.kind);
+    if (end && this.#phase === 'running') {
+      this.#finish({ kind: end, event: ev }, 'ended', { attempt: this.#failures });
+      return false;
+    }
+    return true;
   }
 
   #malformed(reason: string, raw: string): void {

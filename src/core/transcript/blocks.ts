@@ -21,6 +21,8 @@ import { streamedBlock } from './streamed-text';
 interface BlockIndex {
   ids: Map<string, number>;
   length: number;
+  /** Where the last lookup found its block: live events hit the same block event after event. */
+  last: number;
 }
 
 // Keyed by the blocks array itself, so a deserialized or replaced array simply gets a fresh index.
@@ -31,7 +33,7 @@ function reindex(blocks: Block[]): BlockIndex {
   blocks.forEach((b, i) => {
     if (!ids.has(b.id)) ids.set(b.id, i);
   });
-  const index = { ids, length: blocks.length };
+  const index = { ids, length: blocks.length, last: 0 };
   indexes.set(blocks, index);
   return index;
 }
@@ -40,9 +42,15 @@ function reindex(blocks: Block[]): BlockIndex {
 export function findBlock(blocks: Block[], id: string): Block | undefined {
   let index = indexes.get(blocks);
   if (!index || index.length !== blocks.length) index = reindex(blocks);
+  // The same block again (a streamed answer) is found without hashing the event's fresh id string.
+  const hit = blocks[index.last];
+  if (hit !== undefined && hit.id === id) return hit;
   const i = index.ids.get(id);
   if (i === undefined) return undefined;
-  if (blocks[i]?.id === id) return blocks[i];
+  if (blocks[i]?.id === id) {
+    index.last = i;
+    return blocks[i];
+  }
   return blocks[reindex(blocks).ids.get(id) ?? -1];
 }
 

@@ -43,19 +43,31 @@ export function noteUpdated(
   blockId: string,
   append?: { text: string; stream?: LogStream },
 ): void {
-  if (cs.blocksCreated.includes(blockId)) return;
-  if (cs.blocksUpdated.includes(blockId)) {
+  if (append) noteAppended(cs, blockId, append.text, append.stream);
+  else noteChanged(cs, blockId, false);
+}
+
+/**
+ * The same for a pure append of `text` (to a tool's log: on `stream`), without an object to say it:
+ * the reducer calls this once per streamed chunk.
+ */
+export function noteAppended(cs: ChangeSet, blockId: string, text: string, stream?: LogStream): void {
+  if (!noteChanged(cs, blockId, true)) return;
+  cs.appends = added<BlockAppend>(
+    cs.appends,
+    stream === undefined ? { blockId, text } : { blockId, text, stream },
+  );
+}
+
+/** Notes `blockId` as updated; true when this is its first change in the event (an append may follow). */
+function noteChanged(cs: ChangeSet, blockId: string, appending: boolean): boolean {
+  // Most events change one block of a fresh change set: nothing to look through then.
+  if (cs.blocksCreated !== NONE && cs.blocksCreated.includes(blockId)) return false;
+  if (cs.blocksUpdated !== NONE && cs.blocksUpdated.includes(blockId)) {
     const i = cs.appends.findIndex((a) => a.blockId === blockId);
     if (i >= 0) cs.appends = cs.appends.filter((_, j) => j !== i);
-    return;
+    return false;
   }
   cs.blocksUpdated = added(cs.blocksUpdated, blockId);
-  if (append) {
-    cs.appends = added<BlockAppend>(
-      cs.appends,
-      append.stream === undefined
-        ? { blockId, text: append.text }
-        : { blockId, text: append.text, stream: append.stream },
-    );
-  }
+  return appending;
 }

@@ -21,7 +21,7 @@ import {
   toolNameFromId,
   uniqueBlockId,
 } from './blocks';
-import { noteCreated, noteUpdated } from './change-set';
+import { noteAppended, noteCreated, noteUpdated } from './change-set';
 import { readContextUsage, sameUsage } from './context-usage';
 import { applySnapshot } from './files';
 import { applyLegacyState } from './legacy';
@@ -99,7 +99,7 @@ function writeText(
   if (b.type === 'tool' || b.type === 'generic') return keepGeneric(c);
   if (text && !opts.replace) {
     appendText(b, text);
-    noteUpdated(c.cs, id, { text });
+    noteAppended(c.cs, id, text);
   } else if (text !== undefined && opts.replace && text !== b.text) {
     // A re-send that extends the old text is still an append for the host.
     const grows = text.startsWith(b.text);
@@ -288,7 +288,8 @@ const handlers: Record<string, Handler> = {
     const stream = c.payload.stream === 'stderr' ? 'stderr' : 'stdout';
     if (!data) return;
     const trimmed = appendToLog(tool.log, stream, data, c.maxLogChars);
-    noteUpdated(c.cs, tool.id, trimmed ? undefined : { text: data, stream });
+    if (trimmed) noteUpdated(c.cs, tool.id);
+    else noteAppended(c.cs, tool.id, data, stream);
   },
   'tool.result': withTool((c, tool) => {
     const p = c.payload;
@@ -413,9 +414,17 @@ const handlers: Record<string, Handler> = {
   },
 };
 
+/**
+ * The handlers by kind, looked up in a Map rather than the object: a kind of more than 10 characters
+ * (`markdown.chunk`) comes from `JSON.parse` as a fresh string each event, and an object's keyed
+ * lookup then goes through the string table (twice, with the own-property check); `Map#get` hashes
+ * it once.
+ */
+const handlerOf: ReadonlyMap<string, Handler> = new Map(Object.entries(handlers));
+
 /** Applies one event's effect to its turn (dedupe and bookkeeping are the caller's). */
 export function applyKind(c: EventContext): void {
-  const handler = Object.prototype.hasOwnProperty.call(handlers, c.kind) ? handlers[c.kind] : keepGeneric;
+  const handler = handlerOf.get(c.kind) ?? keepGeneric;
   handler(c);
   // A known kind other than a request or a status report means the agent moved on (or the person
   // answered, `message.received`); an unknown kind (`focus`…) and a report of context use (read or

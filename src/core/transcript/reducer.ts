@@ -123,8 +123,8 @@ export function applyEvent(
   const entry = str(raw.stream_entry_id);
   if (entry !== undefined) turn.lastStreamEntryId = entry;
 
-  const blockId = str(raw.block_id);
   const max = options?.maxLogChars;
+  // Every field set, in one order, even when undefined: one shape for every event.
   const context: EventContext = {
     transcript: t,
     turn,
@@ -132,12 +132,11 @@ export function applyEvent(
     kind: str(raw.kind) ?? '',
     raw: raw.payload,
     payload: rec(raw.payload),
+    eventId,
+    blockId: str(raw.block_id),
+    timestamp: num(raw.timestamp),
     maxLogChars: max !== undefined && Number.isFinite(max) && max >= 0 ? max : DEFAULT_MAX_LOG_CHARS,
   };
-  if (eventId !== undefined) context.eventId = eventId;
-  if (blockId !== undefined) context.blockId = blockId;
-  const timestamp = num(raw.timestamp);
-  if (timestamp !== undefined) context.timestamp = timestamp;
   applyKind(context);
   return cs;
 }

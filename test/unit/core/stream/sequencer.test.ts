@@ -25,12 +25,16 @@ function ev(id: number, withSid = true): AgentEvent {
   return e;
 }
 
-function run(c: Case): { outcomes: string[]; delivered: number[]; seq: Sequencer } {
+/** Runs a case; `next` tries `pushNext` before each `push`, as `SessionStream` does. */
+function run(c: Case, next = false): { outcomes: string[]; delivered: number[]; seq: Sequencer } {
   const seq = new Sequencer({ windowMs: 1000, ...c.options });
   const outcomes: string[] = [];
   const delivered: number[] = [];
   for (const s of c.steps) {
-    if ('push' in s) {
+    if ('push' in s && next && seq.pushNext(ev(s.push, !s.noSid), s.at ?? 0)) {
+      outcomes.push('delivered');
+      delivered.push(s.push);
+    } else if ('push' in s) {
       const r = seq.push(ev(s.push, !s.noSid), s.at ?? 0);
       outcomes.push(r.outcome);
       delivered.push(...r.ready.map((e) => e.event_id));
@@ -407,7 +411,46 @@ describe('Sequencer', () => {
       assert.equal(seq.cursor, c.cursor);
       assert.equal(seq.lastEventId, c.lastEventId);
     });
+    it(`${c.name} (with pushNext first, the same)`, () => {
+      const { outcomes, delivered, seq } = run(c, true);
+      assert.deepEqual(outcomes, c.outcomes);
+      assert.deepEqual(delivered, c.delivered);
+      assert.equal(seq.cursor, c.cursor);
+      assert.equal(seq.lastEventId, c.lastEventId);
+      assert.equal(seq.gapDeadline, run(c).seq.gapDeadline);
+    });
   }
+
+  it('pushNext takes only the next event with nothing held back, and otherwise changes nothing', () => {
+    const seq = new Sequencer({ windowMs: 50 });
+    assert.equal(seq.pushNext(ev(2), 0), false, 'a gap');
+    assert.equal(seq.lastEventId, 0);
+    assert.equal(seq.buffered, 0);
+    assert.equal(seq.pushNext(ev(1), 0), true);
+    assert.equal(seq.pushNext(ev(1), 0), false, 'a duplicate');
+    assert.deepEqual([seq.lastEventId, seq.cursor], [1, '1000-1']);
+    seq.push(ev(3), 10);
+    assert.equal(seq.pushNext(ev(2), 20), false, 'event 3 is held: push releases it with 2');
+    assert.deepEqual([seq.lastEventId, seq.buffered, seq.gapDeadline], [1, 1, 60]);
+    assert.deepEqual(
+      seq.push(ev(2), 20).ready.map((e) => e.event_id),
+      [2, 3],
+    );
+    assert.equal(seq.gapDeadline, undefined);
+  });
+
+  it('pushNext keeps a snapshot claim waiting with a fresh window, as push does', () => {
+    const seq = new Sequencer({ windowMs: 50 });
+    seq.applySnapshot(3, '1000-3', 0);
+    assert.equal(seq.pushNext(ev(1), 30), true);
+    assert.equal(seq.gapDeadline, 80);
+    assert.equal(seq.snapshotPending, true);
+    assert.equal(seq.pushNext(ev(2), 40), true);
+    assert.equal(seq.pushNext(ev(3, false), 45), true);
+    assert.equal(seq.snapshotPending, false);
+    assert.equal(seq.gapDeadline, undefined);
+    assert.equal(seq.cursorBehind, true, 'event 3 came without a stream_entry_id');
+  });
 
   it('starts from 0-0 with nothing delivered', () => {
     const seq = new Sequencer();
