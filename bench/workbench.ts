@@ -485,6 +485,20 @@ function noteNextFrame(): void {
   mo.observe(document.body, { childList: true, subtree: true });
 }
 
+/** No row's hover left over the Sessions view (it would cover the next row to click). */
+async function noHover(page: Page): Promise<void> {
+  await page.mouse.move(0, 0);
+  await page.keyboard.press('Escape');
+  await page.locator('.context-view .rendered-markdown').waitFor({ state: 'detached', timeout: WAIT_MS });
+}
+
+/** Clicks a session's row in the Sessions view, with no hover left over it, and moves away. */
+async function clickRow(wb: Workbench, title: string): Promise<void> {
+  await noHover(wb.page);
+  await (await sessionRow(wb, title)).click();
+  await wb.page.mouse.move(0, 0);
+}
+
 /** The probe in a page that stays starts over: marks, and the next post as the first. */
 async function resetFirstPost(frame: Frame): Promise<void> {
   await frame.evaluate(() => {
@@ -842,7 +856,7 @@ async function switchPreview(
   const inspector = TRACE ? await Inspector.open(extensionHostPid(wb.codeServer.pid), until) : undefined;
   for (let i = 0; i < RUNS; i++) {
     await closeEditors(page);
-    await (await sessionRow(wb, fromTitle)).click();
+    await clickRow(wb, fromTitle);
     const frame = await denFrame(page);
     await until('the first session in the preview', () =>
       frame.evaluate(
@@ -851,6 +865,7 @@ async function switchPreview(
       ),
     );
     await resetFirstPost(frame);
+    await noHover(page);
     const row = await sessionRow(wb, title);
     await settle(page);
     await page.evaluate(noteNextFrame);
@@ -858,6 +873,7 @@ async function switchPreview(
     const trace = inspector ? await TurnTrace.start(`switch-${i}`, inspector, wb.browser, page) : undefined;
     const asked = Date.now();
     await row.click();
+    await page.mouse.move(0, 0);
     const state = await until(`mark ${lastMark} painted after the switch`, async () => {
       const st = await probeState(frame).catch(() => undefined);
       return st && st.marks[lastMark] !== undefined ? st : undefined;
@@ -871,15 +887,14 @@ async function switchPreview(
     if (trace) note(`trace switch-${i}`, await trace.stop([{ emit: clicked, painted }]));
     // The same way back to the short session: what VS Code's click → command → post → page costs
     // with a small `init` (the title shows once it is in).
-    await resetFirstPost(frame);
-    // the hover of the row just clicked would cover the next one
-    await page.mouse.move(0, 0);
-    await page.keyboard.press('Escape');
-    await page.locator('.context-view .rendered-markdown').waitFor({ state: 'detached', timeout: WAIT_MS });
+    // (after the whole init that follows a short one)
+    await noHover(page);
     const backRow = await sessionRow(wb, fromTitle);
     await settle(page);
+    await resetFirstPost(frame);
     await page.evaluate(notePress);
     await backRow.click();
+    await page.mouse.move(0, 0);
     await until('the short session back in the preview', () =>
       frame.evaluate(
         (t) => (document.getElementById('session-title')?.textContent === t ? true : undefined),

@@ -108,7 +108,8 @@ export class SessionPanels implements vscode.Disposable {
       p.show(host);
       this.#panels.set(sessionId, p);
       this.#registry.detach(left);
-      p.reveal(!double);
+      // Shown already: a reveal would only make the workbench lay the group out again.
+      if (double || !p.panel.visible) p.reveal(!double);
     } else {
       this.#preview = this.#adopt(host, undefined, !double);
       this.#preview.setPreview(true);

@@ -56,7 +56,7 @@ export interface DeltaBatcherOptions {
   initThreshold?: number;
   /**
    * An `init` whose texts hold more characters than this goes first short (`partial`: the older
-   * texts left out, see `short-init.ts`), and whole at the end of the window (default 16,000; 0:
+   * texts left out, see `short-init.ts`), and whole at the end of the window (default 6,000, about two panels of text; 0:
    * always whole).
    */
   initTextBudget?: number;
@@ -125,7 +125,7 @@ export class DeltaBatcher {
     this.#clock = options.clock ?? systemClock;
     this.#intervalMs = Math.max(1, options.intervalMs ?? 34);
     this.#initThreshold = Math.max(0, options.initThreshold ?? 200);
-    this.#initTextBudget = Math.max(0, options.initTextBudget ?? 16_000);
+    this.#initTextBudget = Math.max(0, options.initTextBudget ?? 6_000);
   }
 
   /** The seq of the last post (0 before any). */
