@@ -13,7 +13,8 @@ import type { TurnView } from '../../protocol/session-panel/view';
 /** Texts that a short `init` may shorten. */
 type TextBlock = Extract<Block, { type: 'markdown' | 'thought' | 'text' }>;
 
-const isText = (b: Block): b is TextBlock => b.type === 'markdown' || b.type === 'thought' || b.type === 'text';
+const isText = (b: Block): b is TextBlock =>
+  b.type === 'markdown' || b.type === 'thought' || b.type === 'text';
 
 /** The characters of text the turns carry (texts of answer, thought and text blocks). */
 export function textChars(turns: readonly TurnView[]): number {

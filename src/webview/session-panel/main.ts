@@ -208,7 +208,8 @@ function start(): void {
         persist({ sessionId: session.sessionId });
         // A short first `init` leaves the older rows out: a saved position waits for the whole one.
         if (switched?.anchor && store.partial) heldScroll = switched;
-        else if (heldScroll && !store.partial && heldScroll.sessionId === session.sessionId) switched = heldScroll;
+        else if (heldScroll && !store.partial && heldScroll.sessionId === session.sessionId)
+          switched = heldScroll;
         if (!store.partial) heldScroll = undefined;
       }
       if (c.reset || c.panel) {
