@@ -208,6 +208,8 @@ export class TranscriptCache {
 
   #keep(sessionId: string, t: Transcript, chars: number): void {
     if (this.#keepMax === 0) return;
+    // Kept again: the newest (a Map keeps a key's first place on set).
+    this.#kept.delete(sessionId);
     this.#kept.set(sessionId, { t, chars });
     let total = 0;
     for (const e of this.#kept.values()) total += e.chars;

@@ -206,11 +206,13 @@ function start(): void {
         }
         drawnSession = session.sessionId;
         persist({ sessionId: session.sessionId });
-        // A short first `init` leaves the older rows out: a saved position waits for the whole one.
-        if (switched?.anchor && store.partial) heldScroll = switched;
-        else if (heldScroll && !store.partial && heldScroll.sessionId === session.sessionId)
-          switched = heldScroll;
-        if (!store.partial) heldScroll = undefined;
+        if (store.partial) {
+          // A short first `init` leaves the older rows out: a saved position waits for the whole one.
+          if (switched) heldScroll = switched.anchor ? switched : undefined;
+        } else {
+          if (heldScroll?.sessionId === session.sessionId) switched = heldScroll;
+          heldScroll = undefined;
+        }
       }
       if (c.reset || c.panel) {
         header.setPreview(store.preview);

@@ -147,9 +147,14 @@ describe('TranscriptCache', () => {
       const cache = new TranscriptCache({ dir, keepInMemory: 2 });
       for (const id of ['a', 'b', 'c']) await cache.write(id, transcript(id), { keep: true });
       assert.deepEqual(cache.keptInMemory, ['b', 'c']);
-      // keeping one again makes it the newest
+      // keeping one again makes it the newest (another object, or the same one)
       await cache.write('b', transcript('b'), { keep: true });
       assert.deepEqual(cache.keptInMemory, ['c', 'b']);
+      const c = transcript('c');
+      await cache.write('c', c, { keep: true });
+      await cache.write('b', transcript('b'), { keep: true });
+      await cache.write('c', c, { keep: true });
+      assert.deepEqual(cache.keptInMemory, ['b', 'c']);
       const none = new TranscriptCache({ dir: path.join(dir, 'none'), keepInMemory: 0 });
       await none.write('a', transcript('a'), { keep: true });
       assert.deepEqual(none.keptInMemory, []);

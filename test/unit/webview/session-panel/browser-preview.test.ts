@@ -193,6 +193,14 @@ describe('webview: the preview panel shows one session after another (Chromium)'
     await h.frames(3);
     assert.equal(await visibility(), 'visible');
     assert.equal(await h.page.locator('[data-block-id="answer:49"]').isVisible(), true, 'C opens at its end');
+
+    // A again (held for its saved place), then C before A's whole init came: C is not held for A
+    await h.send({ ...whole, partial: true, turns: [{ ...whole.turns[0]!, blocks: shortBlocks }] });
+    await h.frames(2);
+    assert.equal(await visibility(), 'hidden');
+    await h.send({ ...c, partial: true, turns: [{ ...c.turns[0]!, blocks: cBlocks }] });
+    await h.frames(3);
+    assert.equal(await visibility(), 'visible', 'C stayed hidden, held for A’s place');
   });
 
   it('a page reloaded with saved positions goes back to a session where the person left it', async () => {
