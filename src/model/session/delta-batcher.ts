@@ -6,9 +6,14 @@
  * When posts go (a leading-edge throttle): a change that finds the window since the last post over
  * is posted at once, as soon as the synchronous work that brought it ends (a sparse stream waits
  * for nothing); changes inside the window are coalesced into one post at its end. A steady stream
- * thus gets a post every `intervalMs`, and a timer that ran late does not push the next one back
- * (up to half an interval), so the rate holds instead of sagging with the event loop's lateness.
- * Whatever the stream and the timers do, a coalesced post never makes a second hold more than
+ * thus gets a post every window, and a timer that ran late does not push the next one back (up to
+ * half a window), so the rate holds instead of sagging with the event loop's lateness.
+ *
+ * The window depends on the stream: one frame (`sparseIntervalMs`, at most
+ * {@link MAX_SPARSE_POSTS_PER_SECOND} posts in any second) while the stream is sparse, so that a
+ * live answer waits for the page's next frame rather than for every other one; `intervalMs` once it
+ * runs as a burst ({@link BURST_EVENTS} events or more within {@link BURST_SPAN_MS}), where a
+ * coalesced post never makes a second since the burst began hold more than
  * {@link MAX_POSTS_PER_SECOND} posts (`init`, direct messages and the catch-up on show go at once,
  * and count).
  */
@@ -45,10 +50,15 @@ export interface DeltaBatcherOptions {
   post: (message: HostMessage) => void;
   clock?: Clock;
   /**
-   * The throttle's window: after a post, changes wait until this long after it (default 34 ms,
-   * about 29 posts/s under a steady stream; never more than 30 in any second).
+   * The throttle's window under a burst: after a post, changes wait until this long after it
+   * (default 34 ms, about 29 posts/s; never more than 30 in any second of the burst).
    */
   intervalMs?: number;
+  /**
+   * The window while the stream is sparse (default 17 ms, a frame at 60 Hz; never more than 60
+   * posts in any second).
+   */
+  sparseIntervalMs?: number;
   /**
    * A catch-up touching more than this many turns + blocks is sent as an `init` instead of a batch
    * (default 200): past that, a whole repaint is cheaper for the webview than that many replacements.
@@ -56,8 +66,8 @@ export interface DeltaBatcherOptions {
   initThreshold?: number;
   /**
    * An `init` whose texts hold more characters than this goes first short (`partial`: the older
-   * texts left out, see `short-init.ts`), and whole at the end of the window (default 6,000, about two panels of text; 0:
-   * always whole).
+   * texts left out, see `short-init.ts`), and whole `intervalMs` later (default 6,000, about two
+   * panels of text; 0: always whole).
    */
   initTextBudget?: number;
 }
@@ -93,8 +103,14 @@ interface TurnChanges {
 }
 
 const WHOLE: BlockChange = { whole: true };
-/** Most posts in any second (any 1,000 ms) that a coalesced post may join. */
+/** Most posts in any second (any 1,000 ms) of a burst that a coalesced post may join. */
 export const MAX_POSTS_PER_SECOND = 30;
+/** Most posts in any second that a coalesced post may join while the stream is sparse: one a frame. */
+export const MAX_SPARSE_POSTS_PER_SECOND = 60;
+/** A stream is a burst while its last {@link BURST_EVENTS} events came within this span... */
+export const BURST_SPAN_MS = 250;
+/** ...that is, at 300 events/s or more (a live answer streams at a tenth to two thirds of that). */
+export const BURST_EVENTS = 75;
 /** Most once-deltas kept for a view that does not listen (a send each: far more than can wait). */
 const MAX_ONCE = 50;
 
@@ -102,6 +118,7 @@ export class DeltaBatcher {
   readonly #opts: DeltaBatcherOptions;
   readonly #clock: Clock;
   readonly #intervalMs: number;
+  readonly #sparseIntervalMs: number;
   readonly #initThreshold: number;
   readonly #initTextBudget: number;
   #pending = new Map<string, TurnChanges>();
@@ -112,8 +129,13 @@ export class DeltaBatcher {
   #needsInit = false;
   /** When the window after the last post ends: the earliest a coalesced post may go. */
   #windowEnd = Number.NEGATIVE_INFINITY;
-  /** When the last {@link MAX_POSTS_PER_SECOND} posts went, oldest first. */
+  /** When the last {@link MAX_SPARSE_POSTS_PER_SECOND} posts went, oldest first. */
   readonly #recent: number[] = [];
+  /** When the last {@link BURST_EVENTS} events came, a ring; `#eventAt` is the oldest's slot. */
+  readonly #events = new Float64Array(BURST_EVENTS).fill(Number.NEGATIVE_INFINITY);
+  #eventAt = 0;
+  /** When the burst running now began (undefined: the stream is sparse). */
+  #burstSince: number | undefined;
   /** The timer of the pending post, when it waits for its window's end or the cap. */
   #timer: unknown;
   /** The token of the pending post, when it goes as soon as the current synchronous work ends. */
@@ -124,6 +146,7 @@ export class DeltaBatcher {
     this.#opts = options;
     this.#clock = options.clock ?? systemClock;
     this.#intervalMs = Math.max(1, options.intervalMs ?? 34);
+    this.#sparseIntervalMs = Math.max(1, options.sparseIntervalMs ?? 17);
     this.#initThreshold = Math.max(0, options.initThreshold ?? 200);
     this.#initTextBudget = Math.max(0, options.initTextBudget ?? 6_000);
   }
@@ -150,6 +173,7 @@ export class DeltaBatcher {
   /** Records what one `applyEvent`/`beginTurn` changed. */
   push(cs: ChangeSet): void {
     if (cs.ignored) return;
+    this.#noteEvent();
     let ch = this.#pending.get(cs.turnId);
     if (!ch) {
       ch = { created: false, header: false, blocks: new Map(), plan: false, files: false, order: false };
@@ -240,7 +264,9 @@ export class DeltaBatcher {
       shortFirst && this.#initTextBudget > 0 ? shortTurns(body.turns, this.#initTextBudget) : undefined;
     if (short) {
       this.#emit({ type: 'init', seq: 0, ...body, turns: short, partial: true });
-      // The whole view is the next post, at the window's end (it covers any change meanwhile).
+      // The whole view is the next post, at the end of the burst window (34 ms: the page paints the
+      // short one first); it covers any change meanwhile.
+      this.#windowEnd = Math.max(this.#windowEnd, this.#clock.now() + this.#intervalMs);
       this.#needsInit = true;
       this.#schedule();
       return true;
@@ -292,22 +318,51 @@ export class DeltaBatcher {
     message.seq = ++this.#seqValue;
     this.#counters.posts++;
     const now = this.#clock.now();
-    const from = due !== undefined && now - due < this.#intervalMs / 2 ? due : now;
-    this.#windowEnd = from + this.#intervalMs;
+    const interval = this.#bursting(now) ? this.#intervalMs : this.#sparseIntervalMs;
+    const from = due !== undefined && now - due < interval / 2 ? due : now;
+    this.#windowEnd = from + interval;
     this.#recent.push(now);
-    if (this.#recent.length > MAX_POSTS_PER_SECOND) this.#recent.shift();
+    if (this.#recent.length > MAX_SPARSE_POSTS_PER_SECOND) this.#recent.shift();
     this.#opts.post(message);
   }
 
-  /** The earliest time the cap of posts per second allows the next post. */
-  #capAllows(): number {
-    return this.#recent.length < MAX_POSTS_PER_SECOND ? Number.NEGATIVE_INFINITY : this.#recent[0] + 1000;
+  /** Records an event's arrival for the burst check: one slot of a ring, no allocation. */
+  #noteEvent(): void {
+    const now = this.#clock.now();
+    this.#events[this.#eventAt] = now;
+    this.#eventAt = (this.#eventAt + 1) % BURST_EVENTS;
+    // #eventAt now holds the oldest of the last BURST_EVENTS events.
+    if (now - this.#events[this.#eventAt] >= BURST_SPAN_MS) this.#burstSince = undefined;
+    else this.#burstSince ??= now;
+  }
+
+  /** Whether the stream runs as a burst at `now`: it did at its last event, and that was lately. */
+  #bursting(now: number): boolean {
+    if (this.#burstSince === undefined) return false;
+    const newest = this.#events[(this.#eventAt + BURST_EVENTS - 1) % BURST_EVENTS];
+    if (now - newest < BURST_SPAN_MS) return true;
+    this.#burstSince = undefined;
+    return false;
+  }
+
+  /**
+   * The earliest time the cap of posts per second allows the next post: sparse, at most
+   * {@link MAX_SPARSE_POSTS_PER_SECOND} in any second; in a burst, at most {@link MAX_POSTS_PER_SECOND}
+   * in any second since it began (a burst does not wait out the sparse posts before it).
+   */
+  #capAllows(now: number): number {
+    const recent = this.#recent;
+    const since = this.#bursting(now) ? this.#burstSince : undefined;
+    const max = since === undefined ? MAX_SPARSE_POSTS_PER_SECOND : MAX_POSTS_PER_SECOND;
+    if (recent.length < max) return Number.NEGATIVE_INFINITY;
+    const oldest = recent[recent.length - max];
+    return since !== undefined && oldest < since ? Number.NEGATIVE_INFINITY : oldest + 1000;
   }
 
   #schedule(): void {
     if (!this.#visibleValue || this.#timer !== undefined || this.#soon !== undefined) return;
     const now = this.#clock.now();
-    const at = Math.max(this.#windowEnd, this.#capAllows());
+    const at = Math.max(this.#windowEnd, this.#capAllows(now));
     if (at > now) {
       this.#arm(at, at - now);
       return;
@@ -330,7 +385,8 @@ export class DeltaBatcher {
   #arm(due: number, delay: number): void {
     this.#timer = this.#clock.setTimeout(() => {
       this.#timer = undefined;
-      const wait = this.#capAllows() - this.#clock.now();
+      const now = this.#clock.now();
+      const wait = this.#capAllows(now) - now;
       if (wait > 0) this.#arm(due, Math.max(1, wait));
       else this.#post(due);
     }, delay);

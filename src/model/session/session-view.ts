@@ -1,6 +1,6 @@
 /**
  * The view of a session's host: what its webview is sent and when. It puts together the batcher
- * (the transcript's changes as deltas, at most 30 posts a second, none while hidden), the link to
+ * (the transcript's changes as deltas, at most a post a frame, 30 a second in a burst, none while hidden), the link to
  * the webview attached (visibility, `ready`, probes, focus) and the panel's facts besides the
  * transcript (`HostView`: composer, connection, notice, title, file states). It hears the transcript
  * store as a `TranscriptListener`; the turns' side connects to it once made (`connect`), for the

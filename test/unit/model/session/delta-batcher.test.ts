@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../../src/core/client/types';
 import type { Transcript } from '../../../../src/core/transcript/model';
 import { applyEvent, beginTurn } from '../../../../src/core/transcript/reducer';
-import { DeltaBatcher, MAX_POSTS_PER_SECOND } from '../../../../src/model/session/delta-batcher';
+import {
+  BURST_EVENTS,
+  BURST_SPAN_MS,
+  DeltaBatcher,
+  MAX_POSTS_PER_SECOND,
+  MAX_SPARSE_POSTS_PER_SECOND,
+} from '../../../../src/model/session/delta-batcher';
 import type { Delta, HostMessage } from '../../../../src/protocol/session-panel/messages';
 import { transcriptViews } from '../../../../src/model/session/turn-view';
 import { eventFactory } from '../../../support/events';
@@ -22,6 +28,8 @@ interface Rig {
   times: number[];
   /** Applies events to the transcript and hands the change sets to the batcher. */
   feed(events: AgentEvent[], agentMessageId?: string): void;
+  /** Clock time of each event fed. */
+  eventTimes: number[];
   batches(): Delta[][];
 }
 
@@ -32,6 +40,7 @@ function rig(
     visible?: boolean;
     clock?: FakeClock;
     intervalMs?: number;
+    sparseIntervalMs?: number;
     initTextBudget?: number;
   } = {},
 ): Rig {
@@ -66,11 +75,16 @@ function rig(
       clock,
       initThreshold: opts.initThreshold,
       intervalMs: opts.intervalMs,
+      sparseIntervalMs: opts.sparseIntervalMs,
       initTextBudget: opts.initTextBudget,
     }),
     feed(events, id = AGENT) {
-      for (const ev of events) r.batcher.push(applyEvent(r.t, id, ev));
+      for (const ev of events) {
+        r.eventTimes.push(clock.now());
+        r.batcher.push(applyEvent(r.t, id, ev));
+      }
     },
+    eventTimes: [],
     batches: () => posts.flatMap((m) => (m.type === 'batch' ? [m.deltas] : [])),
   };
   if (opts.visible !== false) {
@@ -91,6 +105,16 @@ function chunks(
 /** The most posts in any second (any 1,000 ms from a post) among `times`. */
 function mostInASecond(times: number[]): number {
   return Math.max(0, ...times.map((t0) => times.filter((t) => t >= t0 && t < t0 + 1000).length));
+}
+
+/**
+ * When a burst began by the batcher's definition: the time of the first event with
+ * {@link BURST_EVENTS} - 1 others within {@link BURST_SPAN_MS} before it (undefined: none did).
+ */
+function burstBegan(eventTimes: number[]): number | undefined {
+  for (let i = BURST_EVENTS - 1; i < eventTimes.length; i++)
+    if (eventTimes[i] - eventTimes[i - BURST_EVENTS + 1] < BURST_SPAN_MS) return eventTimes[i];
+  return undefined;
 }
 
 /** The text of block `blockId` as the posts built it (`posts`: copies taken when posted), in order. */
@@ -122,7 +146,7 @@ describe('DeltaBatcher', () => {
       return b && 'text' in b ? b.text : '';
     };
 
-    it('posts a short init (the newest paragraphs within the budget), then the whole one at the window’s end', () => {
+    it('posts a short init (the newest paragraphs within the budget), then the whole one 34 ms later', () => {
       const r = longRig(400, 2_000);
       r.batcher.setVisible(true, 'init');
       assert.equal(r.posts.length, 1);
@@ -132,7 +156,10 @@ describe('DeltaBatcher', () => {
       assert.ok(short.length > 0 && short.length <= 2_000, `${short.length} characters`);
       assert.ok(short.startsWith('Paragraph '), 'not cut at a paragraph');
       assert.ok(short.endsWith('Paragraph 399 ' + 'x'.repeat(85) + '.\n\n'), 'the newest text is not whole');
-      r.clock.advance(40);
+      // The whole one waits the burst window (34 ms), not a frame: the page paints the short one first.
+      r.clock.advance(20);
+      assert.equal(r.posts.length, 1, 'the whole init went within 20 ms');
+      r.clock.advance(20);
       assert.equal(r.posts.length, 2);
       const whole = r.delivered[1];
       assert.equal(whole.type, 'init');
@@ -269,7 +296,7 @@ describe('DeltaBatcher', () => {
     r.mirror.assertShows(r.t);
   });
 
-  it('posts at most 30 times in any second while 1,000 events stream in, and the view ends equal to the model', () => {
+  it('posts at most 30 times in any second of a burst of 1,000 events, and the view ends equal to the model', () => {
     const r = rig();
     const ev = eventFactory();
     const first = r.posts.length;
@@ -284,13 +311,17 @@ describe('DeltaBatcher', () => {
     }
     r.clock.advance(100);
     assert.equal(sent, 1000);
+    const began = burstBegan(r.eventTimes) ?? Number.NaN;
+    assert.ok(began < 200, `the burst began at ${began} ms`);
     const postTimes = r.times.slice(first);
     assert.ok(postTimes.length > 10, `only ${postTimes.length} posts`);
-    for (const t0 of postTimes) {
+    for (const t0 of postTimes.filter((t) => t >= began)) {
       const inSecond = postTimes.filter((t) => t >= t0 && t < t0 + 1000).length;
-      assert.ok(inSecond <= 30, `${inSecond} posts in the second from ${t0} ms`);
+      assert.ok(inSecond <= MAX_POSTS_PER_SECOND, `${inSecond} posts in the second from ${t0} ms`);
     }
-    for (let i = 1; i < postTimes.length; i++) assert.ok(postTimes[i] - postTimes[i - 1] >= 33);
+    // Before the burst shows, a frame apart; after, the burst's window apart.
+    for (let i = 1; i < postTimes.length; i++)
+      assert.ok(postTimes[i] - postTimes[i - 1] >= (postTimes[i - 1] >= began ? 33 : 16));
     assert.ok(r.batcher.stats.posts < 100, `${r.batcher.stats.posts} posts for 1,000 events`);
     r.mirror.assertShows(r.t);
   });
@@ -338,17 +369,18 @@ describe('DeltaBatcher', () => {
     r.feed(chunks(ev, 1));
     clock.drain();
     const first = r.times.at(-1) ?? 0;
-    for (let i = 1; i <= 6; i++) {
+    for (let i = 1; i <= 3; i++) {
       clock.advance(5);
       r.feed(chunks(ev, 1, 'answer:main', i));
     }
     clock.advance(100);
-    assert.deepEqual(r.times.slice(-2), [first, first + 34]);
-    assert.equal(textPosted(r.delivered, 'answer:main'), 'w0 w1 w2 w3 w4 w5 w6 ');
+    // A sparse stream: the window is a frame.
+    assert.deepEqual(r.times.slice(-2), [first, first + 17]);
+    assert.equal(textPosted(r.delivered, 'answer:main'), 'w0 w1 w2 w3 ');
     r.mirror.assertShows(r.t);
   });
 
-  it('keeps a steady 200 events/s stream near 30 posts/s although its timers run late, never more than 30 in a second, losing, repeating and reordering nothing', () => {
+  it('keeps a steady 200 events/s stream (not a burst) near a post a frame although its timers run late, never more than 60 in a second, losing, repeating and reordering nothing', () => {
     // Timers late by 0 to 12 ms, unevenly (an event loop busy with other work).
     const clock = new LateClock((n) => [4, 0, 9, 2, 12, 5, 1][n % 7]);
     const r = rig({ clock });
@@ -361,13 +393,79 @@ describe('DeltaBatcher', () => {
       clock.advance(5);
     }
     clock.advance(200);
+    assert.equal(burstBegan(r.eventTimes), undefined, '200 events/s counted as a burst');
     const times = r.times.slice(start);
-    assert.ok(mostInASecond(times) <= MAX_POSTS_PER_SECOND, `${mostInASecond(times)} posts in a second`);
-    // 5 s of stream: a fixed 34 ms window after each post would sag to 1000 / (34 + 4.7) ≈ 26 posts/s.
+    assert.ok(
+      mostInASecond(times) <= MAX_SPARSE_POSTS_PER_SECOND,
+      `${mostInASecond(times)} posts in a second`,
+    );
+    // 5 s of stream: a fixed 17 ms window after each post would sag to 1000 / (17 + 4.7) ≈ 46 posts/s;
+    // a post late by less than half a window starts the next from when it was due (9 and 12 do not).
     const rate = (times.length - 1) / ((times.at(-1)! - times[0]) / 1000);
-    assert.ok(rate >= 28.5, `${rate.toFixed(1)} posts/s`);
+    assert.ok(rate >= 49, `${rate.toFixed(1)} posts/s`);
     const expected = Array.from({ length: 1000 }, (_, i) => `w${i} `).join('');
     assert.equal(textPosted(r.delivered, 'answer:main'), expected);
+    r.mirror.assertShows(r.t);
+  });
+
+  it('never posts more than 60 times in a second while the stream is sparse, whatever the window', () => {
+    // A 5 ms window would allow 200 posts a second: the cap holds it to one a frame.
+    const clock = new LateClock((n) => n % 3);
+    const r = rig({ clock, sparseIntervalMs: 5 });
+    const ev = eventFactory();
+    r.feed([ev('block.create', { type: 'markdown' }, 'answer:main')]);
+    clock.advance(100);
+    const start = r.posts.length;
+    for (let i = 0; i < 600; i++) {
+      r.feed(chunks(ev, 1, 'answer:main', i));
+      clock.advance(5);
+    }
+    clock.advance(200);
+    assert.equal(burstBegan(r.eventTimes), undefined);
+    const times = r.times.slice(start);
+    assert.ok(
+      mostInASecond(times) <= MAX_SPARSE_POSTS_PER_SECOND,
+      `${mostInASecond(times)} posts in a second`,
+    );
+    assert.ok(times.length >= 150, `only ${times.length} posts in 3 s`);
+    assert.equal(
+      textPosted(r.delivered, 'answer:main'),
+      Array.from({ length: 600 }, (_, i) => `w${i} `).join(''),
+    );
+    r.mirror.assertShows(r.t);
+  });
+
+  it('goes to the burst window at once when a sparse stream turns into a burst (no wait for the sparse posts to age), and back to a frame when it calms', () => {
+    const clock = new LateClock();
+    const r = rig({ clock });
+    const ev = eventFactory();
+    r.feed([ev('block.create', { type: 'markdown' }, 'answer:main')]);
+    clock.advance(100);
+    let i = 0;
+    // 1 s at 200 events/s: a post a frame, about 59 in the second.
+    for (; i < 200; i++, clock.advance(5)) r.feed(chunks(ev, 1, 'answer:main', i));
+    const sparseEnd = clock.now();
+    // 1 s at 1,000 events/s.
+    for (; i < 1200; i++, clock.advance(1)) r.feed(chunks(ev, 1, 'answer:main', i));
+    const burstEnd = clock.now();
+    // 1 s at 100 events/s.
+    for (; i < 1300; i++, clock.advance(10)) r.feed(chunks(ev, 1, 'answer:main', i));
+    clock.advance(100);
+    const began = burstBegan(r.eventTimes) ?? Number.NaN;
+    assert.ok(began >= sparseEnd && began < sparseEnd + BURST_SPAN_MS, `the burst began at ${began}`);
+    const during = r.times.filter((t) => t >= began && t < burstEnd);
+    const gaps = during.slice(1).map((t, k) => t - during[k]);
+    assert.ok(Math.max(...gaps) <= 34, `a gap of ${Math.max(...gaps)} ms at the burst's start`);
+    assert.ok(Math.min(...gaps) >= 33, `posts ${Math.min(...gaps)} ms apart in the burst`);
+    assert.ok(mostInASecond(during) <= MAX_POSTS_PER_SECOND, `${mostInASecond(during)} posts in a second`);
+    // Calm again (an event every 10 ms): a post a frame, not every other frame.
+    const calm = r.times.filter((t) => t >= burstEnd + BURST_SPAN_MS);
+    const calmGaps = calm.slice(1).map((t, k) => t - calm[k]);
+    assert.ok(calm.length >= 40 && Math.max(...calmGaps) <= 20, `calm: ${calmGaps.join(', ')} ms apart`);
+    assert.equal(
+      textPosted(r.delivered, 'answer:main'),
+      Array.from({ length: 1300 }, (_, k) => `w${k} `).join(''),
+    );
     r.mirror.assertShows(r.t);
   });
 
@@ -389,9 +487,19 @@ describe('DeltaBatcher', () => {
         r.feed(chunks(ev, 1, 'answer:main', i));
         clock.advance(1);
       }
-      clock.advance(100);
+      // The cap can hold the last post back until a second after the 30th before it.
+      clock.advance(1000);
+      const began = burstBegan(r.eventTimes) ?? Number.NaN;
+      assert.ok(began < BURST_SPAN_MS, `the burst began at ${began} ms`);
       const times = r.times.slice(start);
-      assert.ok(mostInASecond(times) <= MAX_POSTS_PER_SECOND, `${mostInASecond(times)} posts in a second`);
+      const inBurst = times.filter((t) => t >= began);
+      assert.ok(
+        mostInASecond(inBurst) <= MAX_POSTS_PER_SECOND,
+        `${mostInASecond(inBurst)} posts in a second`,
+      );
+      // Before it showed as a burst, the stream had a post a frame at most.
+      const before = times.length - inBurst.length;
+      assert.ok(before <= Math.ceil(began / 16) + 1, `${before} posts before the burst showed`);
       assert.ok(times.length >= 80, `only ${times.length} posts in 3 s`);
       assert.equal(
         textPosted(r.delivered, 'answer:main'),
