@@ -166,7 +166,8 @@ async function main(): Promise<void> {
         console.log(
           `workbench live ${name} (200 events/s): painted ${ms(run.painted)}; reached the page ${ms(run.arrived)}; floor ${ms(run.floor)}; missing ${run.missing}; ` +
             `${run.postsPerSecond.toFixed(1)} posts/s, ${run.bytesPerPost.toFixed(0)} bytes/post; split: batch wait ${ms(run.split.batchWait)}, ` +
-            `the way to the page ${ms(run.split.way)}, the page ${ms(run.split.page)} (targets: painted p50 ≤ 25 ms, p99 ≤ 60 ms quiet, ≤ 80 ms loaded)`,
+            `the way to the page ${ms(run.split.way)}, the page ${ms(run.split.page)} ` +
+            `(its frames: the wait for the frame ${ms(run.split.frameWait)}, Den's work in it ${ms(run.split.frameRun)}) (targets: painted p50 ≤ 25 ms, p99 ≤ 60 ms quiet, ≤ 80 ms loaded)`,
         );
       }
     }

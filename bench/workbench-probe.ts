@@ -15,6 +15,12 @@ export interface ProbeState {
   /** Mark index → wall-clock ms when the host's post carrying it reached the page (`countPosts`). */
   arrived: Record<number, number>;
   posts: { count: number; bytes: number; first: number; last: number };
+  /**
+   * The page's animation-frame callbacks since `countPosts` (at most 20,000): `wait` from the
+   * `requestAnimationFrame` call to the callback (the wait for the frame), `run` the callback's own
+   * time (Den's DOM work); ms on the page's clock.
+   */
+  frames?: { wait: number[]; run: number[] };
   /** Wall-clock ms when the page was written into the frame (seen by the probe's poll, ≤ 5 ms late). */
   pageAt?: number;
   /** Wall-clock ms when the first message from the host reached the page, and its JSON length. */
@@ -122,6 +128,25 @@ export function countPosts(): void {
   const w = window as unknown as { __denBench?: ProbeState; __denPosts?: boolean };
   if (w.__denPosts) return;
   w.__denPosts = true;
+  // Times each animation-frame callback of the page: the page changes its DOM there, so the page's
+  // part of emit → painted splits into the wait for the frame, Den's work in it, and the rest of the
+  // frame (style, layout, paint) up to the probe's task after it.
+  const raf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (cb: FrameRequestCallback): number => {
+    const asked = performance.now();
+    return raf((t) => {
+      const start = performance.now();
+      try {
+        cb(t);
+      } finally {
+        const frames = w.__denBench ? (w.__denBench.frames ??= { wait: [], run: [] }) : undefined;
+        if (frames && frames.run.length < 20_000) {
+          frames.wait.push(start - asked);
+          frames.run.push(performance.now() - start);
+        }
+      }
+    });
+  };
   window.addEventListener('message', (e: MessageEvent) => {
     const data = e.data as { type?: unknown } | undefined;
     const state = w.__denBench;

@@ -96,6 +96,10 @@ export interface LiveSplit {
   way: Spread;
   /** Reached the page → painted: the page's own work and its wait for the frame. */
   page: Spread;
+  /** Of the page's part: each animation-frame callback's wait for its frame (from the request). */
+  frameWait: Spread;
+  /** Of the page's part: each animation-frame callback's own time (Den's DOM work). */
+  frameRun: Spread;
 }
 /** Where a click on a session's row spends its time before the first paint (ms after the click). */
 export interface OpenSteps {
@@ -188,7 +192,7 @@ function splitMarks(
   emitted: Map<number, number>,
   arrivedAt: Record<number, number> | undefined,
   paintedAt: Record<number, number>,
-): LiveSplit {
+): Omit<LiveSplit, 'frameWait' | 'frameRun'> {
   const newest = new Map<number, number>(); // reached-the-page time → the newest emit among its marks
   for (const [i, at] of emitted) {
     const a = arrivedAt?.[i];
@@ -324,6 +328,7 @@ async function liveTurn(
     w.__denBench.marks = {};
     w.__denBench.arrived = {};
     w.__denBench.posts = { count: 0, bytes: 0, first: 0, last: 0 };
+    w.__denBench.frames = { wait: [], run: [] };
   });
   seen = emu.sockets().length;
   const input = frame.locator('#composer-input');
@@ -388,7 +393,11 @@ async function liveTurn(
     missing,
     postsPerSecond: state.posts.count / seconds,
     bytesPerPost: state.posts.bytes / Math.max(1, state.posts.count),
-    split: splitMarks(emitted, state.arrived, state.marks),
+    split: {
+      ...splitMarks(emitted, state.arrived, state.marks),
+      frameWait: spread(state.frames?.wait ?? []),
+      frameRun: spread(state.frames?.run ?? []),
+    },
     allPaintedMs: Math.max(...paintTimes) - Math.min(...emitted.values()),
   };
 }
