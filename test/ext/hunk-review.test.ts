@@ -284,6 +284,40 @@ describe('Hunk by hunk in the review diff: accept, reject, undo, the state follo
     assert.deepEqual(fx.den.messages.texts('error'), []);
   });
 
+  it('keys pressed quickly act in order (Next Hunk twice, then Accept Hunk takes the hunk they went to); a hunk already in says so', async () => {
+    const { agent } = await reviewed();
+    const editor = await waitFor(
+      'the agent side focused',
+      () => {
+        const e = vscode.window.activeTextEditor;
+        return e?.document.uri.toString() === agent.toString() && e;
+      },
+      5_000,
+    );
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    const run = <T>(id: string) => Promise.resolve(vscode.commands.executeCommand<T>(id));
+    // Each reads the files before it acts: given at once, a command must not act on the cursor
+    // before the ones given before it moved it.
+    const [went1, went2, accepted] = await Promise.all([
+      run<number>('den.nextHunk'),
+      run<number>('den.nextHunk'),
+      run<HunkResult>('den.acceptHunk'),
+    ]);
+    assert.deepEqual([went1, went2], [1, 2]);
+    assert.equal(accepted?.done, 'accepted', accepted?.message);
+    assert.deepEqual(accepted.hunks, [2]);
+    await onDisk(MINE.replace(SECOND[0], SECOND[1]));
+
+    // The cursor on a hunk already in: nothing written, and the message says why.
+    const line = editor.document.getText().split('\n').indexOf(SECOND[1]);
+    editor.selection = new vscode.Selection(line, 0, line, 0);
+    const again = await run<HunkResult>('den.acceptHunk');
+    assert.equal(again?.done, 'nothing');
+    assert.match(again.message ?? '', /hunk 3 of .*three\.ts is already in the workspace/);
+    assert.ok(fx.den.messages.texts('info').some((m) => /already in the workspace/.test(m)));
+    assert.equal(disk(), MINE.replace(SECOND[0], SECOND[1]));
+  });
+
   it('in Review Changes (the multi-file diff), the commands act on the focused file’s hunk at the cursor', async () => {
     const ended = await agentTurn();
     const review = await vscode.commands.executeCommand<ReviewResult>(

@@ -88,10 +88,16 @@ export class HunkActions implements vscode.CodeLensProvider, vscode.Disposable {
 
   readonly #deps: HunkDeps;
   #focused: boolean | undefined;
+  /** The hunk command running now (or settled): the next one starts after it. */
+  #last: Promise<unknown> = Promise.resolve();
   constructor(deps: HunkDeps) {
     this.#deps = deps;
-    const cmd = (id: string, run: (uri?: unknown, index?: unknown) => unknown): vscode.Disposable =>
-      vscode.commands.registerCommand(id, run);
+    // One at a time, in the order given: Next Hunk then Accept Hunk pressed quickly must accept the
+    // hunk Next Hunk moved to, not the one the cursor was on while Next Hunk still read the files.
+    const cmd = (id: string, run: (uri?: unknown, index?: unknown) => Promise<unknown>): vscode.Disposable =>
+      vscode.commands.registerCommand(id, (uri?: unknown, index?: unknown) =>
+        this.#serial(() => run(uri, index)),
+      );
     this.#disposables = [
       this.#changed,
       vscode.languages.registerCodeLensProvider({ scheme: SESSION_FS_SCHEME }, this),
@@ -111,6 +117,13 @@ export class HunkActions implements vscode.CodeLensProvider, vscode.Disposable {
       vscode.window.onDidChangeVisibleTextEditors(() => this.#updateKey()),
     ];
     this.#updateKey();
+  }
+
+  /** Runs `task` after the hunk command before it settled (whatever its outcome). */
+  #serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#last.then(task, task);
+    this.#last = run.catch(() => undefined);
+    return run;
   }
 
   /** Whether the focused editor is a side of an agent file's review (`den.hunkReview`). */
@@ -239,6 +252,15 @@ export class HunkActions implements vscode.CodeLensProvider, vscode.Disposable {
 
   async #accept(target: Target, read: Read, chosen: AgentHunk[]): Promise<HunkResult> {
     const indices = chosen.filter((h) => h.state !== 'applied').map((h) => h.index);
+    if (indices.length === 0) {
+      const message = l10n.t(
+        'Den: {0} of {1} is already in the workspace.',
+        hunkNames(chosen),
+        target.relPath,
+      );
+      void vscode.window.showInformationMessage(message);
+      return { done: 'nothing', hunks: [], message };
+    }
     const conflicts = chosen.filter((h) => h.state === 'conflict').length;
     if (conflicts > 0) {
       const write = l10n.t('Accept with Conflict Markers');

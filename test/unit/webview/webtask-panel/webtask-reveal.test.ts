@@ -36,9 +36,13 @@ describe('web task page: results brought into view, the Save or Copy menu (Chrom
 
   /** Where a section's top is, in the page's viewport (0: at the top). */
   const top = (id: string) => h.page.locator(id).evaluate((e) => Math.round(e.getBoundingClientRect().top));
-  /** The section's top is in view: at the top of the page, or lower with the page scrolled to its end. */
+  /**
+   * The section is shown and its top is in view: at the top of the page, or lower with the page
+   * scrolled to its end. (A hidden section has no box: its top reads 0, "in view", before it arrives.)
+   */
   const revealed = (id: string) =>
     h.page.locator(id).evaluate((e) => {
+      if (e.getClientRects().length === 0) return false;
       const app = document.getElementById('app')!;
       const t = e.getBoundingClientRect().top;
       const end = app.scrollTop + app.clientHeight >= app.scrollHeight - 1;
