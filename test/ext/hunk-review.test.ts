@@ -80,6 +80,16 @@ describe('Hunk by hunk in the review diff: accept, reject, undo, the state follo
     return ended;
   }
 
+  /** The review's agent side, once it is the active editor. */
+  const agentSideFocused = (agent: vscode.Uri): Promise<vscode.TextEditor> =>
+    waitFor(
+      'the agent side focused',
+      () => {
+        const e = vscode.window.activeTextEditor;
+        return e?.document.uri.toString() === agent.toString() && e;
+      },
+      5_000,
+    );
   const lensTitles = async (uri: vscode.Uri): Promise<string[]> =>
     (
       (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? []
@@ -137,14 +147,7 @@ describe('Hunk by hunk in the review diff: accept, reject, undo, the state follo
     await onDisk(HEADER + MINE);
 
     // 2. The third hunk, at the cursor of the diff's agent side (the palette's / the key's way).
-    const editor = await waitFor(
-      'the agent side focused',
-      () => {
-        const e = vscode.window.activeTextEditor;
-        return e?.document.uri.toString() === agent.toString() && e;
-      },
-      5_000,
-    );
+    const editor = await agentSideFocused(agent);
     const line = editor.document.getText().split('\n').indexOf(SECOND[1]);
     editor.selection = new vscode.Selection(line, 4, line, 4);
     const three = await vscode.commands.executeCommand<HunkResult>('den.acceptHunk');
@@ -286,14 +289,7 @@ describe('Hunk by hunk in the review diff: accept, reject, undo, the state follo
 
   it('keys pressed quickly act in order (Next Hunk twice, then Accept Hunk takes the hunk they went to); a hunk already in says so', async () => {
     const { agent } = await reviewed();
-    const editor = await waitFor(
-      'the agent side focused',
-      () => {
-        const e = vscode.window.activeTextEditor;
-        return e?.document.uri.toString() === agent.toString() && e;
-      },
-      5_000,
-    );
+    const editor = await agentSideFocused(agent);
     editor.selection = new vscode.Selection(0, 0, 0, 0);
     const run = <T>(id: string) => Promise.resolve(vscode.commands.executeCommand<T>(id));
     // Each reads the files before it acts: given at once, a command must not act on the cursor
