@@ -129,6 +129,55 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
+/**
+ * Makes `parent`'s children look like `next` (freshly built, detached nodes), keeping in place each
+ * element that has the same tag at the same place, or the same `data-key` among keyed siblings, and
+ * bringing its attributes and text up to date: the button a person is pressing or has the focus on
+ * stays the same element while the row around it changes (a rebuilt button would take the focus
+ * away, and a click whose press and release land on two elements is no click). Listeners are not
+ * carried over: elements kept this way act through a listener on an ancestor.
+ */
+export function morphChildren(parent: Element, next: readonly Node[]): void {
+  const keyed = new Map<string, Element>();
+  for (const c of parent.children) {
+    const key = c.getAttribute('data-key');
+    if (key !== null) keyed.set(key, c);
+  }
+  let at: ChildNode | null = parent.firstChild;
+  for (const want of next) {
+    const key = want instanceof Element ? want.getAttribute('data-key') : null;
+    const have: ChildNode | null | undefined = key !== null ? keyed.get(key) : at;
+    if (have && key !== null) keyed.delete(key);
+    if (have && sameKind(have, want)) {
+      if (have !== at) parent.insertBefore(have, at);
+      else at = at.nextSibling;
+      if (want instanceof Element) morphElement(have as Element, want);
+      else if (have.nodeValue !== want.nodeValue) have.nodeValue = want.nodeValue;
+    } else if (have && key === null) {
+      at = have.nextSibling;
+      parent.replaceChild(want, have);
+    } else parent.insertBefore(want, at);
+  }
+  while (at !== null) {
+    const after: ChildNode | null = at.nextSibling;
+    parent.removeChild(at);
+    at = after;
+  }
+}
+
+function sameKind(a: Node, b: Node): boolean {
+  return a.nodeType === b.nodeType && a.nodeName === b.nodeName;
+}
+
+function morphElement(e: Element, want: Element): void {
+  for (const name of e.getAttributeNames()) if (!want.hasAttribute(name)) e.removeAttribute(name);
+  for (const name of want.getAttributeNames()) {
+    const v = want.getAttribute(name)!;
+    if (e.getAttribute(name) !== v) e.setAttribute(name, v);
+  }
+  morphChildren(e, [...want.childNodes]);
+}
+
 /** Removes every child of an element. */
 export function clear(e: Element): void {
   while (e.lastChild) e.removeChild(e.lastChild);

@@ -14,7 +14,7 @@ import {
 import type { FileStatusView } from '../../../protocol/session-panel/messages';
 import { reviewedCountText } from '../../../protocol/session-panel/reviewed';
 import type { FileChange } from '../../../core/transcript/model';
-import { clear, h } from '../../shared/dom';
+import { clear, h, morphChildren } from '../../shared/dom';
 import {
   effortLabels,
   errorCodeText,
@@ -152,12 +152,22 @@ const changes = (): Record<string, { badge: string; words: string }> => ({
  */
 export class FilesView implements RowView {
   readonly el: HTMLElement;
+  /**
+   * What each button does, by its `data-action`: the buttons are kept across updates (`morphChildren`)
+   * and act through one listener on the row, so a button pressed or focused while a delta updates the
+   * row (a file's state, a reviewed mark) is still there, and does what the row says now.
+   */
+  #actions = new Map<string, () => void>();
 
   constructor(
     private readonly ctx: ViewContext,
     private readonly turnId: string,
   ) {
     this.el = rowEl('block-files files', turnId);
+    this.el.addEventListener('click', (e) => {
+      const button = e.target instanceof Element ? e.target.closest('button[data-action]') : null;
+      if (button && this.el.contains(button)) this.#actions.get(button.getAttribute('data-action')!)?.();
+    });
     this.update();
   }
 
@@ -168,7 +178,7 @@ export class FilesView implements RowView {
     const sessionId = store.session?.sessionId;
     // `den.applyTurn` takes the agent message's id, or the request's while there is none.
     const turnRef = this.turnId || turn?.header.userMessage.id;
-    clear(this.el);
+    this.#actions = new Map();
     const reviewed = files.filter((f) => store.isReviewed(f)).length;
     const head = h('div', { class: 'files-head' }, [
       h('h3', { class: 'files-title', text: l10n.t('Files changed ({0})', files.length) }),
@@ -187,19 +197,22 @@ export class FilesView implements RowView {
       head.append(
         h('span', { class: 'files-actions' }, [
           this.action(
+            'review',
             l10n.t('Review Changes'),
             l10n.t('Review this turn’s changes against the workspace'),
             'den.reviewTurn',
             [sessionId, turnRef],
           ),
-          this.action(l10n.t('Apply'), l10n.t('Apply this turn’s files to the workspace'), 'den.applyTurn', [
-            sessionId,
-            turnRef,
-          ]),
+          this.action(
+            'apply',
+            l10n.t('Apply'),
+            l10n.t('Apply this turn’s files to the workspace'),
+            'den.applyTurn',
+            [sessionId, turnRef],
+          ),
         ]),
       );
     }
-    this.el.appendChild(head);
     const list = h('ul', { class: 'file-list' });
     const change = changes();
     for (const f of files) {
@@ -218,20 +231,22 @@ export class FilesView implements RowView {
       const slash = f.path.lastIndexOf('/', f.path.length - 2);
       const name = slash >= 0 ? f.path.slice(slash + 1) : f.path;
       const dir = slash > 0 ? f.path.slice(0, slash) : '';
-      const item = h('li', { class: 'file-item' }, [
+      const open = `open:${f.path}`;
+      this.#actions.set(open, () => this.ctx.post({ type: 'openFile', turnId: this.turnId, path: f.path }));
+      const item = h('li', { class: 'file-item', attrs: { 'data-key': f.path } }, [
         h(
           'button',
           {
             class: 'file-change',
             attrs: {
               type: 'button',
+              'data-action': open,
               'data-change': f.change,
               ...(st ? { 'data-state': st.state } : {}),
               'data-path': f.path,
               // The state's words too: a narrow panel shows only its letter.
               title: st ? `${l10n.t('Open {0}', f.path)}\n${fileStatusText(st)}` : l10n.t('Open {0}', f.path),
             },
-            on: { click: () => this.ctx.post({ type: 'openFile', turnId: this.turnId, path: f.path }) },
           },
           [
             h('span', { class: 'file-badge', text: c.badge, attrs: { 'aria-hidden': 'true' } }),
@@ -249,6 +264,7 @@ export class FilesView implements RowView {
       if (sessionId) {
         item.appendChild(
           this.action(
+            `compare:${f.path}`,
             l10n.t('Compare'),
             l10n.t('Compare {0} with the workspace file', f.path),
             'den.compareWithWorkspace',
@@ -259,7 +275,7 @@ export class FilesView implements RowView {
       }
       list.appendChild(item);
     }
-    this.el.appendChild(list);
+    morphChildren(this.el, [head, list]);
   }
 
   /**
@@ -273,6 +289,14 @@ export class FilesView implements RowView {
     const title = reviewed
       ? l10n.t('Mark {0} as not reviewed', f.path)
       : l10n.t('Mark {0} as reviewed', f.path);
+    const action = `reviewed:${f.path}`;
+    this.#actions.set(action, () =>
+      this.ctx.post({
+        type: 'runCommand',
+        command: 'den.setReviewed',
+        args: [sessionId, f.path, version, !reviewed],
+      }),
+    );
     return h(
       'button',
       {
@@ -283,14 +307,7 @@ export class FilesView implements RowView {
           'aria-label': l10n.t('Reviewed: {0}', f.path),
           title,
           'data-command': 'den.setReviewed',
-        },
-        on: {
-          click: () =>
-            this.ctx.post({
-              type: 'runCommand',
-              command: 'den.setReviewed',
-              args: [sessionId, f.path, version, !reviewed],
-            }),
+          'data-action': action,
         },
       },
       [
@@ -304,14 +321,27 @@ export class FilesView implements RowView {
     );
   }
 
-  /** A command button; with `icon`, a narrow panel shows the icon instead of the words. */
-  private action(text: string, label: string, command: string, args: unknown[], icon?: string): HTMLElement {
+  /** A command button (`action`: its name in the row); with `icon`, a narrow panel shows the icon instead of the words. */
+  private action(
+    action: string,
+    text: string,
+    label: string,
+    command: string,
+    args: unknown[],
+    icon?: string,
+  ): HTMLElement {
+    this.#actions.set(action, () => this.ctx.post({ type: 'runCommand', command, args }));
     return h(
       'button',
       {
         class: `secondary small file-action${icon ? ' has-icon' : ''}`,
-        attrs: { type: 'button', 'aria-label': label, title: label, 'data-command': command },
-        on: { click: () => this.ctx.post({ type: 'runCommand', command, args }) },
+        attrs: {
+          type: 'button',
+          'aria-label': label,
+          title: label,
+          'data-command': command,
+          'data-action': action,
+        },
       },
       icon
         ? [

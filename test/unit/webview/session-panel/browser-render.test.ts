@@ -242,6 +242,72 @@ describe('webview in Chromium', function () {
     assert.equal(await count.textContent(), '1 of 2 reviewed');
   });
 
+  it('keeps the files row’s buttons across its updates: the focus stays, a press released after an update still clicks, a toggle acts on the mark shown', async () => {
+    h = await openHarness();
+    const s = scenario(loadFixture('coding-turn.jsonl'), 50);
+    const [srcFile, testFile] = s.transcript.turns[0].files;
+    const sessionId = s.init.session.sessionId;
+    let seq = s.batches[s.batches.length - 1].seq;
+    await h.send(s.init, ...s.batches);
+    const page = h.page;
+    const toggle = page.getByRole('button', { name: `Reviewed: ${testFile.path}` });
+    const apply = page.getByRole('button', { name: 'Apply this turn’s files to the workspace' });
+    const state = page.locator(`.file-item:has([data-path="${srcFile.path}"]) .file-state`);
+    const status = (st: 'modified' | 'identical') =>
+      h.send({
+        type: 'batch',
+        seq: ++seq,
+        deltas: [{ type: 'fileStatus', files: [{ path: srcFile.path, state: st, added: 1, removed: 1 }] }],
+      });
+    const marked = (versions: string[]) =>
+      h.send({
+        type: 'batch',
+        seq: ++seq,
+        deltas: [{ type: 'reviewed', files: [{ path: testFile.path, versions }] }],
+      });
+    const focusedLabel = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '');
+    const commands = async () =>
+      (await h.posted()).filter((m) => m.type === 'runCommand').map((m) => [m.command, m.args]);
+    // (a property set on the element: still there only if the element is the same one)
+    await apply.evaluate((e) => ((e as unknown as { mark: number }).mark = 1));
+
+    // 1. The focus on a toggle stays through a state change of another file.
+    await toggle.focus();
+    await status('modified');
+    await waitFor('the state', async () => (await state.getAttribute('data-state')) === 'modified');
+    assert.equal(await focusedLabel(), `Reviewed: ${testFile.path}`);
+
+    // 2. Pressed, the row updated, released: one click, the command run.
+    const box = (await apply.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await status('identical');
+    await waitFor('the new state', async () => (await state.getAttribute('data-state')) === 'identical');
+    await page.mouse.up();
+    await waitFor('Apply posted', async () => (await commands()).length === 1);
+    assert.equal(await apply.evaluate((e) => (e as unknown as { mark?: number }).mark), 1, 'the same button');
+
+    // 3. Enter on the toggle, the mark arrives, Enter again: marked, then unmarked, the focus kept.
+    await toggle.press('Enter');
+    await marked([`${testFile.key}@${testFile.updatedAt ?? ''}`]);
+    await waitFor('marked', async () => (await toggle.getAttribute('aria-pressed')) === 'true');
+    assert.equal(await focusedLabel(), `Reviewed: ${testFile.path}`);
+    await page.keyboard.press('Enter');
+    const at = {
+      key: testFile.key,
+      ...(testFile.updatedAt !== undefined ? { updatedAt: testFile.updatedAt } : {}),
+    };
+    const turnRef = AGENT;
+    assert.deepEqual(
+      await waitFor('three commands', async () => (await commands()).length === 3 && commands()),
+      [
+        ['den.applyTurn', [sessionId, turnRef]],
+        ['den.setReviewed', [sessionId, testFile.path, at, true]],
+        ['den.setReviewed', [sessionId, testFile.path, at, false]],
+      ],
+    );
+  });
+
   it('runs nothing from the XSS corpus and never navigates on a link click', async () => {
     h = await openHarness({ height: 1600 });
     const dialogs = recordDialogs(h.page);
