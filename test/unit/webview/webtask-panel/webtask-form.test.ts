@@ -9,7 +9,10 @@ import { EMPTY_WEB_TASK_FORM } from '../../../../src/protocol/webtask-panel/webt
 import { waitFor } from '../../../support/wait';
 import type { Theme } from '../session-panel/browser-harness';
 import { FORM, webTaskInit } from './webtask-factories';
-import { openWebTask, SHOTS, type WebTaskHarness } from './webtask-harness';
+import { closeBrowser, openWebTask, SHOTS, type WebTaskHarness } from './webtask-harness';
+
+// A root hook: the browser is shared by every webview browser test of the run, closed at its end.
+after(closeBrowser);
 
 const JSON_SCHEMA = JSON.stringify({
   $schema: 'https://json-schema.org/draft/2020-12/schema',

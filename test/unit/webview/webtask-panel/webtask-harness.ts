@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import type { WebTaskHostMessage } from '../../../../src/protocol/webtask-panel/webtask-messages';
 import { openWebviewPage, type HarnessOptions, type WebviewPage } from '../session-panel/browser-harness';
 
+/** The browser every harness shares: each test file closes it in a root `after`, so a file run alone exits. */
+export { closeBrowser } from '../session-panel/browser-harness';
+
 // Compiled to dist/test/unit/webview: the bundle is dist/webtask.js, the stylesheets stay in media/.
 const BUNDLE = join(__dirname, '../../../../webtask.js');
 const MEDIA = join(__dirname, '../../../../../media');

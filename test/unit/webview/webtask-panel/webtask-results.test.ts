@@ -18,7 +18,10 @@ import {
   webTaskResults,
   webTaskStatus,
 } from './webtask-factories';
-import { openWebTask, type WebTaskHarness } from './webtask-harness';
+import { closeBrowser, openWebTask, type WebTaskHarness } from './webtask-harness';
+
+// A root hook: the browser is shared by every webview browser test of the run, closed at its end.
+after(closeBrowser);
 import { XSS_CORPUS } from '../session-panel/xss-corpus';
 
 const ROWS = 10_000;

@@ -10,7 +10,10 @@ import { join } from 'node:path';
 import type { WebTaskHostMessage } from '../../../../src/protocol/webtask-panel/webtask-messages';
 import { waitFor } from '../../../support/wait';
 import { FORM, products, T0, webTaskInit, webTaskResults, webTaskStatus } from './webtask-factories';
-import { openWebTask, SHOTS, type WebTaskHarness } from './webtask-harness';
+import { closeBrowser, openWebTask, SHOTS, type WebTaskHarness } from './webtask-harness';
+
+// A root hook: the browser is shared by every webview browser test of the run, closed at its end.
+after(closeBrowser);
 
 const COMPARISON: WebTaskHostMessage = {
   type: 'comparison',

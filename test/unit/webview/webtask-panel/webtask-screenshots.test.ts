@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { waitFor } from '../../../support/wait';
 import type { Theme } from '../session-panel/browser-harness';
 import { FORM, products, T0, webTaskInit, webTaskResults, webTaskStatus } from './webtask-factories';
-import { openWebTask, SHOTS, type WebTaskHarness } from './webtask-harness';
+import { closeBrowser, openWebTask, SHOTS, type WebTaskHarness } from './webtask-harness';
+
+// A root hook: the browser is shared by every webview browser test of the run, closed at its end.
+after(closeBrowser);
 
 describe('web task page: screenshots (Chromium)', function () {
   this.timeout(60_000);
