@@ -105,8 +105,19 @@ describe('A person reviews the agent’s work like a pull request', function () 
     const firstFiles = frame.locator('.rows > .row.files', { hasText: SRC }).last();
     const reviewedCount = firstFiles.locator('.files-reviewed');
     assert.equal(await reviewedCount.innerText(), '0 of 4 reviewed');
-    // (the locator's own press: it focuses the toggle inside the webview's frame, then presses)
-    await reviewedToggle(firstFiles).press('Enter');
+    // Focused inside the webview's frame (and that frame the page's focused one), then Enter: a
+    // press sent before the frame has the focus goes to the workbench instead.
+    const toggle = reviewedToggle(firstFiles);
+    await waitFor(
+      'the toggle focused',
+      () =>
+        toggle.evaluate((e) => {
+          if (e !== document.activeElement || !document.hasFocus()) (e as HTMLElement).focus();
+          return e === document.activeElement && document.hasFocus();
+        }),
+      { ...UI_WAIT, until: (focused) => focused },
+    );
+    await page.keyboard.press('Enter');
     await waitFor('the count', () => reviewedCount.innerText(), {
       ...UI_WAIT,
       until: (c) => c === '1 of 4 reviewed',
