@@ -15,6 +15,14 @@ status=0
 trap 'rm -f "$results"' EXIT
 
 step() { printf '\n=== %s (at %d s) ===\n' "$*" "$SECONDS"; }
+# Runs a command and prints the CPU time it and its children used (the run is CPU-bound on two
+# cores: docs/testing.md, "The whole run's time"), e.g. "cpu of unit: 512.3 s user + 60.1 s sys in 493.0 s".
+cpu_of() {
+  local label=$1
+  shift
+  local TIMEFORMAT="cpu of $label: %U s user + %S s sys in %R s"
+  time "$@"
+}
 record() { echo "{\"suite\":\"$1\",\"passed\":$2,\"failed\":$3,\"pending\":0}" >> "$results"; }
 
 # Prints each suite's counts, the titles of what failed (here at the end, where a CI excerpt shows
@@ -31,7 +39,8 @@ finish() {
     for (const t of JSON.parse(l).failures ?? []) console.log(`failed: ${JSON.parse(l).suite}: ${t}`);' "$results"
   [ "$failed" -gt 0 ] && status=1
   [ "$passed" -eq 0 ] && { echo "no test ran"; status=1; }
-  echo "whole run: $SECONDS s"
+  echo "whole run: $SECONDS s (CPU time of the script, then of everything it waited for:)"
+  times
   echo
   echo "$passed passed, $failed failed"
   exit $status
@@ -105,10 +114,10 @@ low=(nice -n 10)
 if [ "${DEN_SKIP_INSTALL:-}" != 1 ]; then
   step "install (npm ci; the code-server setup beside it and the next stages)"
   if wants ext || wants e2e; then
-    ( setup_code_server > "$setup_log" 2>&1; echo $? > "$setup_rc" ) &
+    ( cpu_of "the code-server setup" setup_code_server > "$setup_log" 2>&1; echo $? > "$setup_rc" ) &
     setup_pid=$!
   fi
-  npm ci --no-audit --no-fund || { [ -n "$setup_pid" ] && wait "$setup_pid"; cat "$setup_log"; record install 0 1; finish; }
+  cpu_of "npm ci" npm ci --no-audit --no-fund || { [ -n "$setup_pid" ] && wait "$setup_pid"; cat "$setup_log"; record install 0 1; finish; }
 fi
 # Waits for the code-server setup and prints what it said; fails when it failed (a first install
 # counted itself; any other failure counts here).
@@ -132,17 +141,17 @@ node esbuild.js --tests || { setup_wait; record build 0 1; finish; }
 
 run_check() {
   step "check (typecheck, lint, format)"
-  if "${low[@]}" npm run --silent check; then record check 1 0; else echo "check failed"; record check 0 1; fi
+  if cpu_of check "${low[@]}" npm run --silent check; then record check 1 0; else echo "check failed"; record check 0 1; fi
 }
 run_plain_tiers() {
   local rc=0
   if wants unit; then
     step "unit tests (plain Node)"
-    DEN_SUITE=unit "${low[@]}" npx mocha --config .mocharc.json || rc=1
+    cpu_of unit env DEN_SUITE=unit "${low[@]}" npx mocha --config .mocharc.json || rc=1
   fi
   if wants build; then
     step "build checks (the bundles, the package, the layer rules: npm run check:build)"
-    DEN_SUITE=check:build "${low[@]}" npx mocha --config test/build/.mocharc.json || rc=1
+    cpu_of check:build env DEN_SUITE=check:build "${low[@]}" npx mocha --config test/build/.mocharc.json || rc=1
   fi
   return $rc
 }
@@ -151,7 +160,7 @@ run_plain_tiers() {
 e2e_queue=$(mktemp -d)
 e2e_runner() {
   step "end-to-end tests, runner $1 (real VS Code in Chromium; files from a shared queue)"
-  DEN_E2E_QUEUE="$e2e_queue" DEN_E2E_NAME="e2e $1" node dist/test/harness/e2e-runner.js
+  cpu_of "e2e $1" env DEN_E2E_QUEUE="$e2e_queue" DEN_E2E_NAME="e2e $1" node dist/test/harness/e2e-runner.js
 }
 plain_then_e2e() {
   local rc=0
@@ -169,7 +178,7 @@ vscode_ready=1
 setup_wait || { status=1; vscode_ready=0; }
 if [ "$vscode_ready" = 1 ] && wants ext; then
   step "integration tests (real VS Code extension host; beside it the plain tiers, niced, then an e2e runner)"
-  DEN_EXT_BUILT=1 bash scripts/run-ext-tests.sh || status=1
+  cpu_of ext env DEN_EXT_BUILT=1 bash scripts/run-ext-tests.sh || status=1
 fi
 if [ "$vscode_ready" = 1 ] && wants e2e; then
   e2e_runner 1/2 || status=1
