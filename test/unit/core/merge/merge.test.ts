@@ -288,26 +288,24 @@ describe('merge3', () => {
     for (const [what, r] of binaries) assert.deepEqual(r, { binary: true, clean: false }, what);
   });
 
-  it('merges big files with a few edits quickly and correctly', () => {
+  // (How long these take is measured in bench/hunks.ts; the work is bounded by the diff's budget,
+  // in steps, not by a clock: line-diff.test.ts. No elapsed-time check here.)
+  it('merges big files with a few edits correctly', () => {
     const base = Array.from({ length: 50_000 }, (_, i) => (i % 7 === 0 ? '' : `line ${i % 997}`));
     const ours = base.slice();
     ours[100] = 'ours';
     const theirs = base.slice();
     theirs.splice(40_000, 3, 'theirs');
-    const started = Date.now();
     const r = merge3({ base: L(...base), ours: L(...ours), theirs: L(...theirs) });
-    assert.ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
     const expected = ours.slice();
     expected.splice(40_000, 3, 'theirs');
     assert.deepEqual(r, { binary: false, clean: true, text: L(...expected) });
   });
 
-  it('stays bounded on unrelated big files: one conflict for all of it', () => {
+  it('gives unrelated big files a conflict', () => {
     const rnd = seeded(5);
     const lines = (): string[] => Array.from({ length: 20_000 }, () => `x ${rnd() % 5000}`);
-    const started = Date.now();
     const r = merge3({ base: L(...lines()), ours: L(...lines()), theirs: L(...lines()) });
-    assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
     assert.ok(!r.binary && !r.clean);
   });
 });
