@@ -135,7 +135,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(
  * bringing its attributes and text up to date: the button a person is pressing or has the focus on
  * stays the same element while the row around it changes (a rebuilt button would take the focus
  * away, and a click whose press and release land on two elements is no click). Listeners are not
- * carried over: elements kept this way act through a listener on an ancestor.
+ * carried over: elements kept this way act through a listener on an ancestor. Siblings are keyed all
+ * or none (a keyed one is matched by its key only, an unkeyed one by its place).
  */
 export function morphChildren(parent: Element, next: readonly Node[]): void {
   const keyed = new Map<string, Element>();
