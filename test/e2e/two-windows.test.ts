@@ -58,8 +58,12 @@ describe('e2e: one session in two windows', function () {
     await openSessionFromTree(two.page, two.frame, SESSION);
     await startRecorder(two.frame);
 
-    // "slow": 300 ms between events, so the turn runs long enough to be seen running over there.
-    const task = 'Add a slow retry to the token refresh';
+    // An answer of 240 chunks, 8 a second (test/emulator/scripts.ts): 30 s of streaming. Window 2
+    // looks for a turn started elsewhere 5, 15 and 35 s after its panel was shown (the watch backs
+    // off while nothing changes: src/model/session/turn-watch.ts), so whenever this send lands in
+    // that time the look that finds the turn comes while its answer still streams. (A turn of 9 s
+    // sent 6 s after the panel showed was found only at 15 s, its answer already whole: seen in CI.)
+    const task = 'Explain the token refresh in 240 events rate 8';
     await sendTask(frame, task, 'code');
     // Window 2 was told nothing: it finds the turn itself and streams it while it runs.
     await turnEnds(two.frame, task, /^running$/);

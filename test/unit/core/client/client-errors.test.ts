@@ -129,11 +129,20 @@ describe('ApiClient error paths', () => {
       status: 429,
       headers: { 'X-Rate-Limit-Retry-After': '0.05' },
     });
-    const started = Date.now();
-    const page = await env.client.listSessions({ limit: 1 });
-    assert.equal(page.sessions.length, 1);
-    assert.ok(Date.now() - started >= 45, 'waited the retry-after');
-    assert.equal(env.counter.count('GET', /^\/sessions$/), 2);
+    const logger = capturingLogger();
+    const own = clientFor(emu, { logger });
+    try {
+      const page = await own.client.listSessions({ limit: 1 });
+      assert.equal(page.sessions.length, 1);
+      // the wait it chose is the retry-after, not its own (1–5 ms) backoff
+      assert.ok(
+        logger.lines.some((l) => /retry 1\/3 in 50 ms$/.test(l)),
+        logger.lines.join('\n'),
+      );
+      assert.equal(own.counter.count('GET', /^\/sessions$/), 2);
+    } finally {
+      await own.close();
+    }
   });
 
   it('maps the concurrency limit on turn starts to rate_limited and never retries the start', async () => {

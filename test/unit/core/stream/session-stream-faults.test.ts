@@ -126,13 +126,12 @@ describe('SessionStream under faults', function () {
     withEmulator({}, async (emu) => {
       const turn = await startTurn(emu, 'write a rate limit check');
       emu.failNext({ path: '^/ws/', status: 429, headers: { 'X-Rate-Limit-Retry-After': '1' }, times: 1 });
-      const started = Date.now();
       const { stream, rec } = recordedStream(turnOptions(emu, turn));
       assert.equal((await doneWithin(stream, HUNG_MS)).kind, 'completed');
       const retry = rec.states.find((s) => s.state === 'reconnecting');
       assert.equal(retry?.info.error?.code, 'rate_limited');
+      // the wait it scheduled (no wall-clock check: the stream's own timer takes it)
       assert.ok((retry?.info.delayMs ?? 0) >= 1000);
-      assert.ok(Date.now() - started >= 1000);
       assert.deepEqual(essence(rec.events), essence(emu.storedEvents(turn.sessionId, turn.agentMessageId)));
     }),
   );
