@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { DenExtensionApi, DenTurnRef, DenTurnSnapshot } from '../../src/editor/api/types';
-import type { DenTestInternals } from '../../src/extension';
+import type { DenTestInternals } from '../../src/editor/api/test-internals';
 import { waitFor } from '../support/wait';
 
 /**
@@ -20,7 +20,7 @@ export const EXTENSION_ID = 'den-dev.den';
 
 /**
  * Where Den puts its internals when VS Code runs it as the extension under test (`ExtensionMode.Test`;
- * `TEST_INTERNALS_KEY` in src/extension.ts, docs/decisions/2026-11-26-exports-are-the-public-api.md).
+ * `TEST_INTERNALS_KEY` in src/editor/api/test-internals.ts, docs/decisions/2026-11-26-exports-are-the-public-api.md).
  */
 const TEST_INTERNALS = Symbol.for('den-dev.den.testInternals');
 

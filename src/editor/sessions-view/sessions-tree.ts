@@ -12,12 +12,8 @@ import {
   type ReviewCount,
   type ReviewMarks,
 } from '../../model/review/review-marks';
-import {
-  SessionsTreeModel,
-  type KeySet,
-  type TreeFileStatus,
-  type TreeUpdate,
-} from '../../model/sessions-list/tree-model';
+import { SessionsTreeModel } from '../../model/sessions-list/tree-model';
+import type { KeySet, TreeFileStatus, TreeUpdate } from '../../model/sessions-list/tree-nodes';
 import {
   dayItem,
   fileItem,

@@ -10,9 +10,9 @@ import { reviewedCountText } from '../../protocol/session-panel/reviewed';
 import { sessionFilePath } from '../../model/session-files/file-index';
 import { GROUP_LABELS, type SessionGroup } from '../../model/sessions-list/history-groups';
 import type { TurnState } from '../../model/sessions-list/sessions-model';
-import type { SessionNode } from '../../model/sessions-list/tree-model';
+import type { SessionNode } from '../../model/sessions-list/tree-nodes';
 
-export type { SessionNode } from '../../model/sessions-list/tree-model';
+export type { SessionNode } from '../../model/sessions-list/tree-nodes';
 
 /** The icon and theme colour of each known state of a session's last turn (its name is the word). */
 const TURN_STATE: Record<TurnState, [icon: string, color: string]> = {

@@ -10,14 +10,16 @@
 import { l10n } from '../../core/shared/l10n';
 import { addressKey, parametersText, type FieldAddress } from '../../core/search/fields';
 import { findInFields } from '../../core/search/find';
-import {
-  compileQuery,
-  type CompiledQuery,
-  type MatchRange,
-  type QueryError,
-} from '../../core/search/matcher';
+import { compileQuery, type CompiledQuery, type MatchRange } from '../../core/search/matcher';
 import type { WebviewMessage } from '../../protocol/session-panel/messages';
 import { h } from '../shared/dom';
+import {
+  clearFindHighlights,
+  domRanges,
+  highlightsSupported,
+  queryErrorText,
+  setFindHighlights,
+} from './find-highlights';
 import type { FindFields } from './find-fields';
 import { DISPLAY_CAP } from './render/tool-log';
 import { wholeKey } from './render/json-fields';
@@ -47,9 +49,6 @@ export interface FindDeps {
 
 /** How long a streaming turn's changes wait before the count is done again. */
 const RECOUNT_MS = 150;
-const ALL = 'den-find';
-const CURRENT = 'den-find-current';
-
 /** Where a field's text is shown inside a tool card. */
 const TOOL_REGION: Partial<Record<FieldAddress['kind'], string>> = {
   'tool-name': '.tool-name',
@@ -58,62 +57,6 @@ const TOOL_REGION: Partial<Record<FieldAddress['kind'], string>> = {
   'tool-output': '.tool-output-value',
   error: '.tool-output-value',
 };
-
-function errorText(e: QueryError): string {
-  switch (e.code) {
-    case 'empty':
-      return '';
-    case 'invalid-regex':
-      return l10n.t('Not a valid regular expression: {0}', e.detail);
-    case 'too-long':
-      return l10n.t('The search text is too long.');
-    case 'too-costly':
-      return l10n.t('This pattern could take too long to run (a repeated group or a back-reference).');
-  }
-}
-
-/** Text nodes under `el` joined, with where each starts. */
-function textOf(el: Element): { text: string; nodes: { node: Text; at: number }[] } {
-  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  const nodes: { node: Text; at: number }[] = [];
-  let text = '';
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    nodes.push({ node: n as Text, at: text.length });
-    text += (n as Text).data;
-  }
-  return { text, nodes };
-}
-
-/** DOM ranges of `q`'s matches in the text under `el`. */
-function domRanges(el: Element, q: CompiledQuery): Range[] {
-  const { text, nodes } = textOf(el);
-  const out: Range[] = [];
-  if (!text) return out;
-  let i = 0;
-  const locate = (offset: number, end: boolean): [Text, number] => {
-    while (i < nodes.length - 1 && (end ? nodes[i + 1].at < offset : nodes[i + 1].at <= offset)) i++;
-    return [nodes[i].node, offset - nodes[i].at];
-  };
-  for (const m of q.find(text)) {
-    const r = document.createRange();
-    r.setStart(...locate(m.start, false));
-    r.setEnd(...locate(m.end, true));
-    out.push(r);
-  }
-  return out;
-}
-
-interface HighlightRegistry {
-  set(name: string, h: unknown): void;
-  delete(name: string): void;
-}
-
-function registry(): { highlights: HighlightRegistry; make: (ranges: Range[]) => unknown } | undefined {
-  const css = (globalThis as { CSS?: { highlights?: HighlightRegistry } }).CSS;
-  const Ctor = (globalThis as { Highlight?: new (...r: Range[]) => unknown }).Highlight;
-  if (!css?.highlights || !Ctor) return undefined;
-  return { highlights: css.highlights, make: (ranges) => new Ctor(...ranges) };
-}
 
 export class FindBar {
   readonly el: HTMLElement;
@@ -322,7 +265,7 @@ export class FindBar {
       this.query = undefined;
       this.current = -1;
       this.input.setAttribute('aria-invalid', String(q.code !== 'empty'));
-      this.setCount(errorText(q), q.code !== 'empty');
+      this.setCount(queryErrorText(q), q.code !== 'empty');
       this.scheduleHighlights();
       return;
     }
@@ -507,16 +450,13 @@ export class FindBar {
   }
 
   private clearHighlights(): void {
-    const reg = registry();
-    reg?.highlights.delete(ALL);
-    reg?.highlights.delete(CURRENT);
+    clearFindHighlights();
   }
 
   /** Highlights every match in the rows in the DOM; returns the current match's range, if shown. */
   private highlight(): Range | undefined {
-    const reg = registry();
     const q = this.query;
-    if (!reg || !q || !this.isOpen) {
+    if (!highlightsSupported() || !q || !this.isOpen) {
       this.clearHighlights();
       return undefined;
     }
@@ -546,9 +486,7 @@ export class FindBar {
             : ranges[Math.min(this.ordinalInRow(m), ranges.length - 1)];
       }
     }
-    reg.highlights.set(ALL, reg.make(all));
-    if (current) reg.highlights.set(CURRENT, reg.make([current]));
-    else reg.highlights.delete(CURRENT);
+    setFindHighlights(all, current);
     return current;
   }
 

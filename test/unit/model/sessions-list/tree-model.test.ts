@@ -16,12 +16,8 @@ import {
   type SessionsApi,
   type SessionsService,
 } from '../../../../src/model/sessions-list/sessions-model';
-import {
-  SessionsTreeModel,
-  type SessionNode,
-  type TreeFileStatus,
-  type TreeUpdate,
-} from '../../../../src/model/sessions-list/tree-model';
+import { SessionsTreeModel } from '../../../../src/model/sessions-list/tree-model';
+import type { SessionNode, TreeFileStatus, TreeUpdate } from '../../../../src/model/sessions-list/tree-nodes';
 import { FakeClock } from '../shared/fake-clock';
 
 const NOW = new Date(2026, 2, 10, 12).getTime();
