@@ -13,7 +13,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { formatCount, l10n } from '../../core/shared/l10n';
-import type { Logger } from '../../core/shared/log';
 import {
   boundThreads,
   feedbackText,
@@ -27,61 +26,17 @@ import type { Counterparts } from '../../model/review/counterparts';
 import { FileLookupError } from '../../model/session-files/session-files';
 import { parseSessionFileUri, type SessionFileTarget } from '../session-files/session-fs';
 import { relativeTo } from '../session-files/workspace-file-status';
+import {
+  DenComment,
+  type CommentOptions,
+  type ReviewCommentsDeps,
+  type SendFeedbackOptions,
+} from './comment-parts';
 
 /** The workspace state key of the threads. */
 const STORE_KEY = 'den.reviewComments';
 /** The comment controller's id (menus' `commentController == den.review`). */
 export const REVIEW_CONTROLLER_ID = 'den.review';
-export interface ReviewCommentsDeps {
-  state: vscode.Memento;
-  /** Which workspace files are copies of agents' files (kept in the workspace state too). */
-  counterparts: Counterparts;
-  /** False: registers no commands (a second instance over the same state, as after a reload: tests). */
-  commands?: boolean;
-  /** The agent's current bytes of a session's file; throws `FileLookupError` when it is gone. */
-  read(sessionId: string, path: string): Promise<Uint8Array>;
-  /** Starts the follow-up turn (mode `code`) in the session's panel. */
-  send(sessionId: string, task: string): Promise<void>;
-  /** Whether a session still has a turn running or queued (the feedback's own may be queued). */
-  busy(sessionId: string): boolean;
-  /** A turn of a session ended. */
-  onDidEndTurn(listener: (e: { sessionId: string }) => void): vscode.Disposable;
-  /** The session's title, for pickers. */
-  titleOf(sessionId: string): string | undefined;
-  logger: Logger;
-}
-
-/** Arguments `den.commentOnSelection` takes (tests, other commands); each left out is the active editor's or asked. */
-export interface CommentOptions {
-  uri?: vscode.Uri | string;
-  /** 0-based lines, inclusive. */
-  startLine?: number;
-  endLine?: number;
-  text?: string;
-}
-
-/** Arguments `den.sendFeedback` takes from code and tests. */
-export interface SendFeedbackOptions {
-  sessionId?: string;
-  /** The overall note; `''` sends none without asking; undefined asks. */
-  note?: string;
-}
-
-/** A comment of Den's, with the id its record keeps. */
-class DenComment implements vscode.Comment {
-  mode = vscode.CommentMode.Preview;
-  readonly author: vscode.CommentAuthorInformation = { name: l10n.t('You') };
-  readonly contextValue = 'den-comment';
-  readonly timestamp: Date;
-  constructor(
-    readonly id: string,
-    public body: string,
-    at: number,
-  ) {
-    this.timestamp = new Date(at);
-  }
-}
-
 export class ReviewComments implements vscode.Disposable {
   readonly #controller: vscode.CommentController;
   readonly #records: ThreadRecord[] = [];

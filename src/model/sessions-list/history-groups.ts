@@ -99,3 +99,17 @@ export function groupSessions(
     return list ? [{ group, sessions: list }] : [];
   });
 }
+
+/** Whether none of `sessions` shows in `scope` now. */
+export function noneInScope(sessions: readonly Session[], scope: HistoryScope, now: number): boolean {
+  return !sessions.some((s) => groupOf(s, scope, now) !== undefined);
+}
+
+/** How many of `sessions` All Sessions shows that `scope` (This Workspace) does not. */
+export function countElsewhere(sessions: readonly Session[], scope: HistoryScope, now: number): number {
+  const all = { ...scope, workspaceOnly: false };
+  let n = 0;
+  for (const s of sessions)
+    if (groupOf(s, scope, now) === undefined && groupOf(s, all, now) !== undefined) n++;
+  return n;
+}

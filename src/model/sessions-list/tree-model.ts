@@ -5,14 +5,22 @@ import type { Logger } from '../../core/shared/log';
 import type { FileStatus, FileStatuses } from '../session-files/file-status';
 import { presentError } from '../shared/error-text';
 import { rootsKey } from './drawn-roots';
-import { groupOf, groupSessions, type HistoryScope, type SessionGroup } from './history-groups';
+import {
+  countElsewhere,
+  groupOf,
+  groupSessions,
+  noneInScope,
+  type HistoryScope,
+  type SessionGroup,
+} from './history-groups';
 import { RecentIds, type IdStorage } from './recent-ids';
 import type { SessionsChange, SessionsModel, TurnState } from './sessions-model';
-import { listProblemMessage, welcomeKeys } from './welcome-state';
+import { listProblemMessage, treeContextKeys } from './welcome-state';
 import {
   NodeCache,
   rowId,
   statusKey,
+  turnPairs,
   type KeySet,
   type SessionNode,
   type TreeFileStatus,
@@ -47,11 +55,8 @@ export class SessionsTreeModel {
   #elsewhere = 0;
   /** What the root rows were last drawn from (`rootsKey`); none when the view drew no rows. */
   #drawnRoots: string | undefined;
-  /**
-   * The view will list the root's rows anew: a redraw of the root was asked for, or the view asked
-   * for them and is waiting (`willListRoots`); until it lists them, a root redraw would only draw
-   * the same rows twice. At first too: VS Code lists them when it first shows the view.
-   */
+  /** The view will list the root's rows anew (a root redraw was asked, or the view waits to list them:
+   * `willListRoots`; at first too): until it does, a root redraw would draw the same rows twice. */
   #rootsDue = true;
   /** The groups last listed at the root, and the time they were grouped by. */
   #grouped = { at: 0, groups: new Map<SessionGroup, Session[]>() };
@@ -174,7 +179,7 @@ export class SessionsTreeModel {
     this.#grouped = { at, groups: new Map(groups.map((g) => [g.group, g.sessions])) };
     const out: SessionNode[] = groups.map((g) => this.#nodes.node({ kind: 'day', group: g.group }));
     const shown = groups.reduce((n, g) => n + g.sessions.length, 0);
-    this.#elsewhere = this.#showAll || shown === 0 ? 0 : this.#elsewhereCount(at);
+    this.#elsewhere = this.#showAll || shown === 0 ? 0 : countElsewhere(this.list.sessions, this.#scope, at);
     if (this.#elsewhere > 0) out.push(this.#nodes.node({ kind: 'elsewhere' }));
     if (this.list.hasMore) out.push(this.#nodes.node({ kind: 'more' }));
     this.#drawnRoots = out.length ? rootsKey(groups, this.#elsewhere, this.#more(), at) : undefined;
@@ -218,7 +223,7 @@ export class SessionsTreeModel {
     const at = this.#now();
     const groups = groupSessions(this.list.sessions, this.#scope, at);
     const shown = groups.reduce((n, g) => n + g.sessions.length, 0);
-    const elsewhere = this.#showAll || shown === 0 ? 0 : this.#elsewhereCount(at);
+    const elsewhere = this.#showAll || shown === 0 ? 0 : countElsewhere(this.list.sessions, this.#scope, at);
     return rootsKey(groups, elsewhere, this.#more(), at) === this.#drawnRoots ? undefined : 'all';
   }
 
@@ -231,15 +236,6 @@ export class SessionsTreeModel {
   /** The `elsewhere` row's count: loaded sessions All Sessions shows and This Workspace does not (as last listed). */
   get elsewhere(): number {
     return this.#elsewhere;
-  }
-
-  #elsewhereCount(at: number): number {
-    const all = { ...this.#scope, workspaceOnly: false };
-    let n = 0;
-    for (const s of this.list.sessions) {
-      if (groupOf(s, this.#scope, at) === undefined && groupOf(s, all, at) !== undefined) n++;
-    }
-    return n;
   }
 
   /** The rows under a row (not the root: `roots`). Turns are fetched; a failure is a row that says so. */
@@ -330,15 +326,15 @@ export class SessionsTreeModel {
 
   /** The context keys of `set`, in the order they are set. */
   contextKeys(set: KeySet): [key: string, value: boolean][] {
-    if (set === 'noWelcome') return Object.entries(welcomeKeys(undefined));
     const m = this.list;
-    const empty = m.loaded && !m.problem && m.sessions.length === 0;
-    const scope: [string, boolean][] = [
-      ['den.sessionsEmpty', empty],
-      ['den.sessionsShowAll', this.#showAll],
-      ['den.sessionsScopeEmpty', !empty && !m.hasMore && this.#scopeEmpty()],
-    ];
-    return set === 'scope' ? scope : [...Object.entries(welcomeKeys(m.problem?.error)), ...scope];
+    return treeContextKeys(set, {
+      loaded: m.loaded,
+      error: m.problem?.error,
+      count: m.sessions.length,
+      hasMore: m.hasMore,
+      showAll: this.#showAll,
+      scopeEmpty: () => this.#scopeEmpty(),
+    });
   }
 
   /** The view's description: the scope, and the search in effect. */
@@ -442,13 +438,7 @@ export class SessionsTreeModel {
   /** This Workspace is shown and none of the sessions loaded belongs to it. */
   #scopeEmpty(): boolean {
     const m = this.list;
-    const now = this.#now();
-    return (
-      !this.#showAll &&
-      m.loaded &&
-      !m.problem &&
-      !m.sessions.some((s) => groupOf(s, this.#scope, now) !== undefined)
-    );
+    return !this.#showAll && m.loaded && !m.problem && noneInScope(m.sessions, this.#scope, this.#now());
   }
 
   #fileChildren(sessionId: string): SessionNode[] {
@@ -490,15 +480,7 @@ export class SessionsTreeModel {
       const p = presentError(err, 'load the turns');
       return [this.#note(`turnserror:${sessionId}`, p.message, 'warning')];
     }
-    const out: SessionNode[] = [];
-    const msgs = detail.messages;
-    for (let i = 0; i < msgs.length; i++) {
-      const m = msgs[i];
-      if (m.type !== 'user') continue;
-      const next = msgs[i + 1];
-      const agent = next && next.type === 'agent' ? next : undefined;
-      out.push(this.#nodes.node({ kind: 'turn', sessionId, message: m, agent }));
-    }
+    const out = turnPairs(detail.messages).map((t) => this.#nodes.node({ kind: 'turn', sessionId, ...t }));
     // Redrawing the group asks for its children again: redraw only when the count shown is stale,
     // or the view refreshes this group forever.
     if (this.#drawnTurnCounts.get(sessionId) !== out.length) {

@@ -92,3 +92,15 @@ export interface TreeUpdate {
   /** A session the service no longer has left the list: say so. */
   readonly gone?: boolean;
 }
+
+/** A session's turns: each user message, with the agent message right after it when there is one. */
+export function turnPairs(msgs: readonly Message[]): { message: Message; agent?: Message }[] {
+  const out: { message: Message; agent?: Message }[] = [];
+  for (let i = 0; i < msgs.length; i++) {
+    const m = msgs[i];
+    if (m.type !== 'user') continue;
+    const next = msgs[i + 1];
+    out.push({ message: m, agent: next && next.type === 'agent' ? next : undefined });
+  }
+  return out;
+}

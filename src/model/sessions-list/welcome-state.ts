@@ -42,3 +42,34 @@ export function listProblemMessage(problem: ListProblem): string | undefined {
   if (problem.retryInMs === undefined) return shown.message;
   return l10n.t('{0} Retrying in {1} s.', shown.summary, formatCount(Math.ceil(problem.retryInMs / 1000)));
 }
+
+/** What the Sessions view's context keys depend on (`treeContextKeys`). */
+export interface TreeKeyFacts {
+  loaded: boolean;
+  /** The last load's error, if it failed. */
+  error: DenError | undefined;
+  /** Sessions loaded. */
+  count: number;
+  hasMore: boolean;
+  showAll: boolean;
+  /** This Workspace is shown and none of the loaded sessions belongs to it (asked only when needed). */
+  scopeEmpty: () => boolean;
+}
+
+/**
+ * The context keys of one set, in the order they are set: the scope's (`scope`), the welcome's and
+ * the scope's (`welcome`), or the welcome's with no load problem (`noWelcome`).
+ */
+export function treeContextKeys(
+  set: 'scope' | 'welcome' | 'noWelcome',
+  f: TreeKeyFacts,
+): [key: string, value: boolean][] {
+  if (set === 'noWelcome') return Object.entries(welcomeKeys(undefined));
+  const empty = f.loaded && !f.error && f.count === 0;
+  const scope: [string, boolean][] = [
+    ['den.sessionsEmpty', empty],
+    ['den.sessionsShowAll', f.showAll],
+    ['den.sessionsScopeEmpty', !empty && !f.hasMore && f.scopeEmpty()],
+  ];
+  return set === 'scope' ? scope : [...Object.entries(welcomeKeys(f.error)), ...scope];
+}

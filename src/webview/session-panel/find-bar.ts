@@ -8,11 +8,12 @@
  * the nodes `patchDom` keeps stay as they were).
  */
 import { l10n } from '../../core/shared/l10n';
-import { addressKey, parametersText, type FieldAddress } from '../../core/search/fields';
+import { addressKey, type FieldAddress } from '../../core/search/fields';
 import { findInFields } from '../../core/search/find';
-import { compileQuery, type CompiledQuery, type MatchRange } from '../../core/search/matcher';
+import { compileQuery, type CompiledQuery } from '../../core/search/matcher';
 import type { WebviewMessage } from '../../protocol/session-panel/messages';
 import { h } from '../shared/dom';
+import { locateMatch, type Match } from './find-locate';
 import {
   clearFindHighlights,
   domRanges,
@@ -21,19 +22,8 @@ import {
   setFindHighlights,
 } from './find-highlights';
 import type { FindFields } from './find-fields';
-import { DISPLAY_CAP } from './render/tool-log';
-import { wholeKey } from './render/json-fields';
-import { groupOpenKey, toolOpenKey } from './render/rows';
-import { blockKey, type Store } from './state';
+import type { Store } from './state';
 import type { TranscriptView } from './transcript-view';
-
-interface Match {
-  address: FieldAddress;
-  range: MatchRange;
-  /** Matches before this one in the same field, and after it. */
-  before: number;
-  after: number;
-}
 
 export interface FindDeps {
   store: Store;
@@ -49,14 +39,6 @@ export interface FindDeps {
 
 /** How long a streaming turn's changes wait before the count is done again. */
 const RECOUNT_MS = 150;
-/** Where a field's text is shown inside a tool card. */
-const TOOL_REGION: Partial<Record<FieldAddress['kind'], string>> = {
-  'tool-name': '.tool-name',
-  'tool-params': '.tool-params',
-  'tool-log': '.tool-log',
-  'tool-output': '.tool-output-value',
-  error: '.tool-output-value',
-};
 
 export class FindBar {
   readonly el: HTMLElement;
@@ -334,61 +316,6 @@ export class FindBar {
   }
 
   /** The row showing a field, the part of it the field is in, and what to open so it shows. */
-  private locate(m: Match): { key: string; region?: string; nth?: number; open: string[] } {
-    const { store, transcript } = this.deps;
-    const a = m.address;
-    const turn = store.turn(a.turnId);
-    const open: string[] = [];
-    if (a.blockId !== undefined) {
-      const bkey = blockKey(a.turnId, a.blockId);
-      const b = store.block(a.turnId, a.blockId);
-      if (b?.type === 'markdown') {
-        const { part } = transcript.sectionAt(a.turnId, a.blockId, m.range.start);
-        return { key: `m\u0000${bkey}\u0000${part}`, open };
-      }
-      if (b?.type === 'thought' || b?.type === 'generic') open.push(`open\u0000${bkey}`);
-      // An event's payload shows as fields, clipped: shown whole, the match is in sight.
-      if (b?.type === 'generic') open.push(wholeKey(`payload\u0000${bkey}`));
-      const key = `b\u0000${bkey}`;
-      // A call in a closed group: the group opens (its calls' rows come back).
-      const group = transcript.groupOf(key);
-      if (group !== undefined) open.push(groupOpenKey(group));
-      if (b?.type === 'tool' && a.kind !== 'tool-name') open.push(toolOpenKey(a.turnId, a.blockId));
-      if (b?.type === 'tool') {
-        if (a.kind === 'tool-params') {
-          let at = 0;
-          for (const [k, v] of Object.entries(b.parameters)) {
-            const len = parametersText({ [k]: v }).length + 1;
-            if (m.range.start < at + len) {
-              open.push(`param\u0000${bkey}\u0000${k}`);
-              break;
-            }
-            at += len;
-          }
-        } else if (a.kind === 'tool-output' || a.kind === 'error')
-          open.push(`output\u0000${bkey}`, wholeKey(`output\u0000${bkey}`));
-        // The log shows only its last DISPLAY_CAP characters until the whole log is asked for.
-        else if (
-          a.kind === 'tool-log' &&
-          !store.fullLogs.has(bkey) &&
-          m.range.start < b.log.chars - DISPLAY_CAP
-        )
-          open.push(`fulllog\u0000${bkey}`);
-      }
-      if (transcript.hasRow(key) || group !== undefined)
-        return { key, region: b?.type === 'tool' ? TOOL_REGION[a.kind] : undefined, open };
-      return { key: `u\u0000${a.turnId}`, open: [] };
-    }
-    const userFiles = turn?.header.userMessage.files.length ?? 0;
-    if (a.kind === 'user' || (a.kind === 'file' && a.index < userFiles))
-      return { key: `u\u0000${a.turnId}`, open };
-    if (a.kind === 'plan') return { key: `p\u0000${a.turnId}`, open };
-    // A changed file: its path in the turn's files row (the n-th of the row's paths).
-    if (a.kind === 'file' && transcript.hasRow(`f\u0000${a.turnId}`))
-      return { key: `f\u0000${a.turnId}`, region: '.file-path', nth: a.index - userFiles, open };
-    return { key: `s\u0000${a.turnId}`, open };
-  }
-
   /**
    * Scrolls the current match's row into the DOM and view, opened where the match is closed away;
    * a match in a log's hidden head asks the host for the whole log and is scrolled to when it shows.
@@ -396,7 +323,7 @@ export class FindBar {
   private reveal(): void {
     const m = this.matches[this.current];
     if (!m) return;
-    const { key, open } = this.locate(m);
+    const { key, open } = locateMatch(this.deps.store, this.deps.transcript, m);
     let refresh = false;
     this.pendingScroll = false;
     let regroup = false;
@@ -442,7 +369,13 @@ export class FindBar {
       if (current && this.pendingScroll) {
         const m = this.matches[this.current];
         // still waiting while the row shows the log's tail only
-        if (m && this.locate(m).open.some((k) => k.startsWith('fulllog\u0000'))) return;
+        if (
+          m &&
+          locateMatch(this.deps.store, this.deps.transcript, m).open.some((k) =>
+            k.startsWith('fulllog\u0000'),
+          )
+        )
+          return;
         this.pendingScroll = false;
         this.scrollTo(current);
       }
@@ -463,7 +396,7 @@ export class FindBar {
     const all: Range[] = [];
     let current: Range | undefined;
     const m = this.matches[this.current];
-    const target = m ? this.locate(m) : undefined;
+    const target = m ? locateMatch(this.deps.store, this.deps.transcript, m) : undefined;
     for (const [key, el] of this.deps.transcript.mountedRows()) {
       // Only what the fields hold: a tool's parts, a files row's paths (not its buttons' labels).
       const regions = el.matches('.block-tool')
