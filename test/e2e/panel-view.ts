@@ -433,26 +433,42 @@ export async function openSessionFromTree(page: Page, frame: FrameLocator, title
     ...UI_WAIT,
     until: (t) => t.includes(title),
   });
-  // Seen in CI (1 run): the menu's Open Session reached Den without its row, so Den asked which
-  // session to open: VS Code forgets a row's handle when the tree redraws between the right-click
-  // and the menu's click. Its pick is closed and the row's menu used again (at most three times).
+  // Seen in CI: the menu's Open Session reached Den without its row, so Den asked which session
+  // to open (VS Code forgets a row's handle when the tree redraws between the right-click and the
+  // menu's click); and once the menu closed with no command run at all (no editor, no pick: the
+  // menu closed under the tree's redraw). The pick is closed, and with neither a pick nor a new
+  // editor tab within 10 s the row's menu is used again (at most three times, said in the log).
   const picker = page.locator('.quick-input-widget', { hasText: 'choose a session to open' });
+  const tab = page.locator('.part.editor .tabs-container .tab');
   for (let attempt = 1; ; attempt++) {
+    const tabsBefore = await tab.count();
     await contextMenuAction(page, title, 'Open Session');
-    const opened = await Promise.race([
+    const outcome = await Promise.race([
       frame
         .locator('#session-title', { hasText: title })
         .waitFor()
-        .then(() => true),
+        .then(() => 'opened' as const),
       picker.waitFor({ state: 'visible' }).then(
-        () => false,
-        () => new Promise<boolean>(() => undefined),
+        () => 'asked' as const,
+        () => new Promise<never>(() => undefined),
+      ),
+      waitFor('a new editor tab', () => tab.count(), {
+        timeoutMs: 10_000,
+        until: (n) => n > tabsBefore,
+      }).then(
+        () => new Promise<never>(() => undefined),
+        () => 'nothing' as const,
       ),
     ]);
-    if (opened) break;
-    if (attempt === 3) throw new Error(`Open Session on "${title}" asked which session, three times`);
-    await page.keyboard.press('Escape');
-    await picker.waitFor({ state: 'hidden' });
+    if (outcome === 'opened') break;
+    if (attempt === 3) throw new Error(`Open Session on "${title}" opened no panel three times (${outcome})`);
+    console.log(
+      `Open Session on "${title}": ${outcome === 'asked' ? 'Den asked which session' : 'no command ran'}; again`,
+    );
+    if (outcome === 'asked') {
+      await page.keyboard.press('Escape');
+      await picker.waitFor({ state: 'hidden' });
+    }
   }
   await frame.locator('#composer-input').waitFor({ state: 'visible' });
 }
