@@ -3,6 +3,7 @@ import { isProxyOrCertificateError } from '../../core/client/http-errors';
 import { formatCount, l10n } from '../../core/shared/l10n';
 import { presentError } from '../shared/error-text';
 import type { ListProblem } from './sessions-model';
+import type { KeySet } from './tree-nodes';
 
 /**
  * The context keys behind the Sessions view's error welcomes (package.json `viewsWelcome`):
@@ -60,10 +61,7 @@ export interface TreeKeyFacts {
  * The context keys of one set, in the order they are set: the scope's (`scope`), the welcome's and
  * the scope's (`welcome`), or the welcome's with no load problem (`noWelcome`).
  */
-export function treeContextKeys(
-  set: 'scope' | 'welcome' | 'noWelcome',
-  f: TreeKeyFacts,
-): [key: string, value: boolean][] {
+export function treeContextKeys(set: KeySet, f: TreeKeyFacts): [key: string, value: boolean][] {
   if (set === 'noWelcome') return Object.entries(welcomeKeys(undefined));
   const empty = f.loaded && !f.error && f.count === 0;
   const scope: [string, boolean][] = [

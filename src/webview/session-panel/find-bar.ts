@@ -177,7 +177,7 @@ export class FindBar {
     this.matches = [];
     this.current = -1;
     this.pendingScroll = false;
-    this.clearHighlights();
+    clearFindHighlights();
     const back = this.returnFocus;
     this.returnFocus = null;
     if (back instanceof HTMLElement && back.isConnected && back !== document.body) back.focus();
@@ -382,15 +382,11 @@ export class FindBar {
     });
   }
 
-  private clearHighlights(): void {
-    clearFindHighlights();
-  }
-
   /** Highlights every match in the rows in the DOM; returns the current match's range, if shown. */
   private highlight(): Range | undefined {
     const q = this.query;
     if (!highlightsSupported() || !q || !this.isOpen) {
-      this.clearHighlights();
+      clearFindHighlights();
       return undefined;
     }
     const all: Range[] = [];
